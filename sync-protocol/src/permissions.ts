@@ -1,0 +1,96 @@
+// Spec §6: permission modules, their flags, and the one check rule. The API enforces it;
+// the web app calls the same function only to hide what a user cannot do.
+import { z } from 'zod';
+import './zod-config';
+
+export const CRUD_MODULES = ['newCase', 'cprLogger', 'multiPatient', 'incidentReports', 'medicalInventory'] as const;
+export const VIEW_ONLY_MODULES = ['firstAidProtocols'] as const;
+export const LOG_MODULES = ['cprLogs', 'casesLogged', 'multiPatientLogs'] as const;
+export const BOOLEAN_MODULES = ['userManagement', 'systemAdmin'] as const;
+
+export const PERMISSION_MODULES = [...CRUD_MODULES, ...VIEW_ONLY_MODULES, ...LOG_MODULES, ...BOOLEAN_MODULES] as const;
+export type PermissionModule = (typeof PERMISSION_MODULES)[number];
+export type PermissionAction = 'read' | 'create' | 'edit' | 'delete' | 'view';
+
+/** The flags each module offers, in the order a form shows them. Boolean modules have none. */
+export const MODULE_ACTIONS: Record<PermissionModule, readonly PermissionAction[]> = {
+  newCase: ['read', 'create', 'edit', 'delete'],
+  cprLogger: ['read', 'create', 'edit', 'delete'],
+  multiPatient: ['read', 'create', 'edit', 'delete'],
+  incidentReports: ['read', 'create', 'edit', 'delete'],
+  medicalInventory: ['read', 'create', 'edit', 'delete'],
+  firstAidProtocols: ['view'],
+  cprLogs: ['view', 'edit', 'delete'],
+  casesLogged: ['view', 'edit', 'delete'],
+  multiPatientLogs: ['view', 'edit', 'delete'],
+  userManagement: [],
+  systemAdmin: [],
+};
+
+export const MODULE_LABELS: Record<PermissionModule, string> = {
+  newCase: 'New Case',
+  cprLogger: 'CPR Logger',
+  multiPatient: 'Multi-Patient',
+  incidentReports: 'Incident Reports',
+  medicalInventory: 'Medical Inventory',
+  firstAidProtocols: 'First Aid Protocols',
+  cprLogs: 'CPR Logs',
+  casesLogged: 'Cases Logged',
+  multiPatientLogs: 'Multi-Patient Logs',
+  userManagement: 'User Management',
+  systemAdmin: 'System Administration',
+};
+
+const flag = z.boolean().optional();
+const crudEntry = z.strictObject({ read: flag, create: flag, edit: flag, delete: flag });
+const viewEntry = z.strictObject({ view: flag });
+const logEntry = z.strictObject({ view: flag, edit: flag, delete: flag });
+
+/**
+ * A permissions object as stored on a user or a role. Unknown modules and flags are refused
+ * (strict objects), so nothing but these keys ever reaches the database. A boolean entry
+ * applies to every action of the module.
+ */
+export const permissionsSchema = z.strictObject({
+  newCase: z.union([z.boolean(), crudEntry]).optional(),
+  cprLogger: z.union([z.boolean(), crudEntry]).optional(),
+  multiPatient: z.union([z.boolean(), crudEntry]).optional(),
+  incidentReports: z.union([z.boolean(), crudEntry]).optional(),
+  medicalInventory: z.union([z.boolean(), crudEntry]).optional(),
+  firstAidProtocols: z.union([z.boolean(), viewEntry]).optional(),
+  cprLogs: z.union([z.boolean(), logEntry]).optional(),
+  casesLogged: z.union([z.boolean(), logEntry]).optional(),
+  multiPatientLogs: z.union([z.boolean(), logEntry]).optional(),
+  userManagement: z.boolean().optional(),
+  systemAdmin: z.boolean().optional(),
+});
+
+export type Permissions = z.infer<typeof permissionsSchema>;
+
+export interface PermissionSubject {
+  role: 'administrator' | 'member';
+  permissions: Permissions | null | undefined;
+}
+
+/**
+ * Spec §6 check rule:
+ * - no entry for the module: an administrator is allowed; anyone else only 'read' or 'view';
+ * - a boolean entry applies to all actions;
+ * - otherwise the entry's flag for the action must be true.
+ */
+export function hasPermission(subject: PermissionSubject, module: PermissionModule, action: PermissionAction): boolean {
+  const entry: unknown = subject.permissions?.[module];
+  if (entry === undefined || entry === null) {
+    return subject.role === 'administrator' || action === 'read' || action === 'view';
+  }
+  if (typeof entry === 'boolean') return entry;
+  return (entry as Partial<Record<PermissionAction, boolean | undefined>>)[action] === true;
+}
+
+/**
+ * A user's own permissions refine those of the role they reference: a module set on the user
+ * replaces the role's entry for that module.
+ */
+export function effectivePermissions(rolePermissions: Permissions | null | undefined, userPermissions: Permissions | null | undefined): Permissions {
+  return { ...(rolePermissions ?? {}), ...(userPermissions ?? {}) };
+}

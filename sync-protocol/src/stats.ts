@@ -1,0 +1,10 @@
+// GET /api/stats (spec §3 Stats): counts for the dashboard's Quick Stats card.
+import { z } from 'zod';
+import './zod-config';
+
+export const statsSchema = z.object({
+  thisMonthIncidents: z.number().int().nonnegative(),
+  thisWeekIncidents: z.number().int().nonnegative(),
+  activeIncidents: z.number().int().nonnegative(),
+});
+export type Stats = z.infer<typeof statsSchema>;
