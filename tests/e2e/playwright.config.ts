@@ -1,0 +1,38 @@
+// End-to-end tests: Debian's Chromium against the real built app and API (one server for
+// the run, started by global-setup.ts on a free port with a fresh embedded database).
+// Projects run in order: the first-admin spec needs an empty system, the offline spec
+// stops the server and so runs last.
+import { defineConfig } from '@playwright/test';
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: '.',
+  outputDir: './test-results',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never', outputFolder: './playwright-report' }]],
+  globalSetup: './global-setup.ts',
+  globalTeardown: './global-teardown.ts',
+  use: {
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: chromiumPath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    },
+    locale: 'en-GB',
+    timezoneId: 'Africa/Johannesburg',
+    serviceWorkers: 'allow',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    { name: 'first-admin', testMatch: /first-admin\.spec\.ts$/ },
+    { name: 'app', testMatch: /(accounts|notifications|a11y)\.spec\.ts$/, dependencies: ['first-admin'] },
+    { name: 'offline', testMatch: /offline\.spec\.ts$/, dependencies: ['app'] },
+  ],
+});

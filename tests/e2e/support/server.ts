@@ -1,0 +1,135 @@
+// Starts and stops the real built server (`node api/dist/server.js`) for the e2e run: a
+// free port, a fresh temporary DATA_DIR (embedded PGlite) and PUBLIC_ORIGIN matching the
+// address the browser uses. The running server is described in a state file so any
+// process of the run (global setup, a test worker, global teardown) can stop or restart it.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const SERVER_ENTRY = path.join(REPO_ROOT, 'api', 'dist', 'server.js');
+
+const serverStateSchema = z.object({
+  pid: z.number().int().positive(),
+  port: z.number().int().positive(),
+  origin: z.string().url(),
+  dataDir: z.string().min(1),
+  runDir: z.string().min(1),
+});
+export type ServerState = z.infer<typeof serverStateSchema>;
+
+/** Set by global setup; inherited by the test workers it spawns. */
+export const RUN_DIR_ENV = 'RESCUELOG_E2E_RUN_DIR';
+export const ORIGIN_ENV = 'RESCUELOG_E2E_ORIGIN';
+
+function stateFile(runDir: string): string {
+  return path.join(runDir, 'server.json');
+}
+
+export function readServerState(runDir = process.env[RUN_DIR_ENV]): ServerState {
+  if (!runDir) throw new Error(`${RUN_DIR_ENV} is not set: run the e2e suite through playwright.config.ts`);
+  return serverStateSchema.parse(JSON.parse(readFileSync(stateFile(runDir), 'utf8')));
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      if (address === null || typeof address === 'string') {
+        probe.close();
+        reject(new Error('could not get a free port'));
+        return;
+      }
+      probe.close(() => resolve(address.port));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntilReady(origin: string, pid: number, logFile: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) {
+      throw new Error(`the server exited during start; its log (${logFile}):\n${readLog(logFile)}`);
+    }
+    try {
+      const response = await fetch(`${origin}/api/ready`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the server was not ready within ${String(timeoutMs)} ms; its log (${logFile}):\n${readLog(logFile)}`);
+}
+
+function readLog(logFile: string): string {
+  return existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-4000) : '(no log)';
+}
+
+export interface StartOptions {
+  runDir: string;
+  /** Reuse a port and data folder (restart after stopServer); new ones otherwise. */
+  port?: number;
+  dataDir?: string;
+}
+
+/** Starts the server and waits for GET /api/ready. The log goes to <runDir>/server.log. */
+export async function startServer(options: StartOptions): Promise<ServerState> {
+  if (!existsSync(SERVER_ENTRY)) {
+    throw new Error(`${SERVER_ENTRY} does not exist: run \`npx -y pnpm@10 run build\` first`);
+  }
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? path.join(options.runDir, 'data');
+  mkdirSync(dataDir, { recursive: true });
+  const origin = `http://127.0.0.1:${String(port)}`;
+  const logFile = path.join(options.runDir, 'server.log');
+  const log = openSync(logFile, 'a');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_ORIGIN: origin,
+  };
+  // The e2e server is always the embedded database with a fresh folder.
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, [SERVER_ENTRY], { cwd: REPO_ROOT, env, stdio: ['ignore', log, log] });
+  closeSync(log);
+  child.unref();
+  if (child.pid === undefined) throw new Error('the server process did not start');
+  const state: ServerState = { pid: child.pid, port, origin, dataDir, runDir: options.runDir };
+  writeFileSync(stateFile(options.runDir), JSON.stringify(state));
+  await waitUntilReady(origin, child.pid, logFile);
+  return state;
+}
+
+/** Stops the server (SIGTERM, then SIGKILL after 10 s) and waits until it is gone. */
+export async function stopServer(state: ServerState): Promise<void> {
+  if (!isAlive(state.pid)) return;
+  process.kill(state.pid, 'SIGTERM');
+  const deadline = Date.now() + 10_000;
+  while (isAlive(state.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (isAlive(state.pid)) process.kill(state.pid, 'SIGKILL');
+  while (isAlive(state.pid)) await new Promise((r) => setTimeout(r, 50));
+}
+
+/** Restarts the run's server on the same port and data folder (after stopServer). */
+export async function restartServer(state: ServerState): Promise<ServerState> {
+  return startServer({ runDir: state.runDir, port: state.port, dataDir: state.dataDir });
+}
