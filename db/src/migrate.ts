@@ -1,0 +1,88 @@
+// Runs the migrations. The list is static (no directory scan) so the API can be bundled;
+// add a new migration file to `migrations` below, in timestamp order, and never edit one
+// that has been committed.
+import { Migrator, NO_MIGRATIONS } from 'kysely/migration';
+import type { Kysely } from 'kysely';
+import type { Migration, MigrationProvider, MigrationResult } from 'kysely/migration';
+import * as accounts from './migrations/2026-11-21T0500-accounts';
+import * as notifications from './migrations/2026-11-21T0510-notifications';
+import * as inventory from './migrations/2026-11-21T0520-inventory';
+import * as clinical from './migrations/2026-11-21T0530-clinical';
+import * as sync from './migrations/2026-11-21T0540-sync';
+
+export const migrations: Readonly<Record<string, Migration>> = {
+  '2026-11-21T0500-accounts': accounts,
+  '2026-11-21T0510-notifications': notifications,
+  '2026-11-21T0520-inventory': inventory,
+  '2026-11-21T0530-clinical': clinical,
+  '2026-11-21T0540-sync': sync,
+};
+
+class StaticMigrationProvider implements MigrationProvider {
+  constructor(private readonly list: Readonly<Record<string, Migration>>) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return { ...this.list };
+  }
+}
+
+/** Thrown when a migration fails; `migrationName` names it, `cause` is the database error. */
+export class MigrationFailedError extends Error {
+  readonly migrationName: string | undefined;
+  constructor(message: string, migrationName: string | undefined, cause: unknown) {
+    super(message, { cause });
+    this.name = 'MigrationFailedError';
+    this.migrationName = migrationName;
+  }
+}
+
+// The Migrator only reads and writes its own kysely_migration tables and runs the
+// migrations' up/down with a plain Kysely; the Database type is irrelevant to it.
+function migrator(db: Kysely<unknown>, list: Readonly<Record<string, Migration>>): Migrator {
+  return new Migrator({ db, provider: new StaticMigrationProvider(list) });
+}
+
+function check(
+  direction: 'apply' | 'roll back',
+  results: MigrationResult[] | undefined,
+  error: unknown,
+): string[] {
+  if (error === undefined)
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  const failed = results?.find((r) => r.status === 'Error');
+  const reason = error instanceof Error ? error.message : String(error);
+  const message = failed
+    ? `Database migration "${failed.migrationName}" failed to ${direction}: ${reason}`
+    : `Database migrations could not ${direction}: ${reason}`;
+  throw new MigrationFailedError(message, failed?.migrationName, error);
+}
+
+/**
+ * Applies every pending migration (all in one transaction: on failure none of them stays).
+ * Returns the names applied. Throws MigrationFailedError naming the failed migration.
+ * `list` is for tests; the app always uses the default.
+ */
+export async function migrateToLatest<T>(
+  db: Kysely<T>,
+  list: Readonly<Record<string, Migration>> = migrations,
+): Promise<string[]> {
+  const { results, error } = await migrator(db as Kysely<unknown>, list).migrateToLatest();
+  return check('apply', results, error);
+}
+
+/** Rolls back to just after `target` (a migration name), or everything when omitted. */
+export async function migrateDown<T>(
+  db: Kysely<T>,
+  target?: string,
+  list: Readonly<Record<string, Migration>> = migrations,
+): Promise<string[]> {
+  const { results, error } = await migrator(db as Kysely<unknown>, list).migrateTo(
+    target ?? NO_MIGRATIONS,
+  );
+  return check('roll back', results, error);
+}
+
+/** Names of the migrations recorded as applied, in order. */
+export async function appliedMigrations<T>(db: Kysely<T>): Promise<string[]> {
+  const all = await migrator(db as Kysely<unknown>, migrations).getMigrations();
+  return all.filter((m) => m.executedAt !== undefined).map((m) => m.name);
+}
