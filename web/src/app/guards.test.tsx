@@ -1,0 +1,78 @@
+import { screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '@/test/fixtures';
+import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
+import { server } from '@/test/server';
+
+describe('access guard', () => {
+  it('shows a spinner while the user loads, then sends a signed-out visitor to /auth', async () => {
+    let requests = 0;
+    server.use(
+      http.get('/api/user', () => {
+        requests += 1;
+        return HttpResponse.json({ error: 'Not signed in', code: 'UNAUTHENTICATED' }, { status: 401 });
+      }),
+    );
+    const { router } = renderApp('/');
+    expect(screen.getByRole('status')).toHaveTextContent(/loading/i);
+    expect(await screen.findByRole('tab', { name: 'Sign In' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/auth');
+    expect(requests).toBe(1); // a 401 is "logged out", not retried
+  });
+
+  it('shows the pending screen with its exact text and Back to Login signs out', async () => {
+    signedInAs(makeUser({ status: 'pending' }));
+    let loggedOut = false;
+    server.use(
+      http.post('/api/logout', ({ request }) => {
+        loggedOut = request.headers.get('X-Requested-With') === 'rescuelog';
+        return HttpResponse.json({ message: 'Logged out' });
+      }),
+    );
+    const { user, router } = renderApp('/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Account Pending Approval' })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Your account is currently pending approval from an administrator. You will receive access once your account has been reviewed.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Back to Login' }));
+    expect(await screen.findByRole('tab', { name: 'Sign In' })).toBeInTheDocument();
+    expect(loggedOut).toBe(true);
+    expect(router.state.location.pathname).toBe('/auth');
+  });
+
+  it('refuses a member on /admin/users with Access Denied and a way home', async () => {
+    signedInAs(makeUser({ role: 'member' }));
+    dashboardData();
+    const { user, router } = renderApp('/admin/users');
+    expect(await screen.findByRole('heading', { name: 'Access Denied' })).toBeInTheDocument();
+    expect(screen.getByText('This page requires administrator privileges. Contact your administrator for access.')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Back to Home' }));
+    expect(router.state.location.pathname).toBe('/');
+    expect(await screen.findByRole('heading', { name: 'Quick Stats' })).toBeInTheDocument();
+  });
+
+  it('sends a signed-in user away from /auth to the dashboard', async () => {
+    signedInAs(makeUser());
+    dashboardData();
+    const { router } = renderApp('/auth');
+    expect(await screen.findByRole('heading', { name: 'Quick Stats' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('shows Page Not Found for an unknown path, with a way home', async () => {
+    signedInAs(null);
+    renderApp('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to Home' })).toHaveAttribute('href', '/');
+  });
+
+  it('shows an honest "not available yet" page for screens of later releases', async () => {
+    signedInAs(makeUser());
+    renderApp('/cpr-logger');
+    expect(await screen.findByRole('heading', { name: 'CPR Logger: not available yet' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
+  });
+});

@@ -1,0 +1,76 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router-dom';
+import { PageSpinner } from '@/components/ui/spinner';
+import { GuestOnly, RequireAdministrator, RequireApprovedUser } from './guards';
+
+function lazyNamed<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const AuthRoute = lazyNamed(() => import('./routes/auth'), 'AuthRoute');
+const DashboardRoute = lazyNamed(() => import('./routes/dashboard'), 'DashboardRoute');
+const AdminUsersRoute = lazyNamed(() => import('./routes/admin/users'), 'AdminUsersRoute');
+const NotFoundRoute = lazyNamed(() => import('./routes/not-found'), 'NotFoundRoute');
+const NotAvailable = lazy(async () => ({ default: (await import('./routes/not-available')).NotAvailableRoute }));
+
+/** Screens that belong to later issues; each shows an honest "not available yet" page. */
+export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [
+  { path: '/profile', screen: 'Profile' },
+  { path: '/medical-inventory', screen: 'Medical Inventory' },
+  { path: '/internal-protocols', screen: 'Internal SOPs' },
+  { path: '/help', screen: 'Help & Guide' },
+  { path: '/system-settings', screen: 'System Settings' },
+  { path: '/patient-details/:caseId?', screen: 'Patient Details' },
+  { path: '/primary-survey/:caseId', screen: 'Primary Survey' },
+  { path: '/secondary-survey/:caseId', screen: 'Secondary Survey' },
+  { path: '/treatment-provided/:caseId', screen: 'Treatment Provided' },
+  { path: '/response-details/:caseId', screen: 'Response Details' },
+  { path: '/case-completed/:caseId', screen: 'Completed Case' },
+  { path: '/protocols/:category?', screen: 'First Aid Protocols' },
+  { path: '/case-search', screen: 'Cases Logged' },
+  { path: '/cpr-logger', screen: 'CPR Logger' },
+  { path: '/cpr-logs', screen: 'CPR Logs' },
+  { path: '/multi-patient', screen: 'Multi-Patient Incident Command' },
+  { path: '/multi-patient-logs', screen: 'Multi-Patient Logs' },
+  { path: '/incident-reports', screen: 'Incident Reports' },
+  { path: '/incident-reports/list', screen: 'Incident Reports List' },
+  { path: '/incident-reports/new/:type', screen: 'New Incident Report' },
+  { path: '/admin/roles', screen: 'Role Management', admin: true },
+  { path: '/admin/notifications', screen: 'Notification Management', admin: true },
+];
+
+function RootLayout() {
+  return (
+    <Suspense fallback={<PageSpinner />}>
+      <Outlet />
+    </Suspense>
+  );
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    children: [
+      { element: <GuestOnly />, children: [{ path: '/auth', element: <AuthRoute /> }] },
+      {
+        element: <RequireApprovedUser />,
+        children: [
+          { path: '/', element: <DashboardRoute /> },
+          ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({ path: s.path, element: <NotAvailable screen={s.screen} /> })),
+          {
+            element: <RequireAdministrator />,
+            children: [
+              { path: '/admin/users', element: <AdminUsersRoute /> },
+              ...LATER_SCREENS.filter((s) => s.admin).map((s) => ({ path: s.path, element: <NotAvailable screen={s.screen} /> })),
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <NotFoundRoute /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,5 @@
+import { AdminUsersPage } from '@/features/admin-users/components/admin-users-page';
+
+export function AdminUsersRoute() {
+  return <AdminUsersPage />;
+}

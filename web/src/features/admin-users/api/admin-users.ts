@@ -1,0 +1,43 @@
+import { currentUserResponseSchema, userListResponseSchema, type AdminUserPatch, type UserStatus } from '@rescuelog/sync-protocol/users';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { errorMessage, getJson, sendJson } from '@/lib/api-client';
+import { toast } from '@/lib/toast-store';
+
+export type StatusFilter = UserStatus | 'all';
+
+export const ADMIN_USERS_KEY = '/api/admin/users';
+
+export function useAdminUsers(filter: StatusFilter) {
+  return useQuery({
+    queryKey: [ADMIN_USERS_KEY, filter],
+    queryFn: ({ signal }) =>
+      getJson(filter === 'all' ? ADMIN_USERS_KEY : `${ADMIN_USERS_KEY}?status=${filter}`, userListResponseSchema, signal),
+    select: (d) => d.users,
+    staleTime: 0,
+  });
+}
+
+type UserAction = { kind: 'approve'; id: number } | { kind: 'suspend'; id: number } | { kind: 'patch'; id: number; patch: AdminUserPatch };
+
+const SUCCESS_TEXT: Record<UserAction['kind'], string> = {
+  approve: 'User approved',
+  suspend: 'User suspended',
+  patch: 'User updated',
+};
+
+export function useUserAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (action: UserAction) =>
+      action.kind === 'patch'
+        ? sendJson('PATCH', `${ADMIN_USERS_KEY}/${action.id}`, currentUserResponseSchema, action.patch)
+        : sendJson('POST', `${ADMIN_USERS_KEY}/${action.id}/${action.kind}`, currentUserResponseSchema),
+    onSuccess: ({ user }, action) => {
+      toast({ title: SUCCESS_TEXT[action.kind], description: user.fullName || user.email });
+      void queryClient.invalidateQueries({ queryKey: [ADMIN_USERS_KEY] });
+    },
+    onError: (error) => {
+      toast({ title: 'Action failed', description: errorMessage(error), variant: 'destructive' });
+    },
+  });
+}

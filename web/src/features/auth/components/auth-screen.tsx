@@ -1,0 +1,44 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import { ShieldPlus } from 'lucide-react';
+import { InstallAppButton } from './install-app-button';
+import { RegisterForm } from './register-form';
+import { SignInForm } from './sign-in-form';
+
+export function AuthScreen() {
+  return (
+    <main className="auth-page">
+      <div className="auth-page__inner">
+        <header className="auth-page__brand">
+          <ShieldPlus aria-hidden="true" size={40} className="auth-page__logo" />
+          <h1 className="auth-page__title">RescueLog</h1>
+          <p className="auth-page__subtitle">Patient and incident records for rescue and medical responders</p>
+        </header>
+        <section className="card" aria-label="Sign in or register">
+          <Tabs.Root defaultValue="sign-in" className="tabs">
+            <Tabs.List className="tabs__list" aria-label="Account">
+              <Tabs.Trigger value="sign-in" className="tabs__trigger">
+                Sign In
+              </Tabs.Trigger>
+              <Tabs.Trigger value="register" className="tabs__trigger">
+                Register
+              </Tabs.Trigger>
+            </Tabs.List>
+            <Tabs.Content value="sign-in" className="tabs__content">
+              <h2 className="sr-only">Sign In</h2>
+              <SignInForm />
+            </Tabs.Content>
+            <Tabs.Content value="register" className="tabs__content">
+              <h2 className="sr-only">Register</h2>
+              <p className="form-note">
+                Fields marked <span aria-hidden="true">*</span>
+                <span className="sr-only">as required</span> are required. New accounts are reviewed by an administrator.
+              </p>
+              <RegisterForm />
+            </Tabs.Content>
+          </Tabs.Root>
+        </section>
+        <InstallAppButton />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,143 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  QUALIFICATIONS,
+  registerResponseSchema,
+  registerSchema,
+  type RegisterData,
+  type RegisterInput,
+  type User,
+} from '@rescuelog/sync-protocol/users';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm, useWatch, type Path } from 'react-hook-form';
+import { SelectField, TextField } from '@/components/ui/field';
+import { errorMessage, parseErrorBody, sendJson } from '@/lib/api-client';
+import { setCurrentUser } from '@/lib/auth';
+import { toast } from '@/lib/toast-store';
+import { uploadPickedDocuments } from '../api/upload-documents';
+import { useDocumentUploads } from '../stores/document-uploads';
+import { DocumentPicker } from './document-picker';
+
+type Phase = 'idle' | 'registering' | 'uploading';
+
+const FORM_FIELDS = new Set<string>([
+  'email',
+  'password',
+  'fullName',
+  'callSign',
+  'contactNumber',
+  'idNumber',
+  'qualifications',
+  'qualificationsOther',
+  'nextOfKinName',
+  'nextOfKinRelationship',
+  'nextOfKinContact',
+]);
+
+export function RegisterForm() {
+  const queryClient = useQueryClient();
+  const [phase, setPhase] = useState<Phase>('idle');
+  const form = useForm<RegisterInput, unknown, RegisterData>({
+    resolver: zodResolver(registerSchema),
+    defaultValues: {
+      email: '',
+      password: '',
+      fullName: '',
+      callSign: '',
+      contactNumber: '',
+      idNumber: '',
+      qualificationsOther: '',
+      nextOfKinName: '',
+      nextOfKinRelationship: '',
+      nextOfKinContact: '',
+    },
+  });
+  const { errors } = form.formState;
+  const qualification = useWatch({ control: form.control, name: 'qualifications' });
+
+  async function onSubmit(values: RegisterData) {
+    setPhase('registering');
+    let user: User;
+    try {
+      const body = { ...values, qualificationsOther: values.qualifications === 'Other' ? values.qualificationsOther : null };
+      const result = await sendJson('POST', '/api/register', registerResponseSchema, body);
+      user = result.user;
+      toast({ title: 'Registration successful', description: result.message || 'Your account has been created and is pending approval' });
+    } catch (error) {
+      const fieldErrors = parseErrorBody(error)?.fieldErrors ?? {};
+      for (const [field, messages] of Object.entries(fieldErrors)) {
+        if (FORM_FIELDS.has(field) && messages[0]) form.setError(field as Path<RegisterInput>, { message: messages[0] });
+      }
+      toast({ title: 'Registration failed', description: errorMessage(error) || 'Unable to create account', variant: 'destructive' });
+      setPhase('idle');
+      return;
+    }
+    // The account exists from here on: a failed upload is reported, never undoes it.
+    if (useDocumentUploads.getState().entries.length > 0) {
+      setPhase('uploading');
+      try {
+        user = (await uploadPickedDocuments()) ?? user;
+        toast({ title: 'Documents uploaded', description: 'Your documents were sent for review.' });
+      } catch (error) {
+        toast({
+          title: 'Upload failed',
+          description: `${errorMessage(error) || 'Failed to upload documents'}. You can retry from the next screen.`,
+          variant: 'destructive',
+        });
+      }
+    }
+    setPhase('idle');
+    // Registration signs the new user in; the guard then shows the pending screen.
+    setCurrentUser(queryClient, user);
+  }
+
+  const busy = phase !== 'idle';
+  return (
+    <form className="form" noValidate onSubmit={form.handleSubmit(onSubmit)} aria-busy={busy}>
+      <TextField label="Email" type="email" autoComplete="email" inputMode="email" required error={errors.email?.message} {...form.register('email')} />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        required
+        hint="At least 6 characters."
+        error={errors.password?.message}
+        {...form.register('password')}
+      />
+      <TextField label="Full name" autoComplete="name" required error={errors.fullName?.message} {...form.register('fullName')} />
+      <TextField label="Call sign" autoComplete="off" error={errors.callSign?.message} {...form.register('callSign')} />
+      <TextField label="Contact number" type="tel" autoComplete="tel" inputMode="tel" error={errors.contactNumber?.message} {...form.register('contactNumber')} />
+      <TextField label="ID number" autoComplete="off" error={errors.idNumber?.message} {...form.register('idNumber')} />
+      <SelectField label="Qualifications" required error={errors.qualifications?.message} defaultValue="" {...form.register('qualifications')}>
+        <option value="" disabled>
+          Select your qualification
+        </option>
+        {QUALIFICATIONS.map((q) => (
+          <option key={q} value={q}>
+            {q}
+          </option>
+        ))}
+      </SelectField>
+      {qualification === 'Other' ? (
+        <TextField label="Other qualifications" required error={errors.qualificationsOther?.message} {...form.register('qualificationsOther')} />
+      ) : null}
+      <fieldset className="fieldset">
+        <legend className="fieldset__legend">Next of kin</legend>
+        <TextField label="Next of kin name" autoComplete="off" error={errors.nextOfKinName?.message} {...form.register('nextOfKinName')} />
+        <TextField label="Relationship" autoComplete="off" error={errors.nextOfKinRelationship?.message} {...form.register('nextOfKinRelationship')} />
+        <TextField
+          label="Next of kin contact number"
+          type="tel"
+          inputMode="tel"
+          autoComplete="off"
+          error={errors.nextOfKinContact?.message}
+          {...form.register('nextOfKinContact')}
+        />
+      </fieldset>
+      <DocumentPicker disabled={busy} />
+      <button type="submit" className="button button--primary button--block" disabled={busy}>
+        {phase === 'registering' ? 'Creating account...' : phase === 'uploading' ? 'Uploading documents...' : 'Create Account'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,24 @@
+import { Settings, UserCog } from 'lucide-react';
+import { Link } from 'react-router-dom';
+
+export function AdminTools() {
+  return (
+    <section className="card" aria-labelledby="admin-tools-title">
+      <h2 id="admin-tools-title" className="card__title">
+        Administrator Tools
+      </h2>
+      <ul className="admin-tools">
+        <li>
+          <Link to="/admin/users" className="button button--secondary button--block">
+            <UserCog aria-hidden="true" size={22} /> User Management
+          </Link>
+        </li>
+        <li>
+          <Link to="/system-settings" className="button button--secondary button--block">
+            <Settings aria-hidden="true" size={22} /> System Settings
+          </Link>
+        </li>
+      </ul>
+    </section>
+  );
+}

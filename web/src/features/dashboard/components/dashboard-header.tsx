@@ -1,0 +1,39 @@
+import type { User } from '@rescuelog/sync-protocol/users';
+import { LogOut, ShieldPlus, UserRound } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { useLogout } from '@/lib/auth';
+
+export function DashboardHeader({ user, notifications }: { user: User; notifications: ReactNode }) {
+  const logout = useLogout();
+  const isAdmin = user.role === 'administrator';
+  return (
+    <header className="app-header">
+      <div className="app-header__bar">
+        <div className="app-header__brand">
+          <ShieldPlus aria-hidden="true" size={28} />
+          <h1 className="app-header__title">RescueLog</h1>
+        </div>
+        <nav className="app-header__actions" aria-label="Account">
+          {notifications}
+          <Link to="/profile" className="icon-button icon-button--on-dark" aria-label="Profile">
+            <UserRound aria-hidden="true" size={24} />
+          </Link>
+          <button type="button" className="icon-button icon-button--on-dark" aria-label="Log out" disabled={logout.isPending} onClick={() => logout.mutate()}>
+            <LogOut aria-hidden="true" size={24} />
+          </button>
+        </nav>
+      </div>
+      <div className="app-header__user">
+        <span className="app-header__name">{user.fullName || user.email}</span>
+        {user.callSign ? (
+          <span className="badge badge--callsign">
+            <span className="sr-only">Call sign </span>
+            {user.callSign}
+          </span>
+        ) : null}
+        <span className={`badge ${isAdmin ? 'badge--admin' : 'badge--member'}`}>{isAdmin ? 'Administrator' : 'Member'}</span>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,72 @@
+import type { NotificationItem, NotificationPriority, NotificationType } from '@rescuelog/sync-protocol/notifications';
+import { Bell, BellOff, CheckCheck, Info, Siren, Wrench, type LucideIcon } from 'lucide-react';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
+
+const TYPE_ICONS: Record<NotificationType, { icon: LucideIcon; label: string }> = {
+  emergency: { icon: Siren, label: 'Emergency' },
+  system: { icon: Info, label: 'System' },
+  maintenance: { icon: Wrench, label: 'Maintenance' },
+  general: { icon: Bell, label: 'General' },
+};
+
+const PRIORITY_LABELS: Record<NotificationPriority, string> = {
+  critical: 'Critical priority',
+  high: 'High priority',
+  normal: 'Normal priority',
+  low: 'Low priority',
+};
+
+function NotificationRow({ item, showRead }: { item: NotificationItem; showRead: boolean }) {
+  const { icon: Icon, label } = TYPE_ICONS[item.type];
+  return (
+    <li className={`notification notification--${item.priority}`}>
+      <span className="notification__icon" role="img" aria-label={label}>
+        <Icon aria-hidden="true" size={22} />
+      </span>
+      <div className="notification__body">
+        <h3 className="notification__title">{item.title}</h3>
+        <p className="notification__message">{item.message}</p>
+        <p className="notification__meta">
+          <span className="sr-only">{PRIORITY_LABELS[item.priority]}. </span>
+          <span>Sent {formatDateTime(item.createdAt)}</span>
+          {showRead && item.readAt ? <span> · Read {formatDateTime(item.readAt)}</span> : null}
+        </p>
+      </div>
+    </li>
+  );
+}
+
+interface NotificationListProps {
+  items: NotificationItem[] | undefined;
+  isPending: boolean;
+  error: Error | null;
+  which: 'unread' | 'read';
+}
+
+export function NotificationList({ items, isPending, error, which }: NotificationListProps) {
+  if (isPending) return <Spinner label="Loading notifications" />;
+  if (error) return <p className="text-danger">Notifications could not be loaded ({errorMessage(error)}).</p>;
+  if (!items || items.length === 0) {
+    return which === 'unread' ? (
+      <div className="empty-state">
+        <CheckCheck aria-hidden="true" size={32} />
+        <p className="empty-state__title">No unread notifications</p>
+        <p>You&apos;re all caught up!</p>
+      </div>
+    ) : (
+      <div className="empty-state">
+        <BellOff aria-hidden="true" size={32} />
+        <p className="empty-state__title">No read notifications</p>
+      </div>
+    );
+  }
+  return (
+    <ul className="notification-list">
+      {items.map((item) => (
+        <NotificationRow key={item.id} item={item} showRead={which === 'read'} />
+      ))}
+    </ul>
+  );
+}

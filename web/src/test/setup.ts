@@ -1,0 +1,52 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { useDocumentUploads } from '@/features/auth/stores/document-uploads';
+import { useInstallStore } from '@/lib/install-prompt';
+import { resetToasts } from '@/lib/toast-store';
+import { server } from './server';
+
+// Times in tests are written in UTC; en-GB formatting then gives stable strings.
+process.env.TZ = 'UTC';
+
+// jsdom has no matchMedia; the install button asks for (display-mode: standalone).
+if (typeof window.matchMedia !== 'function') {
+  Object.defineProperty(window, 'matchMedia', {
+    writable: true,
+    value: (query: string) => ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      dispatchEvent: () => false,
+    }),
+  });
+}
+
+let consoleErrors: string[] = [];
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+
+beforeEach(() => {
+  consoleErrors = [];
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    consoleErrors.push(args.map((a) => (a instanceof Error ? a.stack ?? a.message : String(a))).join(' '));
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+  resetToasts();
+  useDocumentUploads.getState().reset();
+  useInstallStore.setState({ deferredPrompt: null, installed: false });
+  localStorage.clear();
+  const errors = consoleErrors;
+  consoleErrors = [];
+  if (errors.length > 0) throw new Error(`Unexpected console.error:\n${errors.join('\n---\n')}`);
+});
+
+afterAll(() => server.close());

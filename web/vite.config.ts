@@ -1,0 +1,68 @@
+import { fileURLToPath, URL } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type PluginOption } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+// ---- PWA plugin slot (owned by the PWA helper) ---------------------------------------
+// The PWA helper adds vite-plugin-pwa here; keep the rest of this file app-only.
+// Installable PWA: the web manifest and the service worker in sw/src/sw.ts (injectManifest,
+// so the worker is our TypeScript, with the app shell's precache list injected at build).
+// The page registers it itself (src/lib/pwa-register.ts) with registerType 'prompt': a new
+// version waits for the user's "Update" instead of reloading under them.
+const pwaPlugins: PluginOption[] = [
+  VitePWA({
+    strategies: 'injectManifest',
+    srcDir: '../sw/src',
+    filename: 'sw.ts',
+    registerType: 'prompt',
+    injectRegister: false,
+    includeAssets: ['icons/apple-touch-icon-180.png'],
+    manifest: {
+      id: '/',
+      name: 'RescueLog — Rescue & Emergency Medical Records',
+      short_name: 'RescueLog',
+      description:
+        'Patient case records, CPR logs, incident reports and mass-casualty command for a volunteer rescue and emergency medical service. Works offline.',
+      lang: 'en-GB',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      orientation: 'any',
+      // Keep in sync with THEME_RGB in scripts/generate-pwa-icons.ts.
+      theme_color: '#b91c1c',
+      background_color: '#ffffff',
+      categories: ['medical', 'productivity'],
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    injectManifest: {
+      // The app shell only: never source maps, never anything the API serves. The web
+      // manifest, its icons and includeAssets are added to the precache by the plugin.
+      globPatterns: ['**/*.{js,css,html,svg,ico,woff2}'],
+      globIgnores: ['**/*.map', 'api/**'],
+      sourcemap: false,
+    },
+    devOptions: { enabled: false },
+  }),
+];
+// ---- end PWA plugin slot ---------------------------------------------------------------
+
+export default defineConfig({
+  plugins: [react(), ...pwaPlugins],
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  server: {
+    proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } },
+  },
+  preview: {
+    proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } },
+  },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+  },
+});
