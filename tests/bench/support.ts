@@ -1,0 +1,63 @@
+// Shared pieces of the benchmarks: a real built server on a fresh embedded database, the
+// results folder, and small formatting helpers. Benchmarks report; they never fail on speed.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, stopServer, type ServerState } from '../e2e/support/server';
+
+export const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+
+export interface BenchServer {
+  state: ServerState;
+  stop(): Promise<void>;
+}
+
+/** The built server (`node api/dist/server.js`) on a free port with a temporary data folder. */
+export async function startBenchServer(extraEnv: Record<string, string> = {}): Promise<BenchServer> {
+  const runDir = mkdtempSync(path.join(tmpdir(), 'rescuelog-bench-'));
+  const saved = { ...process.env };
+  Object.assign(process.env, { LOG_LEVEL: 'warn', ...extraEnv });
+  try {
+    const state = await startServer({ runDir });
+    return {
+      state,
+      async stop() {
+        await stopServer(state);
+        rmSync(runDir, { recursive: true, force: true });
+      },
+    };
+  } finally {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  }
+}
+
+export function writeResult(name: string, result: unknown): string {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  return file;
+}
+
+export function table(rows: Array<Record<string, string | number>>): void {
+  console.table(rows);
+}
+
+export function round(value: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+/** Headers the web app sends on writes (the API refuses cross-site state changes). */
+export function writeHeaders(origin: string): Record<string, string> {
+  return { 'content-type': 'application/json', 'x-requested-with': 'rescuelog', origin };
+}
+
+/** The session cookie pair ("name=value") from a response's Set-Cookie headers. */
+export function sessionCookie(response: Response): string {
+  const cookies = response.headers.getSetCookie().map((c) => c.split(';')[0] ?? '');
+  const cookie = cookies.filter((c) => c !== '').join('; ');
+  if (cookie === '') throw new Error('the response set no cookie');
+  return cookie;
+}
