@@ -1,11 +1,13 @@
 // People in the e2e run and the ways they get in: through the real screens (what the spec
 // tests) or through the real API (quick setup for specs about something else).
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { z } from 'zod';
 import { serverOrigin } from './fixtures';
+import { readServerState } from './server';
 
 export interface Person {
   email: string;
@@ -67,17 +69,44 @@ export async function apiApprove(adminRequest: APIRequestContext, userId: number
   await expectOk(response, `approve user ${String(userId)}`);
 }
 
-/** The administrator exists (registered first by the first-admin spec, or here when a
- * spec runs alone on a fresh server) and `page`'s context is signed in as them. */
+/**
+ * The administrator exists (registered first by the first-admin spec, or here when a spec
+ * runs alone on a fresh server) and `page`'s context is signed in as them. The session
+ * cookie is kept for the run: login is rate limited per account (10 per 15 minutes), and
+ * a real administrator does not sign in again for every page either.
+ */
 export async function signInAsAdmin(page: Page): Promise<void> {
+  const context = page.context();
+  const cookieFile = path.join(readServerState().runDir, 'admin-cookies.json');
+  if (existsSync(cookieFile)) {
+    const cookies = storedCookiesSchema.parse(JSON.parse(readFileSync(cookieFile, 'utf8')));
+    await context.addCookies(cookies);
+    const me = await page.request.get('/api/user');
+    if (me.ok()) return;
+    await context.clearCookies();
+  }
   const login = await page.request.post('/api/login', { headers: writeHeaders(), data: { email: ADMIN.email, password: ADMIN.password } });
   if (login.status() === 401) {
     const registered = await apiRegister(page.request, ADMIN);
     expect(registered.role, 'the administrator must be the first account of the run').toBe('administrator');
-    return;
+  } else {
+    await expectOk(login, 'administrator login');
   }
-  await expectOk(login, 'administrator login');
+  writeFileSync(cookieFile, JSON.stringify(await context.cookies()));
 }
+
+const storedCookiesSchema = z.array(
+  z.object({
+    name: z.string(),
+    value: z.string(),
+    domain: z.string(),
+    path: z.string(),
+    expires: z.number(),
+    httpOnly: z.boolean(),
+    secure: z.boolean(),
+    sameSite: z.enum(['Strict', 'Lax', 'None']),
+  }),
+);
 
 /** A registered, approved member; `page`'s context is signed in as them. */
 export async function signInAsNewMember(page: Page, adminPage: Page, name: string): Promise<Person> {
