@@ -19,3 +19,10 @@ export const caseSummarySchema = z.object({
 });
 export type CaseSummary = z.output<typeof caseSummarySchema>;
 export const caseListSchema = z.array(caseSummarySchema);
+
+export const CASE_LIST_DEFAULT_LIMIT = 50;
+export const CASE_LIST_MAX_LIMIT = 200;
+/** GET /api/cases?limit= */
+export const caseListQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(CASE_LIST_MAX_LIMIT).default(CASE_LIST_DEFAULT_LIMIT),
+});

@@ -51,3 +51,27 @@ export type NotificationItem = z.output<typeof notificationItemSchema>;
 export const notificationListSchema = z.array(notificationItemSchema);
 export const unreadCountSchema = z.object({ count: z.number().int().nonnegative() });
 export const markAllReadResponseSchema = z.object({ updated: z.number().int().nonnegative() });
+
+/** A notification as the administrator sees it (POST and GET /api/admin/notifications). */
+export const adminNotificationSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  message: z.string(),
+  type: z.enum(NOTIFICATION_TYPES),
+  priority: z.enum(NOTIFICATION_PRIORITIES),
+  targetUserIds: z.array(z.number().int()).nullable(),
+  targetRoles: z.array(z.string()).nullable(),
+  /** 'sent' once delivered to the recipients' inboxes, 'scheduled' until scheduledFor. */
+  status: z.string(),
+  sentAt: isoDate.nullable(),
+  scheduledFor: isoDate.nullable(),
+  url: z.string().nullable(),
+  sound: z.string().nullable(),
+  createdBy: z.number().int().nullable(),
+  createdAt: isoDate,
+  recipientCount: z.number().int().nonnegative(),
+  readCount: z.number().int().nonnegative(),
+});
+export type AdminNotification = z.output<typeof adminNotificationSchema>;
+export const adminNotificationResponseSchema = z.object({ notification: adminNotificationSchema });
+export const adminNotificationListSchema = z.object({ notifications: z.array(adminNotificationSchema) });

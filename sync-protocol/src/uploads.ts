@@ -65,3 +65,14 @@ export function parseCertificationUrls(stored: string | null): string[] {
   const parsed = z.array(z.string()).safeParse(JSON.parse(stored));
   return parsed.success ? parsed.data : [];
 }
+
+/** GET /api/admin/users/:id/documents: what a user has recorded, for the administrator to review. */
+export const userDocumentSchema = z.object({
+  kind: z.enum(['idDocument', 'certification']),
+  url: z.string(),
+  contentType: z.string().nullable(),
+  sizeBytes: z.number().int().nonnegative().nullable(),
+  uploadedAt: z.string().nullable(),
+});
+export type UserDocument = z.output<typeof userDocumentSchema>;
+export const userDocumentsResponseSchema = z.object({ documents: z.array(userDocumentSchema) });

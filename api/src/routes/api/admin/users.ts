@@ -1,0 +1,81 @@
+// Administrator user management: GET /api/admin/users?status=, POST …/:id/approve,
+// POST …/:id/suspend (ends the user's sessions), PATCH …/:id {role?, roleId?, permissions?},
+// GET …/:id/documents. Every change is audited with its before and after.
+import type { FastifyInstance } from 'fastify';
+import { ErrorCode } from '@rescuelog/sync-protocol/errors';
+import { idParamSchema } from '@rescuelog/sync-protocol/roles';
+import { adminUserPatchSchema, userListQuerySchema } from '@rescuelog/sync-protocol/users';
+import type { User as UserRow } from '@rescuelog/db/schema';
+import { ApiError, parseInput, unauthenticated } from '../../../lib/api-error';
+import { toJsonValue } from '../../../lib/json-value';
+import { parsePermissions, toPublicUser } from '../../../plugins/app/users/users-service';
+import { approveUser, listUsers, patchUser, suspendUser } from '../../../services/users-admin-service';
+import { listUserDocuments } from '../../../services/user-documents-service';
+
+/** What an audit entry records of a user's access: status, role, custom role and own permissions. */
+function accessView(row: UserRow) {
+  return toJsonValue({ status: row.status, role: row.role, roleId: row.roleId, permissions: parsePermissions(row.permissions) });
+}
+
+export async function adminUserRoutes(fastify: FastifyInstance): Promise<void> {
+  const actorId = (request: { user: { id: number } | null }) => {
+    if (!request.user) throw unauthenticated();
+    return request.user.id;
+  };
+
+  fastify.get('/admin/users', async (request) => {
+    const { status } = parseInput(userListQuerySchema, request.query);
+    // The administrator edits a user's own permissions, so the list shows those, not merged with a role.
+    return { users: (await listUsers(fastify.db, status)).map((row) => toPublicUser(row)) };
+  });
+
+  fastify.post('/admin/users/:id/approve', async (request) => {
+    const { id } = parseInput(idParamSchema, request.params);
+    const { before, after } = await approveUser(fastify.db, id);
+    await fastify.audit.record(request, {
+      action: 'user.approve',
+      outcome: 'success',
+      entityType: 'user',
+      entityId: id,
+      details: { before: accessView(before), after: accessView(after) },
+    });
+    return { user: toPublicUser(after) };
+  });
+
+  fastify.post('/admin/users/:id/suspend', async (request) => {
+    const { id } = parseInput(idParamSchema, request.params);
+    const { before, after } = await suspendUser(fastify.db, actorId(request), id);
+    // Suspension takes effect at once: every session of the user ends now (and the
+    // authentication hook refuses a suspended account on any request that races this).
+    const endedSessions = await fastify.sessionService.endSessionsForUser(id);
+    await fastify.audit.record(request, {
+      action: 'user.suspend',
+      outcome: 'success',
+      entityType: 'user',
+      entityId: id,
+      details: { before: accessView(before), after: accessView(after), endedSessions },
+    });
+    return { user: toPublicUser(after) };
+  });
+
+  fastify.patch('/admin/users/:id', async (request) => {
+    const { id } = parseInput(idParamSchema, request.params);
+    const patch = parseInput(adminUserPatchSchema, request.body);
+    const { before, after } = await patchUser(fastify.db, actorId(request), id, patch);
+    await fastify.audit.record(request, {
+      action: 'user.role_change',
+      outcome: 'success',
+      entityType: 'user',
+      entityId: id,
+      details: { before: accessView(before), after: accessView(after) },
+    });
+    return { user: toPublicUser(after) };
+  });
+
+  fastify.get('/admin/users/:id/documents', async (request) => {
+    const { id } = parseInput(idParamSchema, request.params);
+    const documents = await listUserDocuments(fastify.db, id);
+    if (documents === undefined) throw new ApiError(404, ErrorCode.NOT_FOUND, 'User not found');
+    return { documents };
+  });
+}

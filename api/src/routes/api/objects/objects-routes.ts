@@ -1,0 +1,84 @@
+// Uploads and stored files (issue 2, spec §7):
+//   POST /api/objects/upload        -> { uploadURL, expiresAt } (pending users too)
+//   PUT  /api/objects/upload/:token    raw file body -> { url }  (pending users too)
+//   GET  /api/objects/:name            the file, to its owner or an administrator
+// The PUT scope replaces every body parser with one that hands the raw request stream to the
+// handler: the bytes are checked and counted as they arrive, never buffered whole.
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { ErrorCode } from '@rescuelog/sync-protocol/errors';
+import { MAX_UPLOAD_BYTES } from '@rescuelog/sync-protocol/uploads';
+import { unauthenticated } from '../../../lib/api-error';
+import { createDiskStorage, type ObjectStorage } from '../../../services/object-storage';
+import { payloadTooLarge } from '../../../services/upload-stream';
+import { createUploadUrl, openObject, storeUpload } from '../../../services/uploads-service';
+
+export interface ObjectRoutesOptions {
+  /** Defaults to files under `<DATA_DIR>/uploads`. */
+  storage?: ObjectStorage;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+const emptyBody: AsyncIterable<Uint8Array> = {
+  async *[Symbol.asyncIterator]() {
+    // An absent body is an empty file: its type cannot be recognised, so it is refused.
+  },
+};
+
+export async function objectRoutes(fastify: FastifyInstance, options: ObjectRoutesOptions = {}): Promise<void> {
+  const storage = options.storage ?? createDiskStorage(path.join(fastify.config.dataDir, 'uploads'));
+
+  fastify.post('/objects/upload', { config: { allowPending: true } }, async (request) => {
+    if (!request.user) throw unauthenticated();
+    return createUploadUrl(fastify.db, request.user.id);
+  });
+
+  await fastify.register(async function uploadTarget(scope) {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => {
+      done(null, payload);
+    });
+
+    scope.put<{ Params: { token: string } }>('/objects/upload/:token', { config: { allowPending: true } }, async (request, reply) => {
+      if (!request.user) throw unauthenticated();
+      const declared = Number(request.headers['content-length']);
+      try {
+        if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES) throw payloadTooLarge();
+        const body = isAsyncIterable(request.body) ? request.body : emptyBody;
+        const stored = await storeUpload(fastify.db, storage, { token: request.params.token, userId: request.user.id, body });
+        await fastify.audit.record(request, {
+          action: 'upload.store',
+          outcome: 'success',
+          entityType: 'upload',
+          entityId: stored.name,
+          details: { contentType: stored.contentType, sizeBytes: stored.size },
+        });
+        return { url: stored.url };
+      } catch (error) {
+        // The client may still be sending: answer, then close the connection rather than
+        // read the rest of an oversized or refused body.
+        if (!request.raw.readableEnded) reply.header('connection', 'close');
+        throw error;
+      }
+    });
+  });
+
+  fastify.get<{ Params: { name: string } }>('/objects/:name', async (request, reply) => {
+    if (!request.user) throw unauthenticated();
+    const result = await openObject(fastify.db, storage, request.params.name, request.user);
+    if (!result.allowed) {
+      throw await fastify.deny(request, ErrorCode.FORBIDDEN, 'You do not have access to this file', { object: request.params.name, owner: String(result.ownerId) });
+    }
+    const { object } = result;
+    return reply
+      .type(object.contentType)
+      .header('content-length', String(object.size))
+      .header('content-disposition', `attachment; filename="${object.name}"`)
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'private, no-store')
+      .send(object.stream);
+  });
+}
