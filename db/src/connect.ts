@@ -75,11 +75,15 @@ export async function createPostgresDatabase(
 /** Opens PGlite at `pgliteDir` (a folder), or in memory when it is undefined. */
 export async function createEmbeddedDatabase(
   pgliteDir: string | undefined,
-  opts: { log?: LogConfig } = {},
+  opts: { log?: LogConfig; acquireTimeoutMs?: number } = {},
 ): Promise<DatabaseHandle> {
   if (pgliteDir) await mkdir(pgliteDir, { recursive: true });
   const pglite = await PGlite.create(pgliteDir ?? 'memory://', { parsers: pgliteParsers });
-  const db = createKysely(new PglitePool(pglite), opts.log);
+  const pool = new PglitePool(
+    pglite,
+    opts.acquireTimeoutMs === undefined ? {} : { acquireTimeoutMs: opts.acquireTimeoutMs },
+  );
+  const db = createKysely(pool, opts.log);
   return {
     db,
     kind: 'embedded',

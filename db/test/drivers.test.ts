@@ -1,0 +1,217 @@
+// The two drivers under the one Kysely code path: same JavaScript values from both, the
+// embedded database persisted in its data folder, and PGlite's single connection handed
+// out one holder at a time (a transaction owns it until COMMIT/ROLLBACK).
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, createEmbeddedDatabase } from '../src/connect';
+import type { DatabaseHandle } from '../src/connect';
+import { migrateToLatest } from '../src/migrate';
+import { createTestDatabase } from '../src/testing';
+import { insertUser } from './helpers';
+
+const serverUrl = process.env.DATABASE_URL;
+
+const sample = sql<Record<string, unknown>>`select
+  9007199254740993::int8 as big,
+  count(*) as counted,
+  1.10::numeric(4, 2) as num,
+  date '2026-01-02' as day,
+  timestamptz '2026-11-21 05:00:00+00' as at,
+  '{"snake_key": [1, "two"]}'::jsonb as doc,
+  array[1, 2]::int4[] as ints,
+  array['a', 'b']::text[] as texts,
+  true as flag,
+  5::int4 as small,
+  null::text as nothing
+  from (values (1), (2)) as v(x)`;
+
+const expectedSample = {
+  big: '9007199254740993',
+  counted: '2',
+  num: '1.10',
+  day: '2026-01-02',
+  at: new Date('2026-11-21T05:00:00Z'),
+  doc: { snake_key: [1, 'two'] },
+  ints: [1, 2],
+  texts: ['a', 'b'],
+  flag: true,
+  small: 5,
+  nothing: null,
+};
+
+describe('value parsing', () => {
+  it('embedded: int8 and numeric as exact strings, date as YYYY-MM-DD, timestamptz as Date', async () => {
+    const h = await createEmbeddedDatabase(undefined);
+    try {
+      const { rows } = await sample.execute(h.db);
+      expect(rows[0]).toEqual(expectedSample);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it.runIf(serverUrl)('postgres: exactly the same values as embedded', async () => {
+    const h = await createDatabase({ databaseUrl: serverUrl, dataDir: '/nonexistent' });
+    try {
+      expect(h.kind).toBe('postgres');
+      const { rows } = await sample.execute(h.db);
+      expect(rows[0]).toEqual(expectedSample);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('embedded data folder', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'rescuelog-db-'));
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps data in <dataDir>/pglite across restarts', async () => {
+    const first = await createDatabase({ dataDir });
+    expect(first.kind).toBe('embedded');
+    await migrateToLatest(first.db);
+    await insertUser(first.db, 'kept@example.org');
+    await first.close();
+    expect(existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))).toBe(true);
+
+    const second = await createDatabase({ dataDir });
+    try {
+      expect(await migrateToLatest(second.db)).toEqual([]);
+      const user = await second.db.selectFrom('users').select('email').executeTakeFirst();
+      expect(user?.email).toBe('kept@example.org');
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('embedded connection', () => {
+  let h: DatabaseHandle;
+  beforeAll(async () => {
+    h = await createEmbeddedDatabase(undefined, { acquireTimeoutMs: 500 });
+    await migrateToLatest(h.db);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('runs two concurrent transactions one after the other, never interleaved', async () => {
+    const steps: string[] = [];
+    const run = (name: string, email: string) =>
+      h.db.transaction().execute(async (trx) => {
+        steps.push(`${name}:begin`);
+        const before = await trx
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow();
+        await pause(50);
+        await trx
+          .insertInto('users')
+          .values({ email, passwordHash: 'h', fullName: name })
+          .execute();
+        await pause(50);
+        steps.push(`${name}:commit`);
+        return Number(before.n);
+      });
+    const [a, b] = await Promise.all([run('A', 'a@serial.test'), run('B', 'b@serial.test')]);
+    expect(steps).toEqual(['A:begin', 'A:commit', 'B:begin', 'B:commit']);
+    // B began after A committed, so it saw A's row.
+    expect(b).toBe(a + 1);
+  });
+
+  it('makes a plain query wait until the open transaction has finished', async () => {
+    const steps: string[] = [];
+    const trx = h.db.transaction().execute(async (t) => {
+      await insertUser(t, 'pending-commit@serial.test');
+      await pause(100);
+      steps.push('commit');
+    });
+    await pause(10);
+    const read = h.db
+      .selectFrom('users')
+      .select('email')
+      .where('email', '=', 'pending-commit@serial.test')
+      .execute()
+      .then((rows) => {
+        steps.push('read');
+        return rows;
+      });
+    const [, rows] = await Promise.all([trx, read]);
+    expect(steps).toEqual(['commit', 'read']);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('rolls back a failed transaction and frees the connection', async () => {
+    await expect(
+      h.db.transaction().execute(async (trx) => {
+        await insertUser(trx, 'rolled-back@serial.test');
+        await sql`select 1 / 0`.execute(trx);
+      }),
+    ).rejects.toThrow(/division by zero/);
+    const rows = await h.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'rolled-back@serial.test')
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('fails clearly, instead of hanging, when code inside a transaction uses db', async () => {
+    await expect(
+      h.db.transaction().execute(async (trx) => {
+        await insertUser(trx, 'deadlock@serial.test');
+        await h.db.selectFrom('users').select('id').execute();
+      }),
+    ).rejects.toThrow(/instead of the transaction/);
+    // The transaction was rolled back and the connection is usable again.
+    const rows = await h.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'deadlock@serial.test')
+      .execute();
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('test databases', () => {
+  it.runIf(serverUrl)('on a server: a fresh database that close() drops', async () => {
+    const h = await createTestDatabase();
+    expect(h.kind).toBe('postgres');
+    const name = new URL(h.databaseUrl ?? '').pathname.slice(1);
+    expect(name).toMatch(/^test_[0-9a-f]{12}$/);
+    expect(await h.db.selectFrom('users').selectAll().execute()).toEqual([]);
+    await h.close();
+    const admin = await createDatabase({ databaseUrl: serverUrl, dataDir: '/nonexistent' });
+    try {
+      const { rows } = await sql<{
+        n: string;
+      }>`select count(*) as n from pg_database where datname = ${name}`.execute(admin.db);
+      expect(rows[0]?.n).toBe('0');
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it.skipIf(serverUrl)('embedded: in memory, migrated and empty', async () => {
+    const h = await createTestDatabase();
+    try {
+      expect(h.kind).toBe('embedded');
+      expect(h.databaseUrl).toBeUndefined();
+      expect(await h.db.selectFrom('users').selectAll().execute()).toEqual([]);
+      expect(await h.db.selectFrom('roles').select('name').execute()).toHaveLength(2);
+    } finally {
+      await h.close();
+    }
+  });
+});

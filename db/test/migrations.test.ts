@@ -1,0 +1,131 @@
+// Migrations apply, roll back and re-apply; a failing one is named and leaves nothing behind.
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  MigrationFailedError,
+  appliedMigrations,
+  migrateDown,
+  migrateToLatest,
+  migrations,
+} from '../src/migrate';
+import { createTestDatabase } from '../src/testing';
+import type { TestDatabaseHandle } from '../src/testing';
+
+const names = Object.keys(migrations);
+
+async function userTables<T>(db: Kysely<T>): Promise<string[]> {
+  const result = await sql<{ tableName: string }>`
+    select table_name from information_schema.tables
+    where table_schema = current_schema() and table_name not like 'kysely_%'
+    order by table_name`.execute(db);
+  return result.rows.map((r) => r.tableName);
+}
+
+const handles: TestDatabaseHandle[] = [];
+async function emptyDatabase(): Promise<TestDatabaseHandle> {
+  const h = await createTestDatabase({ migrate: false });
+  handles.push(h);
+  return h;
+}
+
+afterEach(async () => {
+  await Promise.all(handles.splice(0).map((h) => h.close()));
+});
+
+describe('migrations', () => {
+  it('are listed in timestamp order', () => {
+    expect(names).toEqual([...names].sort());
+    for (const name of names) expect(name).toMatch(/^\d{4}-\d{2}-\d{2}T\d{4}-[a-z0-9-]+$/);
+  });
+
+  it('apply to latest, roll back to nothing and apply again', async () => {
+    const { db } = await emptyDatabase();
+    expect(await migrateToLatest(db)).toEqual(names);
+    expect(await appliedMigrations(db)).toEqual(names);
+    expect(await userTables(db)).toEqual(
+      [
+        'applied_mutations',
+        'audit_log',
+        'case_addenda',
+        'cases',
+        'cpr_events',
+        'cpr_sessions',
+        'devices',
+        'incident_reports',
+        'inventory_movements',
+        'mci_casualties',
+        'mci_incidents',
+        'medical_inventory',
+        'notification_deliveries',
+        'notifications',
+        'push_subscriptions',
+        'rate_limits',
+        'roles',
+        'sessions',
+        'sync_conflicts',
+        'sync_rejections',
+        'system_settings',
+        'uploads',
+        'users',
+        'vital_signs',
+      ].sort(),
+    );
+    // Running again is a no-op.
+    expect(await migrateToLatest(db)).toEqual([]);
+
+    expect(await migrateDown(db)).toEqual([...names].reverse());
+    expect(await userTables(db)).toEqual([]);
+    expect(await appliedMigrations(db)).toEqual([]);
+    // Functions and the sequence went with them, so a second round starts clean.
+    expect(await migrateToLatest(db)).toEqual(names);
+    expect(await db.selectFrom('roles').select('name').orderBy('name').execute()).toEqual([
+      { name: 'administrator' },
+      { name: 'member' },
+    ]);
+  });
+
+  it('roll back one step at a time', async () => {
+    const { db } = await emptyDatabase();
+    await migrateToLatest(db);
+    for (let i = names.length - 1; i >= 1; i--) {
+      const target = names[i - 1];
+      expect(await migrateDown(db, target)).toEqual([names[i]]);
+      expect(await appliedMigrations(db)).toEqual(names.slice(0, i));
+    }
+  });
+
+  it('name the failed migration and apply none of the pending batch', async () => {
+    const { db } = await emptyDatabase();
+    const broken = {
+      ...migrations,
+      '2099-01-01T0000-broken': {
+        async up(d: Kysely<unknown>) {
+          await sql`alter table no_such_table add column x integer`.execute(d);
+        },
+      },
+    };
+    const error = await migrateToLatest(db, broken).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(MigrationFailedError);
+    const failure = error as MigrationFailedError;
+    expect(failure.migrationName).toBe('2099-01-01T0000-broken');
+    expect(failure.message).toMatch(
+      /^Database migration "2099-01-01T0000-broken" failed to apply: .*no_such_table/,
+    );
+    // All pending migrations run in one transaction: the good ones were rolled back too.
+    expect(await userTables(db)).toEqual([]);
+    expect(await appliedMigrations(db)).toEqual([]);
+  });
+
+  it('refuse to run when the database has a migration this code does not know', async () => {
+    const { db } = await emptyDatabase();
+    await migrateToLatest(db);
+    const older = Object.fromEntries(Object.entries(migrations).slice(0, 1));
+    await expect(migrateToLatest(db, older)).rejects.toThrow(
+      /Database migrations could not apply: .*missing/i,
+    );
+  });
+});
