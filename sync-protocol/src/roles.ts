@@ -24,6 +24,14 @@ const description = z
   .nullable()
   .optional()
   .transform((v) => (v ? v : null));
+/** For updates: absent stays absent (a PATCH without it keeps the stored text); empty or null clears it. */
+const descriptionUpdate = z
+  .string()
+  .trim()
+  .max(500, 'Description must be at most 500 characters')
+  .nullable()
+  .optional()
+  .transform((v) => (v === undefined ? undefined : v ? v : null));
 
 export const roleCreateSchema = z.strictObject({
   name: roleName,
@@ -37,7 +45,7 @@ export const roleUpdateSchema = z
   .strictObject({
     name: roleName.optional(),
     displayName: displayName.optional(),
-    description,
+    description: descriptionUpdate,
     permissions: permissionsSchema.optional(),
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to change' });

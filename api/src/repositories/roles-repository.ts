@@ -19,10 +19,10 @@ export async function findRoleByName(db: Db, name: string) {
   return db.selectFrom('roles').select(['id']).where('name', '=', name).executeTakeFirst();
 }
 
-export async function insertRole(db: Db, values: { name: string; displayName: string; description: string | null; permissions: Permissions }) {
+export async function insertRole(db: Db, values: { name: string; displayName: string; description?: string | null | undefined; permissions: Permissions }) {
   return db
     .insertInto('roles')
-    .values({ ...values, permissions: JSON.stringify(values.permissions) })
+    .values({ ...values, description: values.description ?? null, permissions: JSON.stringify(values.permissions) })
     .returning(columns)
     .executeTakeFirstOrThrow();
 }
