@@ -1,16 +1,21 @@
-import { useState } from 'react';
-import { RouterProvider } from 'react-router-dom';
-import { PwaUpdatePrompt } from '@/lib/pwa-update-prompt';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter } from 'react-router-dom';
 import { queryClient } from '@/lib/query-client';
 import { AppProvider } from './provider';
-import { createAppRouter } from './router';
+import { AppRoutes } from './router';
+
+// The update prompt registers the service worker; nothing of it is needed to paint.
+const PwaUpdatePrompt = lazy(async () => ({ default: (await import('@/lib/pwa-update-prompt')).PwaUpdatePrompt }));
 
 export function App() {
-  const [router] = useState(createAppRouter);
   return (
     <AppProvider queryClient={queryClient}>
-      <RouterProvider router={router} />
-      <PwaUpdatePrompt />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+      <Suspense fallback={null}>
+        <PwaUpdatePrompt />
+      </Suspense>
     </AppProvider>
   );
 }

@@ -14,10 +14,10 @@ describe('access guard', () => {
         return HttpResponse.json({ error: 'Not signed in', code: 'UNAUTHENTICATED' }, { status: 401 });
       }),
     );
-    const { router } = renderApp('/');
+    const { location } = renderApp('/');
     expect(screen.getByRole('status')).toHaveTextContent(/loading/i);
     expect(await screen.findByRole('tab', { name: 'Sign In' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/auth');
+    expect(location.pathname).toBe('/auth');
     expect(requests).toBe(1); // a 401 is "logged out", not retried
   });
 
@@ -30,7 +30,7 @@ describe('access guard', () => {
         return HttpResponse.json({ message: 'Logged out' });
       }),
     );
-    const { user, router } = renderApp('/');
+    const { user, location } = renderApp('/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Account Pending Approval' })).toBeInTheDocument();
     expect(
       screen.getByText(
@@ -40,26 +40,26 @@ describe('access guard', () => {
     await user.click(screen.getByRole('button', { name: 'Back to Login' }));
     expect(await screen.findByRole('tab', { name: 'Sign In' })).toBeInTheDocument();
     expect(loggedOut).toBe(true);
-    expect(router.state.location.pathname).toBe('/auth');
+    expect(location.pathname).toBe('/auth');
   });
 
   it('refuses a member on /admin/users with Access Denied and a way home', async () => {
     signedInAs(makeUser({ role: 'member' }));
     dashboardData();
-    const { user, router } = renderApp('/admin/users');
+    const { user, location } = renderApp('/admin/users');
     expect(await screen.findByRole('heading', { name: 'Access Denied' })).toBeInTheDocument();
     expect(screen.getByText('This page requires administrator privileges. Contact your administrator for access.')).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Back to Home' }));
-    expect(router.state.location.pathname).toBe('/');
     expect(await screen.findByRole('heading', { name: 'Quick Stats' })).toBeInTheDocument();
+    expect(location.pathname).toBe('/');
   });
 
   it('sends a signed-in user away from /auth to the dashboard', async () => {
     signedInAs(makeUser());
     dashboardData();
-    const { router } = renderApp('/auth');
+    const { location } = renderApp('/auth');
     expect(await screen.findByRole('heading', { name: 'Quick Stats' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(location.pathname).toBe('/');
   });
 
   it('shows Page Not Found for an unknown path, with a way home', async () => {

@@ -1,12 +1,15 @@
 // The access guard of spec §2: spinner while the user loads, /auth when signed out, the
 // pending screen for unapproved accounts, and Access Denied for members on admin routes.
 import { Ban, CircleAlert, ShieldAlert } from 'lucide-react';
+import { lazy } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
 import { StatusPage } from '@/components/ui/status-page';
-import { PendingApproval } from '@/features/auth/components/pending-approval';
 import { errorMessage } from '@/lib/api-client';
 import { useLogout, useUser } from '@/lib/auth';
+
+// Only unapproved accounts see it, so its upload code stays out of everyone's first load.
+const PendingApproval = lazy(async () => ({ default: (await import('@/features/auth/components/pending-approval')).PendingApproval }));
 
 function UserLoadError({ error, retry }: { error: unknown; retry: () => void }) {
   return (

@@ -1,24 +1,41 @@
 import { render } from '@testing-library/react';
+import { useEffect } from 'react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { User } from '@rescuelog/sync-protocol/users';
 import { AppProvider } from '@/app/provider';
-import { routes } from '@/app/router';
+import { AppRoutes } from '@/app/router';
 import { createQueryClient } from '@/lib/query-client';
 import { server } from './server';
+
+/** Keeps `into.pathname` equal to the router's current path, for assertions. */
+function LocationProbe({ onPath }: { onPath: (pathname: string) => void }) {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    onPath(pathname);
+  }, [onPath, pathname]);
+  return null;
+}
 
 /** Renders the whole app (real router, guard, providers) at `path`. */
 export function renderApp(path: string) {
   const queryClient = createQueryClient();
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const location = { pathname: path };
   const user = userEvent.setup();
   const view = render(
     <AppProvider queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <LocationProbe
+          onPath={(p) => {
+            location.pathname = p;
+          }}
+        />
+      </MemoryRouter>
     </AppProvider>,
   );
-  return { ...view, router, queryClient, user };
+  return { ...view, location, queryClient, user };
 }
 
 /** GET /api/user answers with this user, or 401 for null. */
