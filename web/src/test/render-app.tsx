@@ -1,4 +1,5 @@
-import { render } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import { expect } from 'vitest';
 import { useEffect } from 'react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -54,4 +55,21 @@ export function dashboardData({ unread = 0, cases = [] as unknown[] } = {}) {
     http.get('/api/cases', () => HttpResponse.json(cases)),
     http.get('/api/user/notifications/unread-count', () => HttpResponse.json({ count: unread })),
   );
+}
+
+/** The toast viewport (Radix region named after its hotkey label). */
+export async function findToastRegion() {
+  return screen.findByRole('region', { name: /Messages/ });
+}
+
+/** Waits until the visible toast has this title (and description, when given). */
+export async function expectToast(title: string, description?: string | RegExp) {
+  const region = await findToastRegion();
+  await waitFor(() => {
+    const items = within(region).queryAllByRole('listitem');
+    const open = items.find((li) => li.getAttribute('data-state') === 'open');
+    if (!open) throw new Error(`no open toast; expected '${title}'`);
+    expect(within(open).getByText(title)).toBeInTheDocument();
+    if (description !== undefined) expect(within(open).getByText(description)).toBeInTheDocument();
+  });
 }
