@@ -1,0 +1,123 @@
+// The application: plugins in order (external, then our services), then routes, then the one
+// error handler and the not-found handler. `buildApp` creates a ready Fastify instance;
+// server.ts starts it and tests build it on a fresh database (test/helpers.ts).
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import type { Kysely } from 'kysely';
+import { ZodError } from 'zod';
+import type { Database } from '@rescuelog/db/schema';
+import { ErrorCode, validationErrorBody, type ApiErrorBody } from '@rescuelog/sync-protocol/errors';
+import type { AppConfig } from './config';
+import { ApiError } from './lib/api-error';
+import { envPlugin } from './plugins/external/env';
+import { databasePlugin } from './plugins/external/database';
+import { sessionPlugin, type SessionTimeouts } from './plugins/external/session';
+import { helmetPlugin } from './plugins/external/helmet';
+import { sameOriginPlugin } from './plugins/external/same-origin';
+import { rateLimitPlugin, type RateLimitSettings } from './plugins/external/rate-limit';
+import { webAppPlugin } from './plugins/external/web-app';
+import { passwordsPlugin, type PasswordHashingParams } from './plugins/app/passwords';
+import { auditPlugin } from './plugins/app/audit';
+import { authenticationPlugin } from './plugins/app/authentication';
+import { guardsPlugin } from './plugins/app/guards';
+import { publicRoutes } from './routes/public/public-routes';
+import { protectedRoutes } from './routes/api/protected-routes';
+
+export interface AppOptions {
+  config: AppConfig;
+  /** An already migrated database owned by the caller (tests); otherwise one is opened from config. */
+  database?: Kysely<Database>;
+  /** Test-only: cheaper argon2 parameters. Production always uses PRODUCTION_HASHING. */
+  passwordHashing?: PasswordHashingParams;
+  rateLimits?: Partial<RateLimitSettings>;
+  sessionTimeouts?: Partial<SessionTimeouts>;
+  logger?: FastifyServerOptions['logger'];
+  /** Test-only: route plugins registered in the protected /api context (after the real ones). */
+  extraProtectedRoutes?: FastifyPluginAsync;
+}
+
+const MESSAGES_BY_STATUS: Record<number, { code: ErrorCode; error: string }> = {
+  413: { code: ErrorCode.PAYLOAD_TOO_LARGE, error: 'Request body is too large' },
+  415: { code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, error: 'Unsupported content type; send application/json' },
+};
+
+/** Maps any error to a status and an ApiErrorBody that never leaks internals. */
+export function toErrorResponse(error: unknown): { status: number; body: ApiErrorBody; headers: Record<string, string> } {
+  if (error instanceof ApiError) return { status: error.statusCode, body: error.body, headers: error.headers };
+  if (error instanceof ZodError) return { status: 400, body: validationErrorBody(error.issues), headers: {} };
+  const status = (error as Partial<FastifyError>).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const known = MESSAGES_BY_STATUS[status];
+    if (known) return { status, body: known, headers: {} };
+    if (status === 404) return { status, body: { error: 'Not Found', code: ErrorCode.NOT_FOUND }, headers: {} };
+    // Malformed JSON, empty JSON body, prototype-poisoning keys, bad Content-Length, ...
+    return { status: 400, body: { error: 'Malformed request', code: ErrorCode.MALFORMED_REQUEST }, headers: {} };
+  }
+  if (status === 503) return { status, body: { error: 'Service Unavailable', code: ErrorCode.SERVICE_UNAVAILABLE }, headers: {} };
+  return { status: 500, body: { error: 'Internal Server Error', code: ErrorCode.INTERNAL }, headers: {} };
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const fastify = Fastify({
+    logger: options.logger ?? { level: 'info' },
+    trustProxy: options.config.trustProxy,
+    // Upload routes take raw bodies through their own parser with their own limit.
+    bodyLimit: 1024 * 1024,
+    // JSON prototype-pollution keys are refused by the parser (400), never merged.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // A POST with `Content-Type: application/json` and no body (logout, mark-all-read) is fine.
+  const defaultJsonParser = fastify.getDefaultJsonParser('error', 'error');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    defaultJsonParser(request, text, done);
+  });
+
+  fastify.addHook('onSend', async (request, reply) => {
+    // API answers may hold patient data: never in any HTTP cache (service worker included).
+    if (request.url.startsWith('/api')) reply.header('cache-control', 'no-store');
+  });
+
+  // Set before any plugin is registered: encapsulated route plugins copy the handler they see.
+  fastify.setErrorHandler((error, request, reply) => {
+    const { status, body, headers } = toErrorResponse(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: body.code, status }, 'request refused');
+    return reply.code(status).headers(headers).send(body);
+  });
+
+  fastify.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?', 1)[0] ?? '';
+    if (url === '/api' || url.startsWith('/api/')) {
+      return reply.code(404).send({ error: 'Not Found', code: ErrorCode.NOT_FOUND } satisfies ApiErrorBody);
+    }
+    const lastSegment = url.slice(url.lastIndexOf('/') + 1);
+    const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !lastSegment.includes('.');
+    if (wantsPage) return fastify.sendWebApp(reply);
+    return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
+  });
+
+  await fastify.register(envPlugin, { config: options.config });
+  await fastify.register(databasePlugin, { database: options.database });
+  await fastify.register(helmetPlugin);
+  await fastify.register(sameOriginPlugin);
+  await fastify.register(sessionPlugin, { timeouts: options.sessionTimeouts });
+  await fastify.register(rateLimitPlugin, { settings: options.rateLimits });
+  await fastify.register(webAppPlugin);
+
+  await fastify.register(passwordsPlugin, { params: options.passwordHashing });
+  await fastify.register(authenticationPlugin);
+  await fastify.register(auditPlugin);
+  await fastify.register(guardsPlugin);
+
+  await fastify.register(publicRoutes, { prefix: '/api' });
+  await fastify.register(protectedRoutes, { prefix: '/api', extra: options.extraProtectedRoutes });
+
+  return fastify;
+}

@@ -1,0 +1,107 @@
+// Accounts: registration (with the first-administrator rule), credential checks, and the
+// mapping from a database row to the User the API returns (never the password hash).
+import type { Kysely } from 'kysely';
+import type { Database, PermissionsJson, User as UserRow } from '@rescuelog/db/schema';
+import { ErrorCode } from '@rescuelog/sync-protocol/errors';
+import { effectivePermissions, permissionsSchema, type Permissions } from '@rescuelog/sync-protocol/permissions';
+import type { RegisterData, User } from '@rescuelog/sync-protocol/users';
+import { ApiError } from '../../../lib/api-error';
+import type { PasswordHasher } from '../passwords';
+import { countUsers, findUserByEmail, insertUser, lockUsersForRegistration } from './users-repository';
+
+/** Stored permissions are parsed, never trusted: anything unknown counts as "no entry". */
+export function parsePermissions(value: PermissionsJson | null | undefined): Permissions {
+  const result = permissionsSchema.safeParse(value ?? {});
+  return result.success ? result.data : {};
+}
+
+/**
+ * The API's User. With `rolePermissions`, `permissions` is what the check rule applies to:
+ * the role's entries overridden by the user's own (sync-protocol effectivePermissions).
+ */
+export function toPublicUser(row: UserRow, rolePermissions?: PermissionsJson | null): User {
+  const own = parsePermissions(row.permissions);
+  return {
+    id: row.id,
+    email: row.email,
+    fullName: row.fullName,
+    callSign: row.callSign,
+    contactNumber: row.contactNumber,
+    idNumber: row.idNumber,
+    qualifications: row.qualifications,
+    qualificationsOther: row.qualificationsOther,
+    nextOfKinName: row.nextOfKinName,
+    nextOfKinRelationship: row.nextOfKinRelationship,
+    nextOfKinContact: row.nextOfKinContact,
+    idDocumentUrl: row.idDocumentUrl,
+    certificationsUrl: row.certificationsUrl,
+    roleId: row.roleId,
+    role: row.role,
+    status: row.status,
+    permissions: rolePermissions ? effectivePermissions(parsePermissions(rolePermissions), own) : own,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export const EMAIL_TAKEN_MESSAGE = 'Unable to create an account with this email address';
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+export interface RegistrationResult {
+  user: UserRow;
+  /** True when the first-administrator rule made this account an approved administrator. */
+  firstAdministrator: boolean;
+}
+
+/**
+ * Creates a pending member, or, when `firstUserAdmin` is on and no account exists yet, an
+ * approved administrator. The count and the insert happen under one table lock, so two
+ * simultaneous first registrations cannot both become administrator.
+ */
+export async function registerUser(
+  db: Kysely<Database>,
+  input: RegisterData,
+  passwordHash: string,
+  options: { firstUserAdmin: boolean },
+): Promise<RegistrationResult> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await lockUsersForRegistration(trx);
+      if (await findUserByEmail(trx, input.email)) {
+        throw new ApiError(409, ErrorCode.EMAIL_TAKEN, EMAIL_TAKEN_MESSAGE);
+      }
+      const firstAdministrator = options.firstUserAdmin && (await countUsers(trx)) === 0;
+      const { password: _password, ...profile } = input;
+      const user = await insertUser(trx, {
+        ...profile,
+        email: input.email.toLowerCase(),
+        passwordHash,
+        role: firstAdministrator ? 'administrator' : 'member',
+        status: firstAdministrator ? 'approved' : 'pending',
+      });
+      return { user, firstAdministrator };
+    });
+  } catch (error) {
+    // Another instance inserted the same email between our check and insert.
+    if (isUniqueViolation(error)) throw new ApiError(409, ErrorCode.EMAIL_TAKEN, EMAIL_TAKEN_MESSAGE);
+    throw error;
+  }
+}
+
+export type CredentialCheck =
+  | { ok: true; user: UserRow }
+  | { ok: false; reason: 'unknown-email' | 'wrong-password'; user: UserRow | undefined };
+
+/** Verifies email and password in constant-ish time whether or not the account exists. */
+export async function checkCredentials(db: Kysely<Database>, passwords: PasswordHasher, email: string, password: string): Promise<CredentialCheck> {
+  const user = await findUserByEmail(db, email);
+  if (!user) {
+    await passwords.verifyDummy(password);
+    return { ok: false, reason: 'unknown-email', user: undefined };
+  }
+  if (!(await passwords.verify(user.passwordHash, password))) return { ok: false, reason: 'wrong-password', user };
+  return { ok: true, user };
+}

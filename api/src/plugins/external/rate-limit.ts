@@ -1,0 +1,76 @@
+// Rate limits for login and registration, counted in PostgreSQL (table `rate_limits`) so
+// every API instance sees the same counters. Fixed windows: one upsert per attempt both
+// counts and, when the window has passed, starts a new one.
+import fp from 'fastify-plugin';
+import { sql } from 'kysely';
+import { ErrorCode } from '@rescuelog/sync-protocol/errors';
+import { ApiError } from '../../lib/api-error';
+
+export interface RateLimitRule {
+  max: number;
+  windowSeconds: number;
+}
+
+export interface RateLimitSettings {
+  loginPerIp: RateLimitRule;
+  loginPerEmail: RateLimitRule;
+  registerPerIp: RateLimitRule;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  // A crew shares one NAT address at a station: per IP is generous, per account is strict.
+  loginPerIp: { max: 50, windowSeconds: 15 * 60 },
+  loginPerEmail: { max: 10, windowSeconds: 15 * 60 },
+  registerPerIp: { max: 10, windowSeconds: 60 * 60 },
+};
+
+export interface RateLimiter {
+  readonly settings: RateLimitSettings;
+  /** Counts one attempt against `key`; throws 429 RATE_LIMITED (with Retry-After) past the limit. */
+  consume(rule: keyof RateLimitSettings, key: string): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimiter: RateLimiter;
+  }
+}
+
+export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait before trying again.';
+
+export const rateLimitPlugin = fp<{ settings?: Partial<RateLimitSettings> | undefined }>(
+  async (fastify, options) => {
+    const settings: RateLimitSettings = { ...DEFAULT_RATE_LIMITS, ...options.settings };
+    fastify.decorate('rateLimiter', {
+      settings,
+      async consume(ruleName, key) {
+        const rule = settings[ruleName];
+        const window = sql`${rule.windowSeconds} * interval '1 second'`;
+        const fullKey = `${ruleName}:${key}`;
+        const row = await fastify.db
+          .insertInto('rateLimits')
+          .values({ key: fullKey, count: 1, windowStartedAt: sql`now()`, expiresAt: sql`now() + ${window}` })
+          .onConflict((oc) =>
+            oc.column('key').doUpdateSet({
+              count: sql`case when rate_limits.expires_at <= now() then 1 else rate_limits.count + 1 end`,
+              windowStartedAt: sql`case when rate_limits.expires_at <= now() then now() else rate_limits.window_started_at end`,
+              expiresAt: sql`case when rate_limits.expires_at <= now() then now() + ${window} else rate_limits.expires_at end`,
+            }),
+          )
+          .returning(['count', sql<string>`extract(epoch from (expires_at - now()))`.as('secondsLeft')])
+          .executeTakeFirstOrThrow();
+        if (row.count > rule.max) {
+          const retryAfterSeconds = Math.max(1, Math.ceil(Number(row.secondsLeft)));
+          throw new ApiError(
+            429,
+            ErrorCode.RATE_LIMITED,
+            RATE_LIMITED_MESSAGE,
+            { retryAfterSeconds },
+            { 'retry-after': String(retryAfterSeconds) },
+          );
+        }
+      },
+    } satisfies RateLimiter);
+  },
+  { name: 'rate-limit', dependencies: ['database'] },
+);

@@ -1,0 +1,178 @@
+// Cookie sessions stored in PostgreSQL (table `sessions`), so several API instances share
+// them. The cookie is HttpOnly, SameSite=Lax, scoped to /api, and Secure over TLS.
+// Timeouts are enforced here, on the server, whatever the browser does with the cookie:
+// - inactivity: a session not used for `inactivityMs` is dead;
+// - absolute: a session older than `absoluteMs` is dead however active it is.
+// Anonymous visitors get no row (saveUninitialized: false); login and registration create
+// one with a fresh id (regenerate), which also destroys the previous row.
+import cookie from '@fastify/cookie';
+import session, { type SessionStore } from '@fastify/session';
+import type { Session } from 'fastify';
+import fp from 'fastify-plugin';
+import { sql, type Kysely } from 'kysely';
+import type { Database, JsonValue } from '@rescuelog/db/schema';
+
+export interface SessionTimeouts {
+  inactivityMs: number;
+  absoluteMs: number;
+  /** How often expired sessions and rate-limit windows are deleted. */
+  cleanupIntervalMs: number;
+}
+
+export const DEFAULT_SESSION_TIMEOUTS: SessionTimeouts = {
+  inactivityMs: 12 * 60 * 60 * 1000,
+  absoluteMs: 7 * 24 * 60 * 60 * 1000,
+  cleanupIntervalMs: 15 * 60 * 1000,
+};
+
+export const SESSION_COOKIE = 'rescuelog_session';
+/** Writing last_seen_at on every request would make every read a write; once a minute is enough. */
+const TOUCH_AFTER_MS = 60 * 1000;
+
+declare module 'fastify' {
+  interface Session {
+    userId?: number;
+    /** Set by the store when the row exists but timed out; the session hook answers SESSION_EXPIRED. */
+    expired?: boolean;
+  }
+  interface FastifyInstance {
+    sessionService: SessionService;
+  }
+}
+
+export interface SessionService {
+  /** Ends every session of a user (suspension, password change). Returns how many ended. */
+  endSessionsForUser(userId: number): Promise<number>;
+  /** Deletes sessions past their timeouts and stale rate-limit windows. */
+  cleanupExpired(): Promise<void>;
+}
+
+type StoredSession = Session;
+type Callback = (error?: unknown) => void;
+
+/** The express-session style store @fastify/session expects, on top of Kysely. */
+export class PgSessionStore implements SessionStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly timeouts: SessionTimeouts,
+  ) {}
+
+  set(sid: string, data: StoredSession, callback: Callback): void {
+    const json = JSON.parse(JSON.stringify(data)) as Record<string, JsonValue>;
+    const userId = typeof data.userId === 'number' ? data.userId : null;
+    const { inactivityMs, absoluteMs } = this.timeouts;
+    this.db
+      .insertInto('sessions')
+      .values({
+        sid,
+        userId,
+        data: json,
+        expiresAt: new Date(Date.now() + Math.min(inactivityMs, absoluteMs)),
+      })
+      .onConflict((oc) =>
+        oc.column('sid').doUpdateSet({
+          userId,
+          data: json,
+          lastSeenAt: sql`now()`,
+          expiresAt: sql`least(now() + ${inactivityMs} * interval '1 millisecond', sessions.created_at + ${absoluteMs} * interval '1 millisecond')`,
+        }),
+      )
+      .execute()
+      .then(() => callback(), callback);
+  }
+
+  get(sid: string, callback: (error: unknown, result?: Session | null) => void): void {
+    this.load(sid).then((result) => callback(null, result), (error: unknown) => callback(error));
+  }
+
+  destroy(sid: string, callback: Callback): void {
+    this.db
+      .deleteFrom('sessions')
+      .where('sid', '=', sid)
+      .execute()
+      .then(() => callback(), callback);
+  }
+
+  private async load(sid: string): Promise<StoredSession | null> {
+    const { inactivityMs, absoluteMs } = this.timeouts;
+    const row = await this.db
+      .selectFrom('sessions')
+      .select(['data', 'createdAt', 'lastSeenAt', 'expiresAt'])
+      .select(sql<Date>`now()`.as('now'))
+      .where('sid', '=', sid)
+      .executeTakeFirst();
+    if (!row) return null;
+    const now = row.now.getTime();
+    const alive =
+      row.expiresAt.getTime() > now && now - row.lastSeenAt.getTime() < inactivityMs && now - row.createdAt.getTime() < absoluteMs;
+    if (!alive) {
+      await this.db.deleteFrom('sessions').where('sid', '=', sid).execute();
+      // Only the marker survives: the user id of a dead session must not be used.
+      return { expired: true, cookie: { originalMaxAge: null } } as StoredSession;
+    }
+    if (now - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+      await this.db
+        .updateTable('sessions')
+        .set({
+          lastSeenAt: sql`now()`,
+          expiresAt: sql`least(now() + ${inactivityMs} * interval '1 millisecond', created_at + ${absoluteMs} * interval '1 millisecond')`,
+        })
+        .where('sid', '=', sid)
+        .execute();
+    }
+    return row.data as unknown as StoredSession;
+  }
+}
+
+export const sessionPlugin = fp<{ timeouts?: Partial<SessionTimeouts> | undefined }>(
+  async (fastify, options) => {
+    const timeouts: SessionTimeouts = { ...DEFAULT_SESSION_TIMEOUTS, ...options.timeouts };
+    const store = new PgSessionStore(fastify.db, timeouts);
+
+    await fastify.register(cookie);
+    await fastify.register(session, {
+      secret: fastify.config.sessionSecret,
+      cookieName: SESSION_COOKIE,
+      store,
+      saveUninitialized: false,
+      // The row is touched by the store; re-sending the cookie on every response is not needed.
+      rolling: false,
+      cookie: {
+        path: '/api',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: fastify.config.cookieSecure,
+        // The browser may keep it as long as the absolute timeout; the server decides sooner.
+        maxAge: timeouts.absoluteMs,
+      },
+    });
+
+    const sessionService: SessionService = {
+      async endSessionsForUser(userId) {
+        const result = await fastify.db.deleteFrom('sessions').where('userId', '=', userId).executeTakeFirst();
+        return Number(result.numDeletedRows);
+      },
+      async cleanupExpired() {
+        await fastify.db.deleteFrom('sessions').where('expiresAt', '<=', sql<Date>`now()`).execute();
+        await fastify.db.deleteFrom('rateLimits').where('expiresAt', '<=', sql<Date>`now()`).execute();
+      },
+    };
+    fastify.decorate('sessionService', sessionService);
+
+    let running: Promise<void> = Promise.resolve();
+    const runCleanup = (): void => {
+      running = sessionService.cleanupExpired().catch((error: unknown) => fastify.log.warn({ err: error }, 'session cleanup failed'));
+    };
+    let timer: NodeJS.Timeout | undefined;
+    fastify.addHook('onReady', async () => {
+      runCleanup();
+      timer = setInterval(runCleanup, timeouts.cleanupIntervalMs);
+      timer.unref();
+    });
+    fastify.addHook('onClose', async () => {
+      if (timer) clearInterval(timer);
+      await running;
+    });
+  },
+  { name: 'session', dependencies: ['env', 'database'] },
+);

@@ -1,0 +1,25 @@
+// Everything under /api that needs a session. Register a new route module here; it inherits
+// the hooks (signed in + approved) by living here. See routes/README.md.
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { protectedHooks } from './hooks';
+import { currentUserRoutes } from './current-user';
+import { adminRoutes } from './admin/admin-routes';
+import { caseRoutes } from './cases';
+import { objectRoutes } from './objects/objects-routes';
+import { statsRoutes } from './stats';
+import { userDocumentRoutes } from './user/documents';
+import { userNotificationRoutes } from './user/notifications';
+
+export async function protectedRoutes(fastify: FastifyInstance, options: { extra?: FastifyPluginAsync | undefined }): Promise<void> {
+  await fastify.register(protectedHooks);
+  await fastify.register(currentUserRoutes);
+  await fastify.register(userDocumentRoutes);
+  await fastify.register(userNotificationRoutes);
+  await fastify.register(objectRoutes);
+  await fastify.register(statsRoutes);
+  await fastify.register(caseRoutes);
+  await fastify.register(adminRoutes);
+
+  // Test-only routes (AppOptions.extraProtectedRoutes), protected like the ones above.
+  if (options.extra) await fastify.register(options.extra);
+}

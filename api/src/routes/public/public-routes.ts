@@ -1,0 +1,10 @@
+// The only /api routes that work without a session. Anything else belongs in
+// routes/api/protected-routes.ts.
+import type { FastifyInstance } from 'fastify';
+import { authRoutes } from './auth';
+import { healthRoutes } from './health';
+
+export async function publicRoutes(fastify: FastifyInstance): Promise<void> {
+  await fastify.register(healthRoutes);
+  await fastify.register(authRoutes);
+}

@@ -1,0 +1,140 @@
+// Who may call what: pending restrictions, administrator and permission guards (each denial
+// audited), suspended users' sessions, and the server-side session timeouts.
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, loginAs, type TestApp } from './helpers';
+
+async function guardedRoutes(fastify: FastifyInstance): Promise<void> {
+  fastify.get('/guarded/approved', async () => ({ ok: true }));
+  fastify.get('/guarded/pending-ok', { config: { allowPending: true } }, async () => ({ ok: true }));
+  fastify.get('/guarded/admin', { preHandler: fastify.requireAdmin }, async () => ({ ok: true }));
+  fastify.get('/guarded/cases-read', { preHandler: fastify.requirePermission('newCase', 'read') }, async () => ({ ok: true }));
+  fastify.get('/guarded/cases-create', { preHandler: fastify.requirePermission('newCase', 'create') }, async () => ({ ok: true }));
+}
+
+describe('guards', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Routes that exist only in this test, registered like real ones would be: in the
+    // protected context (signed in + approved unless allowPending) plus a guard.
+    t = await build({ extraProtectedRoutes: guardedRoutes });
+  });
+  afterAll(() => t.close());
+
+  it('the guards are decorators usable as preHandlers', () => {
+    expect(typeof t.app.requireApproved).toBe('function');
+    expect(typeof t.app.requireAdmin).toBe('function');
+    expect(typeof t.app.requirePermission('newCase', 'create')).toBe('function');
+  });
+
+  it('a pending user gets 403 ACCOUNT_PENDING on anything but the allowed routes, and it is audited', async () => {
+    const user = await t.createUser({ status: 'pending' });
+    const client = await loginAs(t, user);
+    const res = await client.get('/api/guarded/approved');
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: 'Your account is pending approval from an administrator.', code: 'ACCOUNT_PENDING' });
+    const denial = await t.db
+      .selectFrom('auditLog')
+      .select(['outcome', 'details'])
+      .where('action', '=', 'access.denied')
+      .where('actorUserId', '=', user.row.id)
+      .executeTakeFirstOrThrow();
+    expect(denial.outcome).toBe('denied');
+    expect(denial.details).toMatchObject({ code: 'ACCOUNT_PENDING', method: 'GET' });
+    expect((await client.get('/api/guarded/pending-ok')).status).toBe(200);
+    expect((await client.post('/api/logout')).status).toBe(200);
+  });
+
+  it('requireAdmin: 401 without session, 403 ADMIN_REQUIRED for a member, 200 for an administrator', async () => {
+    expect((await t.client().get('/api/guarded/admin')).status).toBe(401);
+    const member = await loginAs(t, await t.createUser());
+    const denied = await member.get('/api/guarded/admin');
+    expect(denied.status).toBe(403);
+    expect(((await denied.json()) as { code: string }).code).toBe('ADMIN_REQUIRED');
+    const admin = await loginAs(t, await t.createUser({ role: 'administrator' }));
+    expect((await admin.get('/api/guarded/admin')).status).toBe(200);
+  });
+
+  it('requirePermission applies the §6 rule: members may read but not create without an entry', async () => {
+    const member = await t.createUser();
+    const client = await loginAs(t, member);
+    expect((await client.get('/api/guarded/cases-read')).status).toBe(200);
+    const denied = await client.get('/api/guarded/cases-create');
+    expect(denied.status).toBe(403);
+    expect(((await denied.json()) as { code: string }).code).toBe('FORBIDDEN');
+    await t.db.updateTable('users').set({ permissions: { newCase: { create: true } } }).where('id', '=', member.row.id).execute();
+    expect((await client.get('/api/guarded/cases-create')).status).toBe(200);
+    const admin = await loginAs(t, await t.createUser({ role: 'administrator' }));
+    expect((await admin.get('/api/guarded/cases-create')).status).toBe(200);
+  });
+});
+
+describe('sessions end', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await build();
+  });
+  afterAll(() => t.close());
+
+  it('endSessionsForUser (used on suspension) signs the user out everywhere', async () => {
+    const user = await t.createUser();
+    const phone = await loginAs(t, user);
+    const tablet = await loginAs(t, user);
+    const other = await loginAs(t, await t.createUser());
+    expect(await t.app.sessionService.endSessionsForUser(user.row.id)).toBe(2);
+    expect((await phone.get('/api/user')).status).toBe(401);
+    expect((await tablet.get('/api/user')).status).toBe(401);
+    expect((await other.get('/api/user')).status).toBe(200);
+  });
+
+  it('a user suspended while signed in is refused at the next request', async () => {
+    const user = await t.createUser();
+    const client = await loginAs(t, user);
+    await t.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', user.row.id).execute();
+    const res = await client.get('/api/user');
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code: string }).code).toBe('ACCOUNT_SUSPENDED');
+    expect((await client.get('/api/user')).status).toBe(401);
+  });
+
+  it('inactivity timeout: a session unused for 12 hours is dead (SESSION_EXPIRED), 11 hours is fine', async () => {
+    const user = await t.createUser();
+    const client = await loginAs(t, user);
+    const sessions = t.db.updateTable('sessions').where('userId', '=', user.row.id);
+    await sessions.set({ lastSeenAt: sql`now() - interval '11 hours'` }).execute();
+    expect((await client.get('/api/user')).status).toBe(200);
+    // That request counted as activity.
+    const touched = await t.db
+      .selectFrom('sessions')
+      .select(sql<boolean>`last_seen_at > now() - interval '1 minute'`.as('recent'))
+      .where('userId', '=', user.row.id)
+      .executeTakeFirstOrThrow();
+    expect(touched.recent).toBe(true);
+    await sessions.set({ lastSeenAt: sql`now() - interval '12 hours 1 minute'` }).execute();
+    const res = await client.get('/api/user');
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { code: string }).code).toBe('SESSION_EXPIRED');
+    expect((await client.get('/api/user')).status).toBe(401);
+  });
+
+  it('absolute timeout: a session older than 7 days is dead however active', async () => {
+    const user = await t.createUser();
+    const client = await loginAs(t, user);
+    await t.db
+      .updateTable('sessions')
+      .set({ createdAt: sql`now() - interval '7 days 1 minute'`, lastSeenAt: sql`now()` })
+      .where('userId', '=', user.row.id)
+      .execute();
+    const res = await client.get('/api/user');
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { code: string }).code).toBe('SESSION_EXPIRED');
+  });
+
+  it('cleanup deletes expired sessions', async () => {
+    await loginAs(t, await t.createUser());
+    await t.db.updateTable('sessions').set({ expiresAt: sql`now() - interval '1 second'` }).execute();
+    await t.app.sessionService.cleanupExpired();
+    expect(await t.db.selectFrom('sessions').select('sid').execute()).toEqual([]);
+  });
+});

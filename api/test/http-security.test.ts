@@ -1,0 +1,191 @@
+// The HTTP surface: same-origin proof on writes, rate limits with Retry-After, the error
+// handler (malformed bodies never 500), JSON 404s under /api, no-store, security headers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, uniqueEmail, type TestApp } from './helpers';
+
+describe('same-origin check on state-changing requests', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await build({ env: { ALLOWED_ORIGINS: 'capacitor://localhost' } });
+  });
+  afterAll(() => t.close());
+
+  const login = { email: 'nobody@example.org', password: 'whatever' };
+
+  it('refuses a write whose Origin is another site, even with the app header', async () => {
+    const res = await t.client().post('/api/login', login, { headers: { origin: 'https://evil.example' } });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: 'Cross-site request refused', code: 'CROSS_SITE_REQUEST' });
+  });
+
+  it('refuses a cross-site HTML form post (no Origin header kept, no app header)', async () => {
+    const res = await t.client().request('POST', '/api/logout', {
+      body: 'email=a%40b.c',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
+      withoutAppHeader: true,
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code: string }).code).toBe('CROSS_SITE_REQUEST');
+  });
+
+  it('refuses a write with neither Origin nor the X-Requested-With header', async () => {
+    const res = await t.client().post('/api/register', { email: uniqueEmail() }, { withoutAppHeader: true });
+    expect(res.status).toBe(403);
+  });
+
+  it('refuses Sec-Fetch-Site same-site without an allowed Origin', async () => {
+    const res = await t.client().post('/api/login', login, { headers: { 'sec-fetch-site': 'same-site' } });
+    expect(res.status).toBe(403);
+  });
+
+  it('accepts PUBLIC_ORIGIN and ALLOWED_ORIGINS, and the app header without Origin', async () => {
+    for (const origin of ['http://localhost:3000', 'capacitor://localhost']) {
+      const res = await t.client().post('/api/login', login, { headers: { origin, 'sec-fetch-site': 'cross-site' } });
+      expect(res.status).toBe(401);
+    }
+    expect((await t.client().post('/api/login', login)).status).toBe(401);
+  });
+
+  it('leaves reads alone', async () => {
+    const res = await t.client().get('/api/health', { headers: { origin: 'https://evil.example' }, withoutAppHeader: true });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('rate limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await build({
+      rateLimits: {
+        loginPerEmail: { max: 3, windowSeconds: 600 },
+        loginPerIp: { max: 6, windowSeconds: 600 },
+        registerPerIp: { max: 2, windowSeconds: 3600 },
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('limits login attempts per email with 429, Retry-After and retryAfterSeconds, even for the right password', async () => {
+    const user = await t.createUser();
+    for (let i = 0; i < 3; i += 1) {
+      expect((await t.client().post('/api/login', { email: user.email, password: 'wrong password' })).status).toBe(401);
+    }
+    const res = await t.client().post('/api/login', { email: user.email, password: user.password });
+    expect(res.status).toBe(429);
+    const body = (await res.json()) as { code: string; retryAfterSeconds: number; error: string };
+    expect(body.code).toBe('RATE_LIMITED');
+    expect(body.retryAfterSeconds).toBeGreaterThan(500);
+    expect(body.retryAfterSeconds).toBeLessThanOrEqual(600);
+    expect(res.headers.get('retry-after')).toBe(String(body.retryAfterSeconds));
+    expect(res.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('limits login attempts per IP across emails, counted in the database', async () => {
+    // 4 attempts were made from 127.0.0.1 by the test above; 2 more are allowed.
+    expect((await t.client().post('/api/login', { email: uniqueEmail(), password: 'x' })).status).toBe(401);
+    expect((await t.client().post('/api/login', { email: uniqueEmail(), password: 'x' })).status).toBe(401);
+    expect((await t.client().post('/api/login', { email: uniqueEmail(), password: 'x' })).status).toBe(429);
+    const row = await t.db.selectFrom('rateLimits').select('count').where('key', '=', 'loginPerIp:127.0.0.1').executeTakeFirstOrThrow();
+    expect(row.count).toBe(7);
+  });
+
+  it('a new window starts once the old one has passed', async () => {
+    await t.db.updateTable('rateLimits').set({ expiresAt: new Date(Date.now() - 1000) }).execute();
+    expect((await t.client().post('/api/login', { email: uniqueEmail(), password: 'x' })).status).toBe(401);
+  });
+
+  it('limits registrations per IP', async () => {
+    const form = () => ({ email: uniqueEmail(), password: 'secret1', fullName: 'Sipho Responder', qualifications: 'Nurse' });
+    expect((await t.client().post('/api/register', form())).status).toBe(201);
+    expect((await t.client().post('/api/register', form())).status).toBe(201);
+    const res = await t.client().post('/api/register', form());
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+});
+
+describe('errors and headers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await build();
+  });
+  afterAll(() => t.close());
+
+  it('unknown /api paths are a JSON 404 with no-store', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/does-not-exist'],
+      ['POST', '/api/nope/deeper'],
+      ['GET', '/api'],
+    ] as const) {
+      const res = await t.client().request(method, path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/application\/json/);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(await res.json()).toEqual({ error: 'Not Found', code: 'NOT_FOUND' });
+    }
+  });
+
+  it('every /api response is Cache-Control: no-store, errors included', async () => {
+    for (const res of [await t.client().get('/api/health'), await t.client().get('/api/user'), await t.client().post('/api/login', {})]) {
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
+  it('health and readiness', async () => {
+    expect(await (await t.client().get('/api/health')).json()).toEqual({ status: 'ok' });
+    expect(await (await t.client().get('/api/ready')).json()).toEqual({ status: 'ready' });
+  });
+
+  it('malformed JSON is a 400 with a code, never a 500', async () => {
+    const res = await t.client().request('POST', '/api/login', { body: '{"email": ', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'Malformed request', code: 'MALFORMED_REQUEST' });
+  });
+
+  it('prototype-pollution keys are refused', async () => {
+    const res = await t.client().request('POST', '/api/register', {
+      body: '{"__proto__": {"role": "administrator"}, "email": "x@y.org"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    const constructorKey = await t.client().request('POST', '/api/login', {
+      body: '{"constructor": {"prototype": {"admin": true}}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(constructorKey.status).toBe(400);
+  });
+
+  it('a wrong content type is 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    const res = await t.client().request('POST', '/api/login', { body: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { code: string }).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('a body over the limit is 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await t.client().post('/api/register', { email: 'a@b.org', fullName: 'x'.repeat(2 * 1024 * 1024) });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('wrong JSON types and unknown fields are validation errors', async () => {
+    const res = await t.client().post('/api/register', { email: 42, password: ['x'], fullName: { a: 1 }, role: 'administrator' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { code: string }).code).toBe('VALIDATION_FAILED');
+    const array = await t.client().post('/api/login', [1, 2, 3]);
+    expect(array.status).toBe(400);
+  });
+
+  it('an empty JSON body on logout is fine', async () => {
+    const res = await t.client().request('POST', '/api/logout', { body: '', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+  });
+
+  it('sends security headers with a CSP for the SPA', async () => {
+    const res = await t.client().get('/api/health');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
