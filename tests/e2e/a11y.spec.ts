@@ -63,7 +63,19 @@ test('administrator: dashboard, user management, not-yet-available and 404 pages
   });
 
   await page.goto('/admin/users');
-  await scanAtEachViewport(page, '/admin/users', () => expect(page.getByRole('row').filter({ hasText: ADMIN.email })).toBeVisible());
+  const users = page.getByRole('region', { name: 'Users' });
+  await scanAtEachViewport(page, '/admin/users (pending)', () => expect(users).toHaveAttribute('aria-busy', 'false'));
+  await page.getByLabel('All', { exact: true }).check();
+  await scanAtEachViewport(page, '/admin/users (all)', async () => {
+    await expect(users.getByRole('heading', { name: ADMIN.fullName })).toBeVisible();
+    await expect(users).toHaveAttribute('aria-busy', 'false');
+  });
+  await users.getByRole('button', { name: 'Edit access' }).first().click();
+  await scanAtEachViewport(page, 'Edit access dialog', () => expect(page.getByRole('dialog', { name: /^Access for/ })).toBeVisible());
+  await page.keyboard.press('Escape');
+  await users.getByRole('button', { name: 'Approve' }).or(users.getByRole('button', { name: 'Suspend' })).first().click();
+  await scanAtEachViewport(page, 'approve/suspend confirmation', () => expect(page.getByRole('alertdialog')).toBeVisible());
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
 
   await page.goto('/profile');
   await scanAtEachViewport(page, '/profile (not available yet)', () => expect(page.getByRole('heading', { level: 1 })).toBeVisible());
@@ -80,7 +92,7 @@ test('member: dashboard, notifications dialog, Access Denied', async ({ page, op
   await page.getByRole('button', { name: /^Notifications/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Notifications' });
   await scanAtEachViewport(page, 'notifications dialog, Unread tab', () => expect(dialog.getByText('No unread notifications')).toBeVisible());
-  await dialog.getByRole('tab', { name: 'Read' }).click();
+  await dialog.getByRole('tab', { name: 'Read', exact: true }).click();
   await scanAtEachViewport(page, 'notifications dialog, Read tab', () => expect(dialog.getByText('No read notifications')).toBeVisible());
   await page.keyboard.press('Escape');
 

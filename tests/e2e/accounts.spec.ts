@@ -17,7 +17,7 @@ test('a new user registers with an ID document, waits for approval, and is let i
 
   await expect(page.getByRole('heading', { name: 'Account Pending Approval' })).toBeVisible();
   await expect(page.getByText(PENDING_TEXT)).toBeVisible();
-  await expect(page.getByText('Documents uploaded')).toBeVisible();
+  await expect(page.getByText('Documents uploaded', { exact: true })).toBeVisible();
   await expect(page.getByText(/ID document: received/)).toBeVisible();
 
   // The pending user is signed in but reaches nothing else.
@@ -28,10 +28,24 @@ test('a new user registers with an ID document, waits for approval, and is let i
   await signInThroughScreen(admin, ADMIN);
   await expect(admin.getByText('Administrator', { exact: true })).toBeVisible();
   await admin.goto('/admin/users');
-  const row = admin.getByRole('row').filter({ hasText: person.email });
-  await expect(row).toBeVisible();
-  await row.getByRole('button', { name: /^Approve/ }).click();
-  await expect(admin.getByRole('row').filter({ hasText: person.email }).getByText(/approved/i)).toBeVisible();
+  // The list opens on pending accounts; each person is a card headed by their name.
+  const card = admin.getByRole('listitem').filter({ has: admin.getByRole('heading', { name: person.fullName }) });
+  await expect(card.getByText('Pending', { exact: true })).toBeVisible();
+  await expect(card.getByText(person.email)).toBeVisible();
+  // The administrator can open the uploaded ID document.
+  const idLink = card.getByRole('link', { name: 'ID document' });
+  const href = await idLink.getAttribute('href');
+  const document = await admin.request.get(href ?? '');
+  expect(document.status()).toBe(200);
+  expect(document.headers()['content-type']).toContain('image/png');
+
+  await card.getByRole('button', { name: 'Approve' }).click();
+  const confirm = admin.getByRole('alertdialog', { name: `Approve ${person.fullName}?` });
+  await confirm.getByRole('button', { name: 'Approve' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(card).toHaveCount(0); // no longer pending
+  await admin.getByLabel('All', { exact: true }).check();
+  await expect(card.getByText('Approved', { exact: true })).toBeVisible();
 
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Account Pending Approval' })).toHaveCount(0);
@@ -82,7 +96,7 @@ test.describe('wrong password', () => {
 
   test('the user stays on /auth and sees Login failed', async ({ page }) => {
     await signInThroughScreen(page, { ...ADMIN, password: 'not-the-password' });
-    await expect(page.getByText('Login failed')).toBeVisible();
+    await expect(page.getByText('Login failed', { exact: true })).toBeVisible();
     await expect(page).toHaveURL(/\/auth$/);
   });
 });

@@ -10,7 +10,7 @@ test('the first account registered on an empty system becomes an approved admini
   await fillRegisterForm(page, ADMIN);
   await page.getByRole('button', { name: 'Create Account' }).click();
 
-  await expect(page.getByText('Registration successful')).toBeVisible();
+  await expect(page.getByText('Registration successful', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText(ADMIN.fullName)).toBeVisible();
   await expect(page.getByText('Administrator', { exact: true })).toBeVisible();

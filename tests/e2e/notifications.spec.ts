@@ -22,7 +22,7 @@ test('with no notifications the bell has no badge and the dialog shows both empt
   await expect(dialog.getByText('No unread notifications')).toBeVisible();
   await expect(dialog.getByText("You're all caught up!")).toBeVisible();
 
-  await dialog.getByRole('tab', { name: 'Read' }).click();
+  await dialog.getByRole('tab', { name: 'Read', exact: true }).click();
   await expect(dialog.getByText('No read notifications')).toBeVisible();
 
   await page.keyboard.press('Escape');

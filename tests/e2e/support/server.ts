@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const SERVER_ENTRY = path.join(REPO_ROOT, 'api', 'dist', 'server.js');
+/** The built server; RESCUELOG_SERVER_ENTRY may point at api/src/server.ts (run with tsx)
+ * to try the suite without building the API. */
+export const SERVER_ENTRY = path.resolve(REPO_ROOT, process.env.RESCUELOG_SERVER_ENTRY ?? path.join('api', 'dist', 'server.js'));
 
 const serverStateSchema = z.object({
   pid: z.number().int().positive(),
@@ -109,7 +111,8 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
   };
   // The e2e server is always the embedded database with a fresh folder.
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [SERVER_ENTRY], { cwd: REPO_ROOT, env, stdio: ['ignore', log, log] });
+  const nodeArgs = SERVER_ENTRY.endsWith('.ts') ? ['--import', 'tsx', SERVER_ENTRY] : [SERVER_ENTRY];
+  const child = spawn(process.execPath, nodeArgs, { cwd: REPO_ROOT, env, stdio: ['ignore', log, log] });
   closeSync(log);
   child.unref();
   if (child.pid === undefined) throw new Error('the server process did not start');
