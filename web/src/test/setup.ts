@@ -1,10 +1,13 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { useDocumentUploads } from '@/features/auth/stores/document-uploads';
 import { useInstallStore } from '@/lib/install-prompt';
 import { resetToasts } from '@/lib/toast-store';
 import { server } from './server';
+
+// The first test of a file also waits for lazily loaded route code to be transformed.
+configure({ asyncUtilTimeout: 4000 });
 
 // Times in tests are written in UTC; en-GB formatting then gives stable strings.
 process.env.TZ = 'UTC';
