@@ -9,6 +9,7 @@ import * as notifications from './migrations/2026-11-21T0510-notifications';
 import * as inventory from './migrations/2026-11-21T0520-inventory';
 import * as clinical from './migrations/2026-11-21T0530-clinical';
 import * as sync from './migrations/2026-11-21T0540-sync';
+import * as updatedAt from './migrations/2026-11-21T0550-updated-at';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -16,6 +17,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0520-inventory': inventory,
   '2026-11-21T0530-clinical': clinical,
   '2026-11-21T0540-sync': sync,
+  '2026-11-21T0550-updated-at': updatedAt,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

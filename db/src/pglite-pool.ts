@@ -21,7 +21,7 @@ export class PglitePool implements PostgresPool {
   #pglite: PGlite;
   #acquireTimeoutMs: number;
   #held = false;
-  #waiters: Array<() => void> = [];
+  #waiters: Array<{ grant: () => void; fail: (error: Error) => void }> = [];
   #ended = false;
 
   constructor(pglite: PGlite, opts: PgliteLikePoolOptions = {}) {
@@ -37,6 +37,8 @@ export class PglitePool implements PostgresPool {
 
   async end(): Promise<void> {
     this.#ended = true;
+    for (const waiter of this.#waiters.splice(0))
+      waiter.fail(new Error('The embedded database has been closed'));
   }
 
   #acquire(): Promise<void> {
@@ -45,9 +47,15 @@ export class PglitePool implements PostgresPool {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      const waiter = (): void => {
-        clearTimeout(timer);
-        resolve();
+      const waiter = {
+        grant: (): void => {
+          clearTimeout(timer);
+          resolve();
+        },
+        fail: (error: Error): void => {
+          clearTimeout(timer);
+          reject(error);
+        },
       };
       const timer = setTimeout(() => {
         const i = this.#waiters.indexOf(waiter);
@@ -65,7 +73,7 @@ export class PglitePool implements PostgresPool {
 
   #releaseLock(): void {
     const next = this.#waiters.shift();
-    if (next) next();
+    if (next) next.grant();
     else this.#held = false;
   }
 

@@ -9,7 +9,7 @@
 // - jsonb holding an object: the object (or its JSON text) when written.
 // - jsonb holding an array: JSON text when written (JSON.stringify(value)). pg would send a
 //   JS array as a PostgreSQL array literal, which jsonb rejects, so the types only allow text.
-import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 
 /**
  * Kysely's Generated, but unwrapping a ColumnType: Kysely's own would make
@@ -649,6 +649,9 @@ export interface Database {
   syncConflicts: SyncConflictsTable;
   appliedMutations: AppliedMutationsTable;
 }
+
+/** What repository functions take first, so a service can run several in one transaction. */
+export type DbExecutor = Kysely<Database> | Transaction<Database>;
 
 export type Role = Selectable<RolesTable>;
 export type NewRole = Insertable<RolesTable>;

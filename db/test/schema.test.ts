@@ -387,6 +387,31 @@ describe('cases', () => {
   });
 });
 
+describe('updated_at', () => {
+  it('moves on every update unless the update sets it', async () => {
+    const role = await h.db
+      .insertInto('roles')
+      .values({ name: 'touch-test', displayName: 'Touch', updatedAt: '2020-01-01T00:00:00Z' })
+      .returning(['id', 'updatedAt'])
+      .executeTakeFirstOrThrow();
+    expect(role.updatedAt).toEqual(new Date('2020-01-01T00:00:00Z'));
+    const touched = await h.db
+      .updateTable('roles')
+      .set({ description: 'changed' })
+      .where('id', '=', role.id)
+      .returning('updatedAt')
+      .executeTakeFirstOrThrow();
+    expect(touched.updatedAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    const explicit = await h.db
+      .updateTable('roles')
+      .set({ description: 'again', updatedAt: '2021-06-01T12:00:00Z' })
+      .where('id', '=', role.id)
+      .returning('updatedAt')
+      .executeTakeFirstOrThrow();
+    expect(explicit.updatedAt).toEqual(new Date('2021-06-01T12:00:00Z'));
+  });
+});
+
 describe('CPR, incident reports, mass-casualty incidents', () => {
   it('refuses a duplicate sessionId and applies CPR defaults', async () => {
     const userId = await insertUser(h.db);
