@@ -109,13 +109,27 @@ const storedCookiesSchema = z.array(
 );
 
 /** A registered, approved member; `page`'s context is signed in as them. */
-export async function signInAsNewMember(page: Page, adminPage: Page, name: string): Promise<Person> {
+export async function signInAsNewMember(page: Page, adminPage: Page, name: string): Promise<Person & { id: number }> {
   const person = newPerson(name);
   const user = await apiRegister(page.request, person);
   await signInAsAdmin(adminPage);
   await apiApprove(adminPage.request, user.id);
   // Approval does not change the member's session; the next /api/user says approved.
-  return person;
+  return { ...person, id: user.id };
+}
+
+export interface NotificationToSend {
+  title: string;
+  message: string;
+  type?: 'general' | 'emergency' | 'system' | 'maintenance';
+  priority?: 'low' | 'normal' | 'high' | 'critical';
+  targetUserIds: number[];
+}
+
+/** POST /api/admin/notifications as the administrator signed in on `adminPage`. */
+export async function apiSendNotification(adminPage: Page, notification: NotificationToSend): Promise<void> {
+  const response = await adminPage.request.post('/api/admin/notifications', { headers: writeHeaders(), data: notification });
+  await expectOk(response, `send notification ${notification.title}`);
 }
 
 export async function fillRegisterForm(page: Page, person: Person): Promise<void> {
