@@ -29,6 +29,13 @@ if (typeof window.matchMedia !== 'function') {
   });
 }
 
+// jsdom lacks pointer capture, which Radix Toast's swipe handling calls on pointer events.
+if (typeof Element.prototype.hasPointerCapture !== 'function') {
+  Element.prototype.hasPointerCapture = () => false;
+  Element.prototype.setPointerCapture = () => undefined;
+  Element.prototype.releasePointerCapture = () => undefined;
+}
+
 let consoleErrors: string[] = [];
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
