@@ -505,6 +505,62 @@ describe('CPR, incident reports, mass-casualty incidents', () => {
   });
 });
 
+describe('sync bookkeeping', () => {
+  it('keeps exact sequence numbers, refuses a mutation applied twice and stores conflicts', async () => {
+    const userId = await insertUser(h.db);
+    const deviceId = '0b6f3c1e-8f55-4a53-9d0b-3f3c2f0c9a11';
+    const device = await h.db
+      .insertInto('devices')
+      .values({ deviceId, userId })
+      .returning('lastAppliedSeq')
+      .executeTakeFirstOrThrow();
+    expect(device.lastAppliedSeq).toBe('0');
+    const advanced = await h.db
+      .updateTable('devices')
+      .set({ lastAppliedSeq: 9007199254740993n })
+      .where('deviceId', '=', deviceId)
+      .returning('lastAppliedSeq')
+      .executeTakeFirstOrThrow();
+    expect(advanced.lastAppliedSeq).toBe('9007199254740993');
+
+    const mutationId = '5c1d0a4e-2b7f-4c61-8a8e-0d9e4b1f7c22';
+    await h.db.insertInto('appliedMutations').values({ mutationId, deviceId, seq: 1 }).execute();
+    expect(
+      await sqlState(
+        h.db.insertInto('appliedMutations').values({ mutationId, deviceId, seq: 2 }).execute(),
+      ),
+    ).toBe(UNIQUE_VIOLATION);
+
+    const rejection = await h.db
+      .insertInto('syncRejections')
+      .values({ deviceId, seq: 3, mutationId, reason: 'CASE_LOCKED', details: { caseId: 'C-9' } })
+      .returning(['seq', 'details'])
+      .executeTakeFirstOrThrow();
+    expect(rejection).toEqual({ seq: '3', details: { caseId: 'C-9' } });
+
+    const conflict = await h.db
+      .insertInto('syncConflicts')
+      .values({
+        entityType: 'cases',
+        entityId: '7a3e2c10-1f2b-4c3d-9e8f-001122334455',
+        field: 'patientName',
+        baseVersion: 41,
+        serverValue: JSON.stringify('Jane Doe'),
+        clientValue: JSON.stringify('Jane Smith'),
+        serverAuthor: userId,
+        clientAuthor: userId,
+      })
+      .returning(['serverValue', 'clientValue', 'baseVersion', 'resolvedAt'])
+      .executeTakeFirstOrThrow();
+    expect(conflict).toEqual({
+      serverValue: 'Jane Doe',
+      clientValue: 'Jane Smith',
+      baseVersion: '41',
+      resolvedAt: null,
+    });
+  });
+});
+
 describe('inventory and notifications', () => {
   it('applies inventory defaults and keeps expiry dates as calendar dates', async () => {
     const item = await h.db
