@@ -28,6 +28,10 @@ export const ErrorCode = {
   UPLOAD_TYPE_NOT_ALLOWED: 'UPLOAD_TYPE_NOT_ALLOWED',
   /** The client speaks a protocol or schema version the server no longer accepts. */
   UPDATE_REQUIRED: 'UPDATE_REQUIRED',
+  /** Sync: the deviceId already belongs to another user's outbox (use one deviceId per user). */
+  DEVICE_USER_MISMATCH: 'DEVICE_USER_MISMATCH',
+  /** Sync: a pushed mutation's actorUserId is not the signed-in user; nothing is acknowledged. */
+  ACTOR_MISMATCH: 'ACTOR_MISMATCH',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL: 'INTERNAL',
 } as const;

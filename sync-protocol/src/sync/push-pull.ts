@@ -1,0 +1,106 @@
+// POST /api/sync/push and POST /api/sync/pull bodies and answers.
+import { z } from 'zod';
+import '../zod-config';
+import {
+  SYNC_RECORD_SCHEMAS,
+  versionSchema,
+  type SyncEntity,
+  type SyncRecordMap,
+} from './entities';
+import { rawMutationSchema } from './mutations';
+import { REJECTION_CODES } from './rejections';
+import { jsonValueSchema, uuidSchema } from './values';
+
+export const PUSH_MAX_MUTATIONS = 200;
+export const PULL_DEFAULT_LIMIT = 500;
+export const PULL_MAX_LIMIT = 1000;
+
+const protocolFields = {
+  protocolVersion: z.number().int().min(0),
+  schemaVersion: z.number().int().min(0),
+  deviceId: uuidSchema,
+};
+
+/** Mutations are read loosely here (rawMutationSchema) and validated one by one. */
+export const pushRequestSchema = z.object({
+  ...protocolFields,
+  mutations: z.array(rawMutationSchema).min(1).max(PUSH_MAX_MUTATIONS),
+});
+export type PushRequest = z.input<typeof pushRequestSchema>;
+
+export const syncConflictReportSchema = z.object({
+  field: z.string(),
+  serverValue: jsonValueSchema,
+  clientValue: jsonValueSchema,
+});
+export type SyncConflictReport = z.output<typeof syncConflictReportSchema>;
+
+export const MUTATION_RESULT_STATUSES = ['applied', 'duplicate', 'rejected'] as const;
+export type MutationResultStatus = (typeof MUTATION_RESULT_STATUSES)[number];
+
+export const mutationResultSchema = z.object({
+  seq: z.number().int(),
+  mutationId: z.string(),
+  status: z.enum(MUTATION_RESULT_STATUSES),
+  code: z.enum(REJECTION_CODES).optional(),
+  message: z.string().optional(),
+  /** Fields where another person's newer write was overwritten (and kept for review). */
+  conflicts: z.array(syncConflictReportSchema).optional(),
+});
+export type MutationResult = z.output<typeof mutationResultSchema>;
+
+/**
+ * Results cover the mutations up to a gap (seq > last + 1), in seq order. The client
+ * deletes every entry with seq <= lastAppliedSeq from its outbox.
+ */
+export const pushResponseSchema = z.object({
+  lastAppliedSeq: z.number().int().min(0),
+  results: z.array(mutationResultSchema),
+});
+export type PushResponse = z.output<typeof pushResponseSchema>;
+
+export const pullRequestSchema = z.object({
+  ...protocolFields,
+  /** Opaque; null on the first pull. */
+  cursor: versionSchema.nullable(),
+  limit: z.number().int().min(1).max(PULL_MAX_LIMIT).default(PULL_DEFAULT_LIMIT),
+});
+export type PullRequest = z.input<typeof pullRequestSchema>;
+
+function changeVariant<E extends SyncEntity>(entity: E) {
+  return z.object({
+    entity: z.literal(entity),
+    id: z.string(),
+    version: versionSchema,
+    deleted: z.boolean(),
+    /** null for a tombstone. */
+    data: SYNC_RECORD_SCHEMAS[entity].nullable(),
+  });
+}
+
+export const syncChangeSchema = z.discriminatedUnion('entity', [
+  changeVariant('case'),
+  changeVariant('vitalSign'),
+  changeVariant('cprSession'),
+  changeVariant('cprEvent'),
+  changeVariant('incidentReport'),
+  changeVariant('mciIncident'),
+  changeVariant('mciCasualty'),
+  changeVariant('caseAddendum'),
+]);
+export type SyncChange = z.output<typeof syncChangeSchema>;
+export type SyncChangeOf<E extends SyncEntity> = {
+  entity: E;
+  id: string;
+  version: string;
+  deleted: boolean;
+  data: SyncRecordMap[E] | null;
+};
+
+/** Changes in version order; pass `cursor` to the next pull, and pull again while hasMore. */
+export const pullResponseSchema = z.object({
+  cursor: versionSchema,
+  hasMore: z.boolean(),
+  changes: z.array(syncChangeSchema),
+});
+export type PullResponse = z.output<typeof pullResponseSchema>;

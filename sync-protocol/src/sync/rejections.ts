@@ -1,0 +1,49 @@
+// Why a pushed mutation was acknowledged but not applied. The client shows these in the
+// rejected-changes inbox with the data, so nothing disappears silently; the server keeps
+// them in sync_rejections.
+export const RejectionCode = {
+  /** Name or args do not match the schema (mutationSchema). */
+  VALIDATION_FAILED: 'VALIDATION_FAILED',
+  /** The mutation's schemaVersion is older than the server still accepts. */
+  SCHEMA_VERSION_UNSUPPORTED: 'SCHEMA_VERSION_UNSUPPORTED',
+  /** The permission rule (spec §6) denies the action. */
+  FORBIDDEN: 'FORBIDDEN',
+  /** The record belongs to another responder and the user may not edit others' records. */
+  NOT_OWNER: 'NOT_OWNER',
+  /** The case is completed (locked): only case.addendum is accepted. */
+  CASE_LOCKED: 'CASE_LOCKED',
+  /** The human id (caseId, sessionId, incidentId) already belongs to a different record. */
+  HUMAN_ID_COLLISION: 'HUMAN_ID_COLLISION',
+  /** A create without a human id, or a human id that differs from the record's. */
+  HUMAN_ID_MISMATCH: 'HUMAN_ID_MISMATCH',
+  /** The record (or its parent) does not exist. */
+  NOT_FOUND: 'NOT_FOUND',
+  /** The record was deleted (tombstone) and accepts no more changes. */
+  DELETED: 'DELETED',
+  /** A new record misses a field it cannot exist without (e.g. startTime). */
+  MISSING_REQUIRED_FIELD: 'MISSING_REQUIRED_FIELD',
+  /** An append-only row's id was reused with different content. */
+  APPEND_ONLY: 'APPEND_ONLY',
+  /** A completed case cannot be completed again / a void of a void, etc. */
+  INVALID_STATE: 'INVALID_STATE',
+  /** The envelope's actorUserId is not the signed-in user. */
+  ACTOR_MISMATCH: 'ACTOR_MISMATCH',
+} as const;
+export type RejectionCode = (typeof RejectionCode)[keyof typeof RejectionCode];
+export const REJECTION_CODES = Object.values(RejectionCode) as [RejectionCode, ...RejectionCode[]];
+
+export const REJECTION_MESSAGES: Record<RejectionCode, string> = {
+  VALIDATION_FAILED: 'The change is not valid.',
+  SCHEMA_VERSION_UNSUPPORTED: 'The change was made by an app version the server no longer accepts.',
+  FORBIDDEN: 'You do not have permission to make this change.',
+  NOT_OWNER: "You cannot change another responder's record.",
+  CASE_LOCKED: 'The case is completed; only addenda can be added.',
+  HUMAN_ID_COLLISION: 'Another record already has this number.',
+  HUMAN_ID_MISMATCH: 'The record number does not match the record.',
+  NOT_FOUND: 'The record does not exist on the server.',
+  DELETED: 'The record was deleted.',
+  MISSING_REQUIRED_FIELD: 'A required field is missing.',
+  APPEND_ONLY: 'This entry cannot be changed; void it and add a new one.',
+  INVALID_STATE: 'The record is not in a state that allows this change.',
+  ACTOR_MISMATCH: 'The change was made by a different user.',
+};

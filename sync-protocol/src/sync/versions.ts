@@ -1,0 +1,9 @@
+// Protocol and schema versions that travel with every push and pull. The server answers
+// 426 UPDATE_REQUIRED to a client older than MIN_PROTOCOL_VERSION; mutations queued before
+// an app update keep their schemaVersion and still replay after it.
+export const PROTOCOL_VERSION = 1;
+export const MIN_PROTOCOL_VERSION = 1;
+/** Version of the synced record shapes (entity schemas and mutation args). */
+export const SCHEMA_VERSION = 1;
+/** Oldest mutation schemaVersion the server still understands. */
+export const MIN_SCHEMA_VERSION = 1;

@@ -1,0 +1,251 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  ADVANCED_INTERVENTIONS,
+  INTERVENTIONS,
+  INTERVENTION_GROUPS,
+  VITAL_SIGNS,
+  VITAL_SIGN_TYPES,
+} from '../../src/sync/clinical';
+import { CASE_FIELDS, caseFieldsSchema, caseRecordSchema } from '../../src/sync/entities';
+import { generateHumanId } from '../../src/sync/human-id';
+import {
+  MUTATION_ARGS_SCHEMAS,
+  MUTATION_NAMES,
+  mutationSchema,
+  type Mutation,
+} from '../../src/sync/mutations';
+import { pullResponseSchema, pushRequestSchema } from '../../src/sync/push-pull';
+import { latitudeSchema, longitudeSchema, timestampSchema } from '../../src/sync/values';
+
+const uuid = () => crypto.randomUUID();
+
+function envelope(name: Mutation['name'], args: unknown, seq = 1): unknown {
+  return {
+    mutationId: uuid(),
+    deviceId: uuid(),
+    seq,
+    actorUserId: 7,
+    name,
+    args,
+    entityIds: [],
+    baseVersion: null,
+    clientTime: '2026-11-21T07:00:00+02:00',
+    schemaVersion: 1,
+  };
+}
+
+describe('clinical vocabularies', () => {
+  it('lists the full interventions checklist once, grouped as the screen shows it', () => {
+    expect(INTERVENTIONS.length).toBe(52);
+    expect(new Set(INTERVENTIONS).size).toBe(INTERVENTIONS.length);
+    expect(Object.keys(INTERVENTION_GROUPS)).toEqual([
+      'airway',
+      'breathing',
+      'circulation',
+      'trauma',
+      'medical',
+      'environmentAndOther',
+    ]);
+    // The 14 names the spec shows are all there.
+    for (const name of [
+      'oxygenAdministered',
+      'ivAccess',
+      'cprPerformed',
+      'aedUsed',
+      'spinalImmobilization',
+      'woundCare',
+      'bleedingControl',
+      'tourniquetApplication',
+      'burnTreatment',
+      'splintingTechniques',
+      'glucogelAdministered',
+      'epiPenUsed',
+      'emergencyChildbirth',
+      'extrication',
+    ] as const) {
+      expect(INTERVENTIONS).toContain(name);
+    }
+    expect([...ADVANCED_INTERVENTIONS].sort()).toEqual([
+      'endotrachealIntubation',
+      'ioAccess',
+      'manualDefibrillation',
+      'needleDecompression',
+    ]);
+  });
+
+  it('gives every vital sign type a unit entry', () => {
+    for (const type of VITAL_SIGN_TYPES) expect(VITAL_SIGNS[type].label).not.toBe('');
+    expect(VITAL_SIGNS.bloodGlucose.unit).toBe('mmol/L');
+    expect(VITAL_SIGNS.spo2.adultNormal.min).toBe(94);
+  });
+
+  it('makes every intervention a case field', () => {
+    for (const name of INTERVENTIONS) expect(CASE_FIELDS).toContain(name);
+  });
+});
+
+describe('value normalisation (what the device stores equals what the server returns)', () => {
+  it('latitude and longitude accept string or number and round to 8 decimals, idempotently', () => {
+    expect(latitudeSchema.parse('-33.92487')).toBe(-33.92487);
+    expect(longitudeSchema.parse(18.4240553)).toBe(18.4240553);
+    expect(latitudeSchema.parse('-33.123456789')).toBe(-33.12345679);
+    expect(latitudeSchema.safeParse(91).success).toBe(false);
+    expect(latitudeSchema.safeParse('north').success).toBe(false);
+    expect(latitudeSchema.safeParse('').success).toBe(false);
+    fc.assert(
+      fc.property(fc.double({ min: -180, max: 180, noNaN: true }), (n) => {
+        const once = longitudeSchema.parse(n);
+        expect(longitudeSchema.parse(once)).toBe(once);
+        expect(longitudeSchema.parse(String(n))).toBe(once);
+      }),
+    );
+  });
+
+  it('timestamps become UTC ISO strings, idempotently; junk is refused', () => {
+    expect(timestampSchema.parse('2026-11-21T07:00:00+02:00')).toBe('2026-11-21T05:00:00.000Z');
+    expect(timestampSchema.parse(new Date('2026-11-21T05:00:00Z'))).toBe(
+      '2026-11-21T05:00:00.000Z',
+    );
+    expect(timestampSchema.safeParse('yesterday').success).toBe(false);
+    expect(timestampSchema.safeParse('1700000000').success).toBe(false);
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1970-01-01'), max: new Date('2200-01-01'), noInvalidDate: true }),
+        (d) => {
+          const once = timestampSchema.parse(d.toISOString());
+          expect(timestampSchema.parse(once)).toBe(once);
+        },
+      ),
+    );
+  });
+});
+
+describe('case fields', () => {
+  it('accepts a partial update and rejects unknown fields and out-of-range GCS', () => {
+    expect(caseFieldsSchema.parse({ patientName: 'Thandi', gcsEyeOpening: 4 })).toEqual({
+      patientName: 'Thandi',
+      gcsEyeOpening: 4,
+    });
+    expect(caseFieldsSchema.safeParse({ userId: 3 }).success).toBe(false);
+    expect(caseFieldsSchema.safeParse({ gcsEyeOpening: 5 }).success).toBe(false);
+    expect(caseFieldsSchema.safeParse({ gcsTotal: 2 }).success).toBe(false);
+    expect(caseFieldsSchema.safeParse({ oxygenAdministered: null }).success).toBe(false);
+  });
+});
+
+describe('mutation envelope', () => {
+  it('has an args schema for every mutation name', () => {
+    expect(Object.keys(MUTATION_ARGS_SCHEMAS).sort()).toEqual([...MUTATION_NAMES].sort());
+  });
+
+  it('parses a case upsert, normalising the human id, clientTime and coordinates', () => {
+    const caseId = generateHumanId('C');
+    const parsed = mutationSchema.parse(
+      envelope('case.upsert', {
+        id: uuid(),
+        humanId: caseId.toLowerCase(),
+        fields: { incidentLatitude: '-33.9', incidentType: 'MVA' },
+      }),
+    );
+    expect(parsed.name).toBe('case.upsert');
+    if (parsed.name !== 'case.upsert') throw new Error('narrowing');
+    expect(parsed.args.humanId).toBe(caseId);
+    expect(parsed.args.fields.incidentLatitude).toBe(-33.9);
+    expect(parsed.clientTime).toBe('2026-11-21T05:00:00.000Z');
+  });
+
+  it('refuses args that belong to another mutation name', () => {
+    expect(
+      mutationSchema.safeParse(envelope('case.delete', { id: uuid(), fields: {} })).success,
+    ).toBe(false);
+    expect(mutationSchema.safeParse(envelope('vitalSign.void', { id: uuid() })).success).toBe(
+      false,
+    );
+    expect(
+      mutationSchema.safeParse(
+        envelope('case.upsert', { id: uuid(), humanId: 'S-0000-0000-0000', fields: {} }),
+      ).success,
+    ).toBe(false);
+  });
+
+  it('fills append-only defaults (vital sign notes, casualty links)', () => {
+    const parsed = mutationSchema.parse(
+      envelope('vitalSign.record', {
+        id: uuid(),
+        caseId: uuid(),
+        type: 'heartRate',
+        value: '88',
+        numericValue: 88,
+        timestamp: '2026-11-21T05:00:00Z',
+      }),
+    );
+    if (parsed.name !== 'vitalSign.record') throw new Error('narrowing');
+    expect(parsed.args.notes).toBeNull();
+    expect(parsed.args.status).toBeNull();
+  });
+
+  it('push requests read unknown mutation names loosely so the server can reject them one by one', () => {
+    const body = {
+      protocolVersion: 1,
+      schemaVersion: 1,
+      deviceId: uuid(),
+      mutations: [
+        envelope('case.upsert', {}),
+        { ...(envelope('case.delete', {}) as object), name: 'case.teleport' },
+      ],
+    };
+    expect(pushRequestSchema.safeParse(body).success).toBe(true);
+    expect(pushRequestSchema.safeParse({ ...body, mutations: [] }).success).toBe(false);
+    expect(pushRequestSchema.safeParse({ ...body, mutations: [{ seq: 1 }] }).success).toBe(false);
+  });
+});
+
+describe('pull response', () => {
+  it('parses a change per entity and tombstones with null data', () => {
+    const id = uuid();
+    const record = caseRecordSchema.parse({
+      id,
+      caseId: generateHumanId('C'),
+      ...Object.fromEntries(CASE_FIELDS.map((f) => [f, null])),
+      ...Object.fromEntries(INTERVENTIONS.map((f) => [f, false])),
+      ...Object.fromEntries(
+        ['head', 'neck', 'chest', 'abdomen', 'pelvis', 'back', 'extremities'].map((r) => [
+          `${r}Examined`,
+          false,
+        ]),
+      ),
+      patientRefusedTransport: false,
+      symptoms: [],
+      gcsVerbalIntubated: false,
+      hemorrhagingInterventions: [],
+      isMultiPatientIncident: false,
+      triageCounts: {},
+      incidentPatients: [],
+      status: 'in_progress',
+      createdAt: '2026-11-21T05:00:00.000Z',
+      completedAt: null,
+      userId: 3,
+      updatedBy: null,
+      version: '12',
+      updatedAt: '2026-11-21T05:00:00.000Z',
+      deletedAt: null,
+    });
+    const response = pullResponseSchema.parse({
+      cursor: '13',
+      hasMore: false,
+      changes: [
+        { entity: 'case', id, version: '12', deleted: false, data: record },
+        { entity: 'vitalSign', id: uuid(), version: '13', deleted: true, data: null },
+      ],
+    });
+    expect(response.changes).toHaveLength(2);
+    expect(
+      pullResponseSchema.safeParse({
+        cursor: '1',
+        hasMore: false,
+        changes: [{ entity: 'case', id, version: '1', deleted: false, data: { id } }],
+      }).success,
+    ).toBe(false);
+  });
+});
