@@ -1,7 +1,11 @@
 import { currentUserResponseSchema, userListResponseSchema, type AdminUserPatch, type UserStatus } from '@rescuelog/sync-protocol/users';
+import { userDocumentsResponseSchema } from '@rescuelog/sync-protocol/uploads';
+import type { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { errorMessage, getJson, sendJson } from '@/lib/api-client';
+import { errorMessage, getJson, parsedQuery, sendJson } from '@/lib/api-client';
 import { toast } from '@/lib/toast-store';
+
+type UserDocumentsResponse = z.output<typeof userDocumentsResponseSchema>;
 
 export type StatusFilter = UserStatus | 'all';
 
@@ -39,5 +43,16 @@ export function useUserAction() {
     onError: (error) => {
       toast({ title: 'Action failed', description: errorMessage(error), variant: 'destructive' });
     },
+  });
+}
+
+/** GET /api/admin/users/:id/documents, fetched when the administrator opens the list. */
+export function useUserDocuments(userId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: [ADMIN_USERS_KEY, userId, 'documents'],
+    queryFn: parsedQuery(userDocumentsResponseSchema),
+    select: (d: UserDocumentsResponse) => d.documents,
+    enabled,
+    staleTime: 0,
   });
 }

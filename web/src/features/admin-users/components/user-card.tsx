@@ -3,32 +3,54 @@ import type { User } from '@rescuelog/sync-protocol/users';
 import { Check, FileText, KeyRound, UserX } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
-import { useUserAction } from '../api/admin-users';
+import { useUserAction, useUserDocuments } from '../api/admin-users';
 import { PermissionsEditor } from './permissions-editor';
 
 const STATUS_LABEL: Record<User['status'], string> = { pending: 'Pending', approved: 'Approved', suspended: 'Suspended' };
 
+function formatBytes(bytes: number | null): string | null {
+  if (bytes === null) return null;
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
 function Documents({ user }: { user: User }) {
-  const certs = parseCertificationUrls(user.certificationsUrl);
-  if (!user.idDocumentUrl && certs.length === 0) return <p className="text-muted">No documents uploaded</p>;
+  const [open, setOpen] = useState(false);
+  const recorded = (user.idDocumentUrl ? 1 : 0) + parseCertificationUrls(user.certificationsUrl).length;
+  const docs = useUserDocuments(user.id, open);
+  if (recorded === 0) return <p className="text-muted">No documents uploaded</p>;
   return (
-    <ul className="doc-links" aria-label={`Documents of ${user.fullName}`}>
-      {user.idDocumentUrl ? (
-        <li>
-          <a href={user.idDocumentUrl} target="_blank" rel="noopener noreferrer" className="text-link">
-            <FileText aria-hidden="true" size={18} /> ID document
-          </a>
-        </li>
+    <div className="user-docs">
+      <button type="button" className="button button--secondary" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        <FileText aria-hidden="true" size={20} /> {open ? 'Hide documents' : `View documents (${recorded})`}
+      </button>
+      {open ? (
+        docs.isPending ? (
+          <Spinner label="Loading documents" />
+        ) : docs.isError ? (
+          <p className="text-danger">Documents could not be loaded ({errorMessage(docs.error)}).</p>
+        ) : (
+          <ul className="doc-links" aria-label={`Documents of ${user.fullName || user.email}`}>
+            {docs.data.map((d, i) => {
+              const certNumber = docs.data.slice(0, i + 1).filter((x) => x.kind === 'certification').length;
+              const label = d.kind === 'idDocument' ? 'ID document' : `Certification ${certNumber}`;
+              const meta = [formatBytes(d.sizeBytes), d.uploadedAt ? formatDateTime(d.uploadedAt) : null].filter(Boolean).join(', ');
+              return (
+                <li key={d.url}>
+                  <a href={d.url} target="_blank" rel="noopener noreferrer" className="text-link">
+                    {label}
+                    <span className="sr-only"> (opens in a new tab)</span>
+                  </a>
+                  {meta ? <span className="text-muted"> {meta}</span> : null}
+                </li>
+              );
+            })}
+          </ul>
+        )
       ) : null}
-      {certs.map((url, i) => (
-        <li key={url}>
-          <a href={url} target="_blank" rel="noopener noreferrer" className="text-link">
-            <FileText aria-hidden="true" size={18} /> Certification {i + 1}
-          </a>
-        </li>
-      ))}
-    </ul>
+    </div>
   );
 }
 
