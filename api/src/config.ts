@@ -43,9 +43,14 @@ function baseDirectory(): string {
   return findRepoRoot(here) ?? findRepoRoot(process.cwd()) ?? process.cwd();
 }
 
+/** DATA_DIR as an absolute path (default: `data/` at the repository root). */
+export function resolveDataDir(env: Pick<Env, 'dataDir'>): string {
+  return path.resolve(baseDirectory(), env.dataDir ?? 'data');
+}
+
 export function resolveConfig(env: Env): AppConfig {
   const base = baseDirectory();
-  const dataDir = path.resolve(base, env.dataDir ?? 'data');
+  const dataDir = resolveDataDir(env);
   const webDist = path.resolve(base, env.webDist ?? path.join('web', 'dist'));
   const allowedOrigins = new Set([env.publicOrigin, ...env.allowedOrigins]);
   if (env.publicOriginDefaulted) {
