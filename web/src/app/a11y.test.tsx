@@ -1,0 +1,74 @@
+import { screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { axeViolations } from '@/test/axe';
+import { makeUser } from '@/test/fixtures';
+import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
+import { server } from '@/test/server';
+
+describe('accessibility (axe, structural rules)', () => {
+  it('/auth sign in and register tabs', async () => {
+    signedInAs(null);
+    const { user } = renderApp('/auth');
+    await user.click(await screen.findByRole('button', { name: 'Sign In' }));
+    await screen.findByText('Password is required');
+    expect(await axeViolations()).toEqual([]);
+    await user.click(screen.getByRole('tab', { name: 'Register' }));
+    await user.selectOptions(screen.getByLabelText(/^Qualifications/), 'Other');
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('dashboard of an administrator, with cases and the notifications dialog', async () => {
+    signedInAs(makeUser({ role: 'administrator' }));
+    dashboardData({
+      unread: 1,
+      cases: [{ id: 'a', caseId: 'RL-001', patientName: null, incidentType: null, status: 'in_progress', createdAt: null, completedAt: null, userId: 1 }],
+    });
+    server.use(
+      http.get('/api/user/notifications/unread', () =>
+        HttpResponse.json([{ id: 1, title: 'Flood', message: 'Move', type: 'emergency', priority: 'critical', url: null, icon: null, createdAt: '2026-11-20T10:00:00Z', readAt: null }]),
+      ),
+      http.get('/api/user/notifications/read', () => HttpResponse.json([])),
+    );
+    const { user } = renderApp('/');
+    await screen.findByText('RL-001');
+    expect(await axeViolations()).toEqual([]);
+    await user.click(screen.getByRole('button', { name: /^Notifications/ }));
+    await screen.findByText('Flood');
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('pending, access denied, not found and not-yet pages', async () => {
+    signedInAs(makeUser({ status: 'pending' }));
+    const pending = renderApp('/');
+    await screen.findByRole('heading', { name: 'Account Pending Approval' });
+    expect(await axeViolations()).toEqual([]);
+    pending.unmount();
+
+    signedInAs(makeUser());
+    const denied = renderApp('/admin/users');
+    await screen.findByRole('heading', { name: 'Access Denied' });
+    expect(await axeViolations()).toEqual([]);
+    denied.unmount();
+
+    const missing = renderApp('/nowhere');
+    await screen.findByRole('heading', { name: 'Page Not Found' });
+    expect(await axeViolations()).toEqual([]);
+    missing.unmount();
+
+    renderApp('/help');
+    await screen.findByRole('heading', { name: /not available yet/ });
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('/admin/users with the access editor open', async () => {
+    signedInAs(makeUser({ id: 1, role: 'administrator' }));
+    server.use(http.get('/api/admin/users', () => HttpResponse.json({ users: [makeUser({ id: 2, fullName: 'Sipho', status: 'pending' })] })));
+    const { user } = renderApp('/admin/users');
+    await screen.findByRole('heading', { name: 'Sipho' });
+    expect(await axeViolations()).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Edit access' }));
+    await screen.findByRole('dialog');
+    expect(await axeViolations()).toEqual([]);
+  });
+});
