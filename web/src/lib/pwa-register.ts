@@ -44,6 +44,11 @@ function serviceWorkersAvailable(): boolean {
   return import.meta.env.PROD && typeof navigator !== 'undefined' && 'serviceWorker' in navigator;
 }
 
+function afterPageLoad(): Promise<void> {
+  if (document.readyState === 'complete') return Promise.resolve();
+  return new Promise((resolve) => window.addEventListener('load', () => resolve(), { once: true }));
+}
+
 /** Registers the worker once; later calls return the same registration. */
 export function registerServiceWorker(): Promise<Workbox | null> {
   if (registration) return registration;
@@ -52,6 +57,9 @@ export function registerServiceWorker(): Promise<Workbox | null> {
     return registration;
   }
   registration = (async () => {
+    // After the page's load event: precaching fetches the whole app shell, which must not
+    // compete with the first render for a slow connection.
+    await afterPageLoad();
     const { Workbox } = await import('workbox-window');
     const wb = new Workbox(SERVICE_WORKER_URL, { scope: '/' });
     // Fires for a worker that finished installing while an older one controls the page,
