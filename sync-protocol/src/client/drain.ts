@@ -1,0 +1,148 @@
+// The drainer: pushes the outbox to POST /api/sync/push in batches, in seq order, and acts
+// on the answer. It never sleeps and never gives up on its own — it reports what happened
+// and the caller (sync-engine.ts in a page, the service worker's sync event) decides when
+// to try again. It never removes an entry the server did not acknowledge.
+import { PROTOCOL_VERSION, SCHEMA_VERSION } from '../sync/versions';
+import { pushResponseSchema, type PushResponse } from '../sync/push-pull';
+import type { SyncDatabase } from './local-db';
+import { outboxEntrySchema, readOrCreateDevice, readOutbox, rejectionSchema, type OutboxEntry, type PushState, type Rejection } from './outbox';
+import { classifyResponse, describeNetworkError, SYNC_PUSH_PATH, type RetryReason, type SyncTransport } from './transport';
+
+/** The server accepts 1..200 mutations per push. */
+export const MAX_BATCH_SIZE = 200;
+export const DEFAULT_BATCH_SIZE = 100;
+
+export type DrainOutcome =
+  | { kind: 'drained'; acknowledged: number; rejected: number }
+  | { kind: 'auth-required'; status: number; message: string; acknowledged: number }
+  | { kind: 'update-required'; message: string; acknowledged: number }
+  | { kind: 'retry'; reason: RetryReason | 'not-acknowledged'; status: number | null; message: string; retryAfterMs: number | null; acknowledged: number };
+
+export interface DrainOptions {
+  db: SyncDatabase;
+  transport: SyncTransport;
+  batchSize?: number;
+  now?: () => Date;
+}
+
+async function markInflight(db: SyncDatabase, batch: OutboxEntry[], at: string): Promise<void> {
+  await db.transaction('rw', db.outbox, async () => {
+    for (const entry of batch) {
+      // Re-read: the row is the truth, the batch is a snapshot.
+      const raw = await db.outbox.get(entry.seq);
+      if (raw === undefined) continue;
+      const current = outboxEntrySchema.parse(raw);
+      await db.outbox.put({ ...current, state: 'inflight', attempts: current.attempts + 1, lastAttemptAt: at });
+    }
+  });
+}
+
+async function markPending(db: SyncDatabase, seqs: number[], lastError: string): Promise<void> {
+  await db.transaction('rw', db.outbox, async () => {
+    for (const seq of seqs) {
+      const raw = await db.outbox.get(seq);
+      if (raw === undefined) continue;
+      const current = outboxEntrySchema.parse(raw);
+      await db.outbox.put({ ...current, state: 'pending', lastError });
+    }
+  });
+}
+
+/** Applies the server's acknowledgements in one transaction; returns what was acked. */
+async function applyResults(db: SyncDatabase, batch: OutboxEntry[], response: PushResponse, at: string): Promise<{ acknowledged: number; rejected: number }> {
+  const bySeq = new Map(batch.map((entry) => [entry.seq, entry]));
+  let acknowledged = 0;
+  let rejected = 0;
+  await db.transaction('rw', db.outbox, db.rejections, async () => {
+    for (const result of response.results) {
+      const entry = bySeq.get(result.seq);
+      // An answer about something we did not send in this batch is ignored, not trusted.
+      if (entry === undefined || entry.mutationId !== result.mutationId) continue;
+      bySeq.delete(result.seq);
+      if (result.status === 'rejected') {
+        const rejection: Rejection = rejectionSchema.parse({
+          mutationId: entry.mutationId,
+          seq: entry.seq,
+          code: result.code ?? 'REJECTED',
+          message: result.message ?? null,
+          conflicts: result.conflicts ?? [],
+          mutation: entry.mutation,
+          rejectedAt: at,
+          dismissedAt: null,
+        });
+        await db.rejections.put(rejection);
+        rejected += 1;
+      }
+      await db.outbox.delete(entry.seq);
+      acknowledged += 1;
+    }
+    // Sent but not acknowledged (the server stopped at a gap): back to pending, unchanged.
+    for (const entry of bySeq.values()) {
+      const raw = await db.outbox.get(entry.seq);
+      if (raw === undefined) continue;
+      const current = outboxEntrySchema.parse(raw);
+      await db.outbox.put({ ...current, state: 'pending', lastError: 'Not acknowledged by the server yet' });
+    }
+  });
+  return { acknowledged, rejected };
+}
+
+/** Pushes until the outbox is empty or something stops it. Call it under the drain lock. */
+export async function drainOutbox(options: DrainOptions): Promise<DrainOutcome> {
+  const { db, transport } = options;
+  const batchSize = Math.min(Math.max(options.batchSize ?? DEFAULT_BATCH_SIZE, 1), MAX_BATCH_SIZE);
+  const now = options.now ?? (() => new Date());
+  let acknowledged = 0;
+  let rejected = 0;
+
+  const deviceId = (await db.transaction('rw', db.syncState, () => readOrCreateDevice(db))).deviceId;
+
+  for (;;) {
+    const batch = await readOutbox(db, batchSize);
+    if (batch.length === 0) {
+      await db.syncState.put({ key: 'push', lastSuccessAt: now().toISOString() } satisfies PushState);
+      return { kind: 'drained', acknowledged, rejected };
+    }
+    const attemptAt = now().toISOString();
+    await markInflight(db, batch, attemptAt);
+    const seqs = batch.map((entry) => entry.seq);
+    const body = {
+      protocolVersion: PROTOCOL_VERSION,
+      schemaVersion: SCHEMA_VERSION,
+      deviceId,
+      mutations: batch.map((entry) => entry.mutation),
+    };
+
+    let response;
+    try {
+      response = await transport.post(SYNC_PUSH_PATH, body);
+    } catch (error) {
+      const message = describeNetworkError(error);
+      await markPending(db, seqs, message);
+      return { kind: 'retry', reason: 'network', status: null, message, retryAfterMs: null, acknowledged };
+    }
+
+    const classified = classifyResponse(response, pushResponseSchema);
+    if (classified.kind !== 'ok') {
+      await markPending(db, seqs, classified.message);
+      if (classified.kind === 'retry') return { ...classified, acknowledged };
+      return { ...classified, acknowledged };
+    }
+
+    const result = await applyResults(db, batch, classified.data, now().toISOString());
+    acknowledged += result.acknowledged;
+    rejected += result.rejected;
+    if (result.acknowledged === 0) {
+      // The server took nothing from the head of the queue (a seq gap after a server-side
+      // restore, say). Looping would spin; report it and let backoff retry.
+      return {
+        kind: 'retry',
+        reason: 'not-acknowledged',
+        status: 200,
+        message: `The server acknowledged none of the changes (it has seq ${String(classified.data.lastAppliedSeq)}, the next is ${String(seqs[0])})`,
+        retryAfterMs: null,
+        acknowledged,
+      };
+    }
+  }
+}

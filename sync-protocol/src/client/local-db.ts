@@ -1,0 +1,105 @@
+// The per-user IndexedDB database of the offline client, shared by the web app and the
+// service worker: both open it through this class so they agree on the name and on every
+// `version(n).stores()` step. The outbox is the source of truth for unsynced changes.
+//
+// Rows come back from IndexedDB as whatever was stored (possibly by an older build), so the
+// tables are typed `unknown`-ish here and every reader parses them with a zod schema
+// (outbox.ts, local-records.ts).
+import { Dexie, type Table } from 'dexie';
+
+/** The synced domain tables, named like the server's tables (camelCase). */
+export const DOMAIN_TABLES = [
+  'cases',
+  'vitalSigns',
+  'cprSessions',
+  'cprEvents',
+  'incidentReports',
+  'mciIncidents',
+  'mciCasualties',
+  'caseAddenda',
+] as const;
+export type DomainTable = (typeof DOMAIN_TABLES)[number];
+
+/** A stored domain row: always keyed by the record's uuid; the rest is parsed on read. */
+export interface StoredRecord {
+  id: string;
+  [field: string]: unknown;
+}
+
+/** What Dexie hands back before parsing. Keys are typed so queries can be written. */
+export interface StoredOutboxRow {
+  seq: number;
+  mutationId: string;
+  entityIds: string[];
+  [field: string]: unknown;
+}
+export interface StoredRejectionRow {
+  mutationId: string;
+  seq: number;
+  [field: string]: unknown;
+}
+export interface StoredSyncStateRow {
+  key: string;
+  [field: string]: unknown;
+}
+
+export const DB_NAME_PREFIX = 'rescuelog-user-';
+
+/** One database per signed-in user: another user on the same device never sees it. */
+export function syncDatabaseName(userId: number): string {
+  return `${DB_NAME_PREFIX}${String(userId)}`;
+}
+
+/** Injected in tests (fake-indexeddb) and anywhere the global indexedDB is not the one. */
+export interface IndexedDbDependencies {
+  indexedDB: unknown;
+  IDBKeyRange: unknown;
+}
+
+export class SyncDatabase extends Dexie {
+  readonly userId: number;
+  cases!: Table<StoredRecord, string>;
+  vitalSigns!: Table<StoredRecord, string>;
+  cprSessions!: Table<StoredRecord, string>;
+  cprEvents!: Table<StoredRecord, string>;
+  incidentReports!: Table<StoredRecord, string>;
+  mciIncidents!: Table<StoredRecord, string>;
+  mciCasualties!: Table<StoredRecord, string>;
+  caseAddenda!: Table<StoredRecord, string>;
+  /** Keyed by seq, so reading in key order is reading in seq order. */
+  outbox!: Table<StoredOutboxRow, number>;
+  rejections!: Table<StoredRejectionRow, string>;
+  syncState!: Table<StoredSyncStateRow, string>;
+
+  constructor(userId: number, deps?: IndexedDbDependencies) {
+    super(syncDatabaseName(userId), deps ? (deps as ConstructorParameters<typeof Dexie>[1]) : undefined);
+    this.userId = userId;
+    // Append new versions below; never edit a shipped one (an installed app upgrades in place).
+    this.version(1).stores({
+      cases: 'id, caseId, userId, status',
+      vitalSigns: 'id, caseId',
+      cprSessions: 'id, sessionId, caseId',
+      cprEvents: 'id, cprSessionId',
+      incidentReports: 'id, incidentId, userId',
+      mciIncidents: 'id, incidentId',
+      mciCasualties: 'id, mciIncidentId, caseId',
+      caseAddenda: 'id, caseId',
+      outbox: 'seq, &mutationId, *entityIds',
+      rejections: 'mutationId, seq',
+      syncState: 'key',
+    });
+  }
+
+  domainTable(name: DomainTable): Table<StoredRecord, string> {
+    return this[name];
+  }
+
+  /** Every table a local save may touch, for `transaction('rw', …)`. */
+  get writeTables(): Table[] {
+    return [...DOMAIN_TABLES.map((t) => this.domainTable(t)), this.outbox, this.syncState] as Table[];
+  }
+}
+
+export function openSyncDatabase(userId: number, deps?: IndexedDbDependencies): SyncDatabase {
+  return new SyncDatabase(userId, deps);
+}

@@ -1,0 +1,106 @@
+// What a mutation does to the device's own tables: the same change the server will make,
+// applied at once so the UI never waits for the network. Used when saving (saveMutation)
+// and again when rebasing still-pending mutations on top of pulled server rows, so it must
+// be safe to apply twice (it sets values, it never increments or appends blindly).
+import { CASE_FIELD_DEFAULTS } from '../sync/entities';
+import type { ParsedMutation } from '../sync/mutations';
+import type { DomainTable as TableName, StoredRecord, SyncDatabase } from './local-db';
+
+async function merge(db: SyncDatabase, table: TableName, id: string, create: () => Record<string, unknown>, changes: Record<string, unknown>): Promise<void> {
+  const t = db.domainTable(table);
+  const existing = await t.get(id);
+  const base: StoredRecord = existing ?? { ...create(), id };
+  await t.put({ ...base, ...changes, id });
+}
+
+async function patchIfPresent(db: SyncDatabase, table: TableName, id: string, changes: Record<string, unknown>): Promise<void> {
+  const t = db.domainTable(table);
+  const existing = await t.get(id);
+  // Not here (never pulled, or already gone): the server decides; nothing to show locally.
+  if (existing === undefined) return;
+  await t.put({ ...existing, ...changes, id });
+}
+
+function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
+export async function applyMutationLocally(db: SyncDatabase, m: ParsedMutation): Promise<void> {
+  const created = { userId: m.actorUserId, createdAt: m.clientTime, deletedAt: null };
+  switch (m.name) {
+    case 'case.upsert':
+      await merge(
+        db,
+        'cases',
+        m.args.id,
+        () => ({ ...CASE_FIELD_DEFAULTS, ...created, status: 'in_progress', completedAt: null }),
+        { ...withoutUndefined(m.args.fields), ...(m.args.humanId ? { caseId: m.args.humanId } : {}) },
+      );
+      return;
+    case 'case.complete':
+      await patchIfPresent(db, 'cases', m.args.id, { status: 'completed', completedAt: m.args.completedAt });
+      return;
+    case 'case.addendum':
+      await db.caseAddenda.put({ ...created, id: m.args.id, caseId: m.args.caseId, reason: m.args.reason, changes: m.args.changes });
+      return;
+    case 'case.delete':
+      await patchIfPresent(db, 'cases', m.args.id, { deletedAt: m.clientTime });
+      return;
+    case 'vitalSign.record':
+      await db.vitalSigns.put({ ...created, ...m.args, voidedAt: null, voidReason: null });
+      return;
+    case 'vitalSign.void':
+      await patchIfPresent(db, 'vitalSigns', m.args.id, { voidedAt: m.clientTime, voidReason: m.args.reason });
+      return;
+    case 'cprSession.upsert':
+      await merge(
+        db,
+        'cprSessions',
+        m.args.id,
+        () => ({ ...created, events: [], status: 'in_progress', caseId: null, completedAt: null }),
+        { ...withoutUndefined(m.args.fields), ...(m.args.humanId ? { sessionId: m.args.humanId } : {}) },
+      );
+      return;
+    case 'cprEvent.record':
+      await db.cprEvents.put({ ...created, ...m.args, voidsEventId: null });
+      return;
+    case 'cprEvent.void':
+      await db.cprEvents.put({
+        ...created,
+        id: m.args.id,
+        cprSessionId: m.args.cprSessionId,
+        type: 'void',
+        at: m.args.at,
+        details: { reason: m.args.reason },
+        voidsEventId: m.args.voidsEventId,
+      });
+      return;
+    case 'incidentReport.upsert':
+      await merge(
+        db,
+        'incidentReports',
+        m.args.id,
+        () => ({ ...created, typeSpecificData: {}, status: 'in_progress', priority: 'normal', mediaUrls: [] }),
+        { ...withoutUndefined(m.args.fields), ...(m.args.humanId ? { incidentId: m.args.humanId } : {}) },
+      );
+      return;
+    case 'incidentReport.delete':
+      await patchIfPresent(db, 'incidentReports', m.args.id, { deletedAt: m.clientTime });
+      return;
+    case 'mciIncident.upsert':
+      await merge(
+        db,
+        'mciIncidents',
+        m.args.id,
+        () => ({ ...created, resources: [], status: 'in_progress', completedAt: null }),
+        { ...withoutUndefined(m.args.fields), ...(m.args.humanId ? { incidentId: m.args.humanId } : {}) },
+      );
+      return;
+    case 'mciCasualty.record':
+      await db.mciCasualties.put({ ...created, ...m.args, transported: false, transportedAt: null });
+      return;
+    case 'mciCasualty.update':
+      await patchIfPresent(db, 'mciCasualties', m.args.id, withoutUndefined(m.args.fields));
+      return;
+  }
+}

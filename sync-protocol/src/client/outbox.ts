@@ -1,0 +1,187 @@
+// The outbox: every local change as a mutation envelope plus local bookkeeping, written in
+// the same IndexedDB transaction as the domain rows it changes (saveMutation). Entries
+// leave the outbox only when the server acknowledged them (applied, duplicate, or rejected —
+// and a rejection moves to the rejections store, never into nothing). Nothing expires.
+import { z } from 'zod';
+import '../zod-config';
+import { SCHEMA_VERSION } from '../sync/versions';
+import { mutationSchema, type MutationArgs, type MutationName, type ParsedMutation } from '../sync/mutations';
+import type { SyncDatabase } from './local-db';
+import { applyMutationLocally } from './local-effects';
+
+export const OUTBOX_STATES = ['pending', 'inflight'] as const;
+
+export const outboxEntrySchema = z.object({
+  seq: z.number().int().min(1),
+  mutationId: z.uuid(),
+  /** Copy of mutation.entityIds for the multi-entry index ("is this record synced?"). */
+  entityIds: z.array(z.uuid()),
+  mutation: mutationSchema,
+  /** 'inflight' while a push carrying it is in the air; a drainer that finds 'inflight'
+   * under the lock knows the previous one died and treats it as pending. */
+  state: z.enum(OUTBOX_STATES),
+  attempts: z.number().int().min(0),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  lastAttemptAt: z.string().nullable(),
+});
+export type OutboxEntry = z.infer<typeof outboxEntrySchema>;
+
+export const rejectionSchema = z.object({
+  mutationId: z.uuid(),
+  seq: z.number().int().min(1),
+  /** Stable reason code from the server (e.g. VALIDATION_FAILED, CASE_LOCKED). */
+  code: z.string(),
+  message: z.string().nullable(),
+  conflicts: z.array(z.object({ field: z.string(), serverValue: z.unknown(), clientValue: z.unknown() })).default([]),
+  /** The whole mutation as it was sent: the data the user typed is never lost. */
+  mutation: mutationSchema,
+  rejectedAt: z.string(),
+  /** Set when the user has read it and chose to dismiss it; the row stays. */
+  dismissedAt: z.string().nullable(),
+});
+export type Rejection = z.infer<typeof rejectionSchema>;
+
+// syncState rows, one per key.
+export const deviceStateSchema = z.object({
+  key: z.literal('device'),
+  /** Per user and per browser profile: a new database (after a wipe) is a new device. */
+  deviceId: z.uuid(),
+  /** The seq the next local mutation gets. */
+  nextSeq: z.number().int().min(1),
+});
+export type DeviceState = z.infer<typeof deviceStateSchema>;
+
+export const pullStateSchema = z.object({
+  key: z.literal('pull'),
+  cursor: z.string().nullable(),
+  lastPullAt: z.string().nullable(),
+});
+export type PullState = z.infer<typeof pullStateSchema>;
+
+export const pushStateSchema = z.object({
+  key: z.literal('push'),
+  /** Last time a drain emptied the outbox (or found it empty) with the server answering. */
+  lastSuccessAt: z.string().nullable(),
+});
+export type PushState = z.infer<typeof pushStateSchema>;
+
+export const persistStateSchema = z.object({
+  key: z.literal('persist'),
+  requestedAt: z.string(),
+  granted: z.boolean(),
+});
+
+function randomUuid(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/** Reads (creating on first use) the device row. Call inside a rw transaction on syncState. */
+export async function readOrCreateDevice(db: SyncDatabase): Promise<DeviceState> {
+  const raw = await db.syncState.get('device');
+  if (raw !== undefined) return deviceStateSchema.parse(raw);
+  const device: DeviceState = { key: 'device', deviceId: randomUuid(), nextSeq: 1 };
+  await db.syncState.put(device);
+  return device;
+}
+
+/** This database's device id (created on first use). */
+export async function getDeviceId(db: SyncDatabase): Promise<string> {
+  return db.transaction('rw', db.syncState, async () => (await readOrCreateDevice(db)).deviceId);
+}
+
+/** What a screen hands to saveMutation; the envelope's bookkeeping is filled in here. */
+export type MutationInput = {
+  [N in MutationName]: { name: N; args: MutationArgs<N> };
+}[MutationName] & {
+  entityIds: string[];
+  baseVersion: string | null;
+  actorUserId: number;
+};
+
+/** Applies a mutation to the local domain tables; runs inside saveMutation's transaction. */
+export type ApplyLocally = (db: SyncDatabase, mutation: ParsedMutation) => Promise<void>;
+
+/**
+ * Saves one local change: allocates the next seq, applies the change to the domain tables
+ * and appends the outbox entry, all in ONE transaction — either both are stored or neither.
+ */
+export async function saveMutation(
+  db: SyncDatabase,
+  input: MutationInput,
+  applyLocally: ApplyLocally = applyMutationLocally,
+  now: () => Date = () => new Date(),
+): Promise<OutboxEntry> {
+  return db.transaction('rw', db.writeTables, async () => {
+    const device = await readOrCreateDevice(db);
+    const seq = device.nextSeq;
+    const clientTime = now().toISOString();
+    const mutation = mutationSchema.parse({
+      mutationId: randomUuid(),
+      deviceId: device.deviceId,
+      seq,
+      actorUserId: input.actorUserId,
+      name: input.name,
+      args: input.args,
+      entityIds: input.entityIds,
+      baseVersion: input.baseVersion,
+      clientTime,
+      schemaVersion: SCHEMA_VERSION,
+    });
+    await db.syncState.put({ ...device, nextSeq: seq + 1 } satisfies DeviceState);
+    await applyLocally(db, mutation);
+    const entry: OutboxEntry = {
+      seq,
+      mutationId: mutation.mutationId,
+      entityIds: mutation.entityIds,
+      mutation,
+      state: 'pending',
+      attempts: 0,
+      lastError: null,
+      createdAt: clientTime,
+      lastAttemptAt: null,
+    };
+    await db.outbox.add(entry);
+    return entry;
+  });
+}
+
+/** Outbox entries in seq order, parsed. */
+export async function readOutbox(db: SyncDatabase, limit?: number): Promise<OutboxEntry[]> {
+  const collection = db.outbox.orderBy('seq');
+  const rows = await (limit === undefined ? collection : collection.limit(limit)).toArray();
+  return rows.map((row) => outboxEntrySchema.parse(row));
+}
+
+export async function pendingCount(db: SyncDatabase): Promise<number> {
+  return db.outbox.count();
+}
+
+/** Whether a record still has changes the server has not acknowledged. */
+export async function hasPendingChanges(db: SyncDatabase, entityId: string): Promise<boolean> {
+  return (await db.outbox.where('entityIds').equals(entityId).count()) > 0;
+}
+
+export async function readRejections(db: SyncDatabase): Promise<Rejection[]> {
+  const rows = await db.rejections.orderBy('seq').toArray();
+  return rows.map((row) => rejectionSchema.parse(row));
+}
+
+export async function dismissRejection(db: SyncDatabase, mutationId: string, now: Date = new Date()): Promise<void> {
+  await db.transaction('rw', db.rejections, async () => {
+    const raw = await db.rejections.get(mutationId);
+    if (raw === undefined) return;
+    const rejection = rejectionSchema.parse(raw);
+    await db.rejections.put({ ...rejection, dismissedAt: now.toISOString() });
+  });
+}
+
+export async function readPushState(db: SyncDatabase): Promise<PushState> {
+  const raw = await db.syncState.get('push');
+  return raw === undefined ? { key: 'push', lastSuccessAt: null } : pushStateSchema.parse(raw);
+}
+
+export async function readPullState(db: SyncDatabase): Promise<PullState> {
+  const raw = await db.syncState.get('pull');
+  return raw === undefined ? { key: 'pull', cursor: null, lastPullAt: null } : pullStateSchema.parse(raw);
+}

@@ -1,0 +1,83 @@
+// Pull: fetch server changes and tombstones since the stored cursor, write them into the
+// domain tables, then re-apply every still-pending outbox mutation that touches those
+// records (rebase), so the user's unacknowledged edits stay visible on top of the server's
+// copy until the server acknowledges them. Each page is applied in one transaction together
+// with the cursor, so a crash never skips or half-applies a page.
+import { PROTOCOL_VERSION, SCHEMA_VERSION } from '../sync/versions';
+import { pullResponseSchema, PULL_DEFAULT_LIMIT, type SyncChange } from '../sync/push-pull';
+import type { SyncDatabase } from './local-db';
+import { applyMutationLocally } from './local-effects';
+import { ENTITY_TABLE } from './local-records';
+import { outboxEntrySchema, readOrCreateDevice, readPullState, type PullState } from './outbox';
+import { classifyResponse, describeNetworkError, SYNC_PULL_PATH, type RetryReason, type SyncTransport } from './transport';
+
+export type PullOutcome =
+  | { kind: 'pulled'; changes: number }
+  | { kind: 'auth-required'; status: number; message: string; changes: number }
+  | { kind: 'update-required'; message: string; changes: number }
+  | { kind: 'retry'; reason: RetryReason; status: number | null; message: string; retryAfterMs: number | null; changes: number };
+
+export interface PullOptions {
+  db: SyncDatabase;
+  transport: SyncTransport;
+  limit?: number;
+  now?: () => Date;
+}
+
+async function applyChange(db: SyncDatabase, change: SyncChange): Promise<void> {
+  const table = db.domainTable(ENTITY_TABLE[change.entity]);
+  if (change.data === null) {
+    // A tombstone without data: the record is gone for this user (deleted, or no longer
+    // visible); local pending edits to it are rebased below and the server decides.
+    await table.delete(change.id);
+    return;
+  }
+  await table.put({ ...change.data, id: change.id });
+}
+
+/** Re-applies pending mutations touching `ids`, in seq order. Runs inside the page's transaction. */
+export async function rebasePending(db: SyncDatabase, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await db.outbox.where('entityIds').anyOf([...ids]).toArray();
+  const entries = [...new Map(rows.map((row) => [row.seq, row])).values()]
+    .map((row) => outboxEntrySchema.parse(row))
+    .sort((a, b) => a.seq - b.seq);
+  for (const entry of entries) await applyMutationLocally(db, entry.mutation);
+  return entries.length;
+}
+
+export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
+  const { db, transport } = options;
+  const now = options.now ?? (() => new Date());
+  const limit = options.limit ?? PULL_DEFAULT_LIMIT;
+  const deviceId = (await db.transaction('rw', db.syncState, () => readOrCreateDevice(db))).deviceId;
+  let total = 0;
+
+  for (;;) {
+    const { cursor } = await readPullState(db);
+    let response;
+    try {
+      response = await transport.post(SYNC_PULL_PATH, { protocolVersion: PROTOCOL_VERSION, schemaVersion: SCHEMA_VERSION, deviceId, cursor, limit });
+    } catch (error) {
+      return { kind: 'retry', reason: 'network', status: null, message: describeNetworkError(error), retryAfterMs: null, changes: total };
+    }
+    const classified = classifyResponse(response, pullResponseSchema);
+    if (classified.kind !== 'ok') return { ...classified, changes: total };
+    const page = classified.data;
+
+    await db.transaction('rw', db.writeTables, async () => {
+      // Another pull (another tab) may have moved the cursor meanwhile: then this page is
+      // stale and applying it could roll rows back. Drop it and let the loop re-read.
+      const current = await readPullState(db);
+      if (current.cursor !== cursor) return;
+      for (const change of page.changes) await applyChange(db, change);
+      await rebasePending(
+        db,
+        page.changes.map((c) => c.id),
+      );
+      await db.syncState.put({ key: 'pull', cursor: page.cursor, lastPullAt: now().toISOString() } satisfies PullState);
+    });
+    total += page.changes.length;
+    if (!page.hasMore || page.changes.length === 0) return { kind: 'pulled', changes: total };
+  }
+}

@@ -1,0 +1,54 @@
+// One drain as the service worker runs it (Background Sync event, worker start): open the
+// active user's database, make sure the browser's session is that user's (so one person's
+// queue is never pushed under another's session and rejected), drain under the shared lock.
+// No backoff loop here: on a retryable failure the caller rejects the sync event and the
+// browser schedules the retry.
+import { currentUserResponseSchema } from '../users';
+import { getActiveUser } from './active-user';
+import { drainOutbox, type DrainOutcome } from './drain';
+import { createDrainLock, type LockManagerLike } from './drain-lock';
+import { SyncDatabase, type IndexedDbDependencies } from './local-db';
+import { createFetchTransport, type SyncTransport } from './transport';
+
+export type WorkerDrainOutcome =
+  | DrainOutcome
+  | { kind: 'no-user' }
+  | { kind: 'busy' }
+  | { kind: 'session-mismatch'; sessionUserId: number | null; activeUserId: number };
+
+export interface WorkerDrainOptions {
+  transport?: SyncTransport;
+  /** The signed-in user's id per the server, null without a session. */
+  sessionUserId?: () => Promise<number | null>;
+  locks?: LockManagerLike;
+  deps?: IndexedDbDependencies;
+}
+
+/** GET /api/user: the session's user, null on 401; throws when the server is unreachable. */
+export async function fetchSessionUserId(baseUrl = ''): Promise<number | null> {
+  const response = await fetch(`${baseUrl}/api/user`, { credentials: 'include' });
+  if (response.status === 401) return null;
+  if (!response.ok) throw new Error(`GET /api/user answered ${String(response.status)}`);
+  return currentUserResponseSchema.parse(await response.json()).user.id;
+}
+
+export async function drainActiveUserOutbox(options: WorkerDrainOptions = {}): Promise<WorkerDrainOutcome> {
+  const activeUserId = await getActiveUser(options.deps);
+  if (activeUserId === null) return { kind: 'no-user' };
+  const db = new SyncDatabase(activeUserId, options.deps);
+  try {
+    if ((await db.outbox.count()) === 0) return { kind: 'drained', acknowledged: 0, rejected: 0 };
+    let sessionUserId: number | null;
+    try {
+      sessionUserId = await (options.sessionUserId ?? (() => fetchSessionUserId()))();
+    } catch (error) {
+      return { kind: 'retry', reason: 'network', status: null, message: error instanceof Error ? error.message : String(error), retryAfterMs: null, acknowledged: 0 };
+    }
+    if (sessionUserId !== activeUserId) return { kind: 'session-mismatch', sessionUserId, activeUserId };
+    const lock = createDrainLock(db, options.locks);
+    const result = await lock.run(() => drainOutbox({ db, transport: options.transport ?? createFetchTransport() }));
+    return result.acquired ? result.value : { kind: 'busy' };
+  } finally {
+    db.close();
+  }
+}
