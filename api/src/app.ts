@@ -1,13 +1,14 @@
 // The application: plugins in order (external, then our services), then routes, then the one
 // error handler and the not-found handler. `buildApp` creates a ready Fastify instance;
 // server.ts starts it and tests build it on a fresh database (test/helpers.ts).
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ZodError } from 'zod';
 import type { Database } from '@rescuelog/db/schema';
 import { ErrorCode, validationErrorBody, type ApiErrorBody } from '@rescuelog/sync-protocol/errors';
 import type { AppConfig } from './config';
 import { ApiError } from './lib/api-error';
+import { answerClientError } from './lib/client-errors';
 import { envPlugin } from './plugins/external/env';
 import { databasePlugin } from './plugins/external/database';
 import { sessionPlugin, type SessionTimeouts } from './plugins/external/session';
@@ -66,6 +67,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true },
+    // Router-level refusals (a path parameter over 100 characters, a malformed %-escape in the
+    // path) and socket-level ones (oversized request line or headers) answer like every other 4xx.
+    frameworkErrors: (error, _request, reply) => {
+      const { status, body } = toErrorResponse(error);
+      // The reply type here carries route generics that do not apply before routing.
+      void (reply as unknown as FastifyReply).code(status).send(body);
+    },
+    clientErrorHandler: answerClientError,
   });
 
   // A POST with `Content-Type: application/json` and no body (logout, mark-all-read) is fine.

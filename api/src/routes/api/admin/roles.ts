@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { idParamSchema, roleCreateSchema, roleUpdateSchema } from '@rescuelog/sync-protocol/roles';
 import { parseInput } from '../../../lib/api-error';
 import { toJsonValue } from '../../../lib/json-value';
+import { expectNoBody } from '../../../lib/no-body';
 import { createRole, deleteRole, listRoles, updateRole } from '../../../services/roles-service';
 
 export async function adminRoleRoutes(fastify: FastifyInstance): Promise<void> {
@@ -31,6 +32,7 @@ export async function adminRoleRoutes(fastify: FastifyInstance): Promise<void> {
 
   fastify.delete('/admin/roles/:id', async (request) => {
     const { id } = parseInput(idParamSchema, request.params);
+    expectNoBody(request.body);
     const role = await deleteRole(fastify.db, id);
     await fastify.audit.record(request, { action: 'role.delete', outcome: 'success', entityType: 'role', entityId: id, details: { before: toJsonValue(role) } });
     return { message: 'Role deleted', role };

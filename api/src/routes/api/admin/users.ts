@@ -8,6 +8,7 @@ import { adminUserPatchSchema, userListQuerySchema } from '@rescuelog/sync-proto
 import type { User as UserRow } from '@rescuelog/db/schema';
 import { ApiError, parseInput, unauthenticated } from '../../../lib/api-error';
 import { toJsonValue } from '../../../lib/json-value';
+import { expectNoBody } from '../../../lib/no-body';
 import { parsePermissions, toPublicUser } from '../../../plugins/app/users/users-service';
 import { approveUser, listUsers, patchUser, suspendUser } from '../../../services/users-admin-service';
 import { listUserDocuments } from '../../../services/user-documents-service';
@@ -31,6 +32,7 @@ export async function adminUserRoutes(fastify: FastifyInstance): Promise<void> {
 
   fastify.post('/admin/users/:id/approve', async (request) => {
     const { id } = parseInput(idParamSchema, request.params);
+    expectNoBody(request.body);
     const { before, after } = await approveUser(fastify.db, id);
     await fastify.audit.record(request, {
       action: 'user.approve',
@@ -44,6 +46,7 @@ export async function adminUserRoutes(fastify: FastifyInstance): Promise<void> {
 
   fastify.post('/admin/users/:id/suspend', async (request) => {
     const { id } = parseInput(idParamSchema, request.params);
+    expectNoBody(request.body);
     const { before, after } = await suspendUser(fastify.db, actorId(request), id);
     // Suspension takes effect at once: every session of the user ends now (and the
     // authentication hook refuses a suspended account on any request that races this).

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { MAX_UPLOAD_BYTES } from '@rescuelog/sync-protocol/uploads';
 import { unauthenticated } from '../../../lib/api-error';
+import { expectNoBody } from '../../../lib/no-body';
 import { createDiskStorage, type ObjectStorage } from '../../../services/object-storage';
 import { payloadTooLarge } from '../../../services/upload-stream';
 import { createUploadUrl, openObject, storeUpload } from '../../../services/uploads-service';
@@ -33,6 +34,7 @@ export async function objectRoutes(fastify: FastifyInstance, options: ObjectRout
 
   fastify.post('/objects/upload', { config: { allowPending: true } }, async (request) => {
     if (!request.user) throw unauthenticated();
+    expectNoBody(request.body);
     return createUploadUrl(fastify.db, request.user.id);
   });
 
