@@ -97,11 +97,21 @@ function DocumentInput({ kind, label, disabled }: DocumentInputProps) {
   );
 }
 
-export function DocumentPicker({ disabled = false }: { disabled?: boolean }) {
+interface DocumentPickerProps {
+  disabled?: boolean;
+  legend?: string;
+  note?: string;
+}
+
+export function DocumentPicker({
+  disabled = false,
+  legend = 'Documents (optional)',
+  note = 'Files are uploaded after your account is created.',
+}: DocumentPickerProps) {
   return (
     <fieldset className="fieldset">
-      <legend className="fieldset__legend">Documents (optional)</legend>
-      <p className="field__hint">Files are uploaded after your account is created.</p>
+      <legend className="fieldset__legend">{legend}</legend>
+      <p className="field__hint">{note}</p>
       <DocumentInput kind="id" label="ID document" disabled={disabled} />
       <DocumentInput kind="certification" label="Certifications" disabled={disabled} />
     </fieldset>

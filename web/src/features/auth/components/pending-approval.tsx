@@ -43,7 +43,7 @@ function PendingDocuments({ user }: { user: User }) {
         ID document: {user.idDocumentUrl ? 'received' : 'not uploaded'}. Certifications: {certCount > 0 ? `${certCount} received` : 'none uploaded'}.
       </p>
       {failed ? <p className="text-danger">Some documents were not uploaded. Retry below.</p> : null}
-      <DocumentPicker disabled={busy} />
+      <DocumentPicker disabled={busy} legend="Add documents" note="Choose files, then press Upload documents." />
       <button type="button" className="button button--secondary button--block" disabled={busy || waiting.length === 0} onClick={() => void upload()}>
         {busy ? 'Uploading documents...' : failed ? 'Retry upload' : 'Upload documents'}
       </button>
