@@ -131,6 +131,21 @@ describe('uploads', () => {
     expect(stored.status).toBe(200);
   });
 
+  it('limits how many unused upload URLs one user may hold (429 with Retry-After)', async () => {
+    const client = await loginAs(t, await t.createUser({ status: 'approved' }));
+    const urls: string[] = [];
+    for (let i = 0; i < 20; i += 1) urls.push(await uploadUrl(client));
+    const refused = await client.post('/api/objects/upload');
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as ErrorBody & { retryAfterSeconds: number };
+    expect(body.code).toBe('RATE_LIMITED');
+    expect(body.retryAfterSeconds).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBe(body.retryAfterSeconds);
+    // Using one frees a place.
+    expect((await put(client, urls[0] ?? '', PNG)).status).toBe(200);
+    expect((await client.post('/api/objects/upload')).status).toBe(200);
+  });
+
   it('needs a session for both steps', async () => {
     const anonymous = t.client();
     expect((await anonymous.post('/api/objects/upload')).status).toBe(401);

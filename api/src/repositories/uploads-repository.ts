@@ -11,6 +11,18 @@ export async function insertUploadToken(db: Db, values: { tokenHash: string; own
   return db.insertInto('uploads').values(values).returning(['id', 'expiresAt']).executeTakeFirstOrThrow();
 }
 
+/** The user's upload URLs that can still be used: how many, and when the first one lapses. */
+export async function openUploadTokens(db: Db, ownerUserId: number, now: Date): Promise<{ count: number; firstExpiry: Date | null }> {
+  const row = await db
+    .selectFrom('uploads')
+    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.min('expiresAt').as('firstExpiry')])
+    .where('ownerUserId', '=', ownerUserId)
+    .where('status', '=', 'pending')
+    .where('expiresAt', '>', now)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), firstExpiry: row.firstExpiry ? new Date(row.firstExpiry) : null };
+}
+
 /**
  * Spends a pending, unexpired token of this user and returns its row. One UPDATE, so two
  * concurrent PUTs to the same URL cannot both win.

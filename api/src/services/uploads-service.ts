@@ -7,11 +7,17 @@ import type { Database } from '@rescuelog/db/schema';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { UPLOAD_MESSAGES } from '@rescuelog/sync-protocol/uploads';
 import { ApiError } from '../lib/api-error';
-import { claimUploadToken, findStoredObject, insertUploadToken, recordStoredObject } from '../repositories/uploads-repository';
+import { claimUploadToken, findStoredObject, insertUploadToken, openUploadTokens, recordStoredObject } from '../repositories/uploads-repository';
 import type { ObjectStorage, StoredObject } from './object-storage';
 import { checkUpload } from './upload-stream';
 
 export const UPLOAD_URL_TTL_MS = 15 * 60 * 1000;
+/**
+ * Open (unused, unexpired) upload URLs one user may hold. Registration needs at most six
+ * (1 ID document, 5 certifications); the rest is room for retries. Stops a signed-in client
+ * from filling the table with tokens.
+ */
+export const MAX_OPEN_UPLOAD_URLS = 20;
 export const UPLOAD_URL_PREFIX = '/api/objects/upload/';
 export const OBJECT_URL_PREFIX = '/api/objects/';
 
@@ -28,6 +34,11 @@ export function hashToken(token: string): string {
 }
 
 export async function createUploadUrl(db: Kysely<Database>, userId: number, now = new Date()): Promise<{ uploadURL: string; expiresAt: string }> {
+  const open = await openUploadTokens(db, userId, now);
+  if (open.count >= MAX_OPEN_UPLOAD_URLS) {
+    const retryAfterSeconds = Math.max(1, Math.ceil(((open.firstExpiry?.getTime() ?? now.getTime() + UPLOAD_URL_TTL_MS) - now.getTime()) / 1000));
+    throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many unused upload links. Use them or wait for them to expire.', { retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds) });
+  }
   const token = randomBytes(32).toString('base64url');
   const row = await insertUploadToken(db, { tokenHash: hashToken(token), ownerUserId: userId, expiresAt: new Date(now.getTime() + UPLOAD_URL_TTL_MS) });
   return { uploadURL: `${UPLOAD_URL_PREFIX}${token}`, expiresAt: new Date(row.expiresAt).toISOString() };
