@@ -33,7 +33,8 @@ test('a new user registers with an ID document, waits for approval, and is let i
   await expect(card.getByText('Pending', { exact: true })).toBeVisible();
   await expect(card.getByText(person.email)).toBeVisible();
   // The administrator can open the uploaded ID document.
-  const idLink = card.getByRole('link', { name: 'ID document' });
+  await card.getByRole('button', { name: 'View documents (1)' }).click();
+  const idLink = card.getByRole('link', { name: /^ID document/ });
   const href = await idLink.getAttribute('href');
   const document = await admin.request.get(href ?? '');
   expect(document.status()).toBe(200);
