@@ -75,4 +75,19 @@ describe('access guard', () => {
     expect(await screen.findByRole('heading', { name: 'CPR Logger: not available yet' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
   });
+
+  it('goes to /auth when the session ends while the dashboard is open', async () => {
+    signedInAs(makeUser());
+    server.use(
+      http.get('/api/stats', () => {
+        signedInAs(null);
+        return HttpResponse.json({ error: 'Session expired', code: 'SESSION_EXPIRED' }, { status: 401 });
+      }),
+      http.get('/api/cases', () => HttpResponse.json([])),
+      http.get('/api/user/notifications/unread-count', () => HttpResponse.json({ count: 0 })),
+    );
+    const { location } = renderApp('/');
+    expect(await screen.findByRole('tab', { name: 'Sign In' })).toBeInTheDocument();
+    expect(location.pathname).toBe('/auth');
+  });
 });
