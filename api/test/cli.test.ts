@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '@rescuelog/db/connect';
 import { createTestDatabase } from '@rescuelog/db/testing';
 import { createPasswordHasher } from '../src/plugins/app/passwords';
@@ -53,31 +54,30 @@ async function cli(script: string, args: string[], env: Record<string, string>):
   }
 }
 
-describe('command-line tools', () => {
-  let current: Target | undefined;
-  afterEach(async () => {
-    await current?.cleanup();
-    current = undefined;
+describe('command-line tools on one database, in order', { timeout: 120_000 }, () => {
+  // One data folder for the sequence: creating an embedded database takes seconds.
+  let shared: Target;
+  beforeAll(async () => {
+    shared = await target();
   });
+  afterAll(() => shared.cleanup());
 
   it('migrate applies every migration once', async () => {
-    current = await target();
-    const first = await cli('migrate.ts', [], current.env);
+    const first = await cli('migrate.ts', [], shared.env);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('2026-11-21T0500-accounts');
-    const second = await cli('migrate.ts', [], current.env);
+    const second = await cli('migrate.ts', [], shared.env);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('up to date');
   });
 
   it('create-admin creates an approved administrator, then promotes an existing account', async () => {
-    current = await target();
-    const created = await cli('create-admin.ts', ['--email', 'Chief@Example.org', '--name', 'Station Chief'], { ...current.env, ADMIN_PASSWORD: 'station-secret' });
+    const created = await cli('create-admin.ts', ['--email', 'Chief@Example.org', '--name', 'Station Chief'], { ...shared.env, ADMIN_PASSWORD: 'station-secret' });
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     expect(created.stdout).toContain('Created the approved administrator chief@example.org');
 
-    let handle = await current.open();
+    let handle = await shared.open();
     try {
       const chief = await handle.db.selectFrom('users').selectAll().where('email', '=', 'chief@example.org').executeTakeFirstOrThrow();
       expect(chief).toMatchObject({ role: 'administrator', status: 'approved', fullName: 'Station Chief' });
@@ -89,10 +89,10 @@ describe('command-line tools', () => {
       await handle.close();
     }
 
-    const promoted = await cli('create-admin.ts', ['--email', 'member@example.org', '--name', 'Pending Member'], current.env);
+    const promoted = await cli('create-admin.ts', ['--email', 'member@example.org', '--name', 'Pending Member'], shared.env);
     expect(promoted.code).toBe(0);
     expect(promoted.stdout).toContain('now an approved administrator');
-    handle = await current.open();
+    handle = await shared.open();
     try {
       const member = await handle.db.selectFrom('users').select(['role', 'status', 'passwordHash']).where('email', '=', 'member@example.org').executeTakeFirstOrThrow();
       expect(member).toEqual({ role: 'administrator', status: 'approved', passwordHash: 'x' });
@@ -104,22 +104,40 @@ describe('command-line tools', () => {
   });
 
   it('create-admin refuses bad input with the spec messages and without a terminal asks for ADMIN_PASSWORD', async () => {
-    current = await target();
-    const badEmail = await cli('create-admin.ts', ['--email', 'nope', '--name', 'Station Chief'], current.env);
+    const badEmail = await cli('create-admin.ts', ['--email', 'nope', '--name', 'Station Chief'], shared.env);
     expect(badEmail.code).toBe(1);
     expect(badEmail.stderr).toContain('Valid email address is required');
-    const shortPassword = await cli('create-admin.ts', ['--email', 'a@example.org', '--name', 'Station Chief'], { ...current.env, ADMIN_PASSWORD: '123' });
+    const shortPassword = await cli('create-admin.ts', ['--email', 'a@example.org', '--name', 'Station Chief'], { ...shared.env, ADMIN_PASSWORD: '123' });
     expect(shortPassword.code).toBe(1);
     expect(shortPassword.stderr).toContain('Password must be at least 6 characters');
-    const noPassword = await cli('create-admin.ts', ['--email', 'a@example.org', '--name', 'Station Chief'], current.env);
+    const noPassword = await cli('create-admin.ts', ['--email', 'a@example.org', '--name', 'Station Chief'], shared.env);
     expect(noPassword.code).toBe(1);
     expect(noPassword.stderr).toContain('ADMIN_PASSWORD');
   });
 
   it('a bad environment variable stops the command with its name', async () => {
-    current = await target();
-    const result = await cli('migrate.ts', [], { ...current.env, DATABASE_URL: 'mysql://nope' });
+    const result = await cli('migrate.ts', [], { ...shared.env, DATABASE_URL: 'mysql://nope' });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Invalid environment variable DATABASE_URL');
+  });
+});
+
+describe('server start', { timeout: 120_000 }, () => {
+  let broken: Target | undefined;
+  afterAll(() => broken?.cleanup());
+
+  it('the server does not start when a migration fails, and says which one', async () => {
+    broken = await target();
+    const handle = await broken.open();
+    try {
+      // A table the first migration creates, already there: its CREATE TABLE fails.
+      await sql`create table roles (id integer)`.execute(handle.db);
+    } finally {
+      await handle.close();
+    }
+    const result = await cli('../server.ts', [], { ...broken.env, PORT: '0', SESSION_SECRET: 'x'.repeat(40), LOG_LEVEL: 'silent' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Database migration failed, the server was not started');
+    expect(result.stderr).toContain('2026-11-21T0500-accounts');
   });
 });
