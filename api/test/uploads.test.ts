@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, type UserDocument } from '@rescuelog/sync-protocol/uploads';
 import type { User } from '@rescuelog/sync-protocol/users';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
+import { createDiskStorage } from '../src/services/object-storage';
+import { cleanupUploads, LAPSED_TOKEN_GRACE_MS, UNREFERENCED_OBJECT_GRACE_MS } from '../src/services/uploads-service';
 import { build, loginAs, type TestApp, type TestClient, type TestUser } from './helpers';
 
 interface ErrorBody {
@@ -298,6 +300,33 @@ describe('uploads', () => {
     expect(JSON.parse(single.user.certificationsUrl ?? '[]')).toEqual([certs[0]]);
     const cleared = (await (await client.request('PUT', '/api/user/documents', { json: { idDocumentUrl: null } })).json()) as { user: User };
     expect(cleared.user.idDocumentUrl).toBeNull();
+  });
+
+  it('cleans up lapsed URLs and files no account refers to, keeping recorded documents', async () => {
+    const owner = await t.createUser({ status: 'approved' });
+    const client = await loginAs(t, owner);
+    const kept = await upload(client, PDF);
+    const orphan = await upload(client, PNG);
+    await client.request('PUT', '/api/user/documents', { json: { idDocumentUrl: kept } });
+    await uploadUrl(client); // never used
+    const storage = createDiskStorage(uploadsDir);
+    const name = (url: string) => url.split('/').pop() ?? '';
+
+    // Within the grace periods nothing of this user's goes.
+    await cleanupUploads(t.db, storage, new Date(Date.now() + 60_000));
+    expect(await filesOnDisk()).toEqual(expect.arrayContaining([name(kept), name(orphan)]));
+
+    const later = new Date(Date.now() + Math.max(UNREFERENCED_OBJECT_GRACE_MS, LAPSED_TOKEN_GRACE_MS) + 60_000);
+    const result = await cleanupUploads(t.db, storage, later);
+    expect(result.objects).toBeGreaterThanOrEqual(1);
+    expect(result.tokens).toBeGreaterThanOrEqual(1);
+    const files = await filesOnDisk();
+    expect(files).toContain(name(kept));
+    expect(files).not.toContain(name(orphan));
+    expect((await client.get(kept)).status).toBe(200);
+    expect((await client.get(orphan)).status).toBe(404);
+    const rows = await t.db.selectFrom('uploads').select(['status']).where('ownerUserId', '=', owner.row.id).execute();
+    expect(rows).toEqual([{ status: 'stored' }]);
   });
 
   it("refuses URLs that are not the user's own stored uploads", async () => {

@@ -2,7 +2,7 @@
 // only its SHA-256. Status: 'pending' while the URL can be used; 'expired' once it cannot
 // (its one PUT has started, or failed); 'stored' when the PUT stored an object, whose
 // server-generated name is `storageKey`.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -54,6 +54,43 @@ export async function findStoredObject(db: Db, storageKey: string) {
     .where('storageKey', '=', storageKey)
     .where('status', '=', 'stored')
     .executeTakeFirst();
+}
+
+/** Deletes upload rows whose URL lapsed unused (or whose PUT failed) before `before`. */
+export async function deleteLapsedTokens(db: Db, before: Date): Promise<number> {
+  const result = await db.deleteFrom('uploads').where('status', 'in', ['pending', 'expired']).where('expiresAt', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Stored objects older than `storedBefore` that no account refers to (not its ID document,
+ * not among its certifications): uploads never recorded, or replaced by newer ones.
+ */
+export async function findUnreferencedObjects(db: Db, storedBefore: Date, limit: number) {
+  return db
+    .selectFrom('uploads as u')
+    .select(['u.id', 'u.storageKey'])
+    .where('u.status', '=', 'stored')
+    .where('u.storedAt', '<', storedBefore)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('users')
+            .select('users.id')
+            .where(
+              sql<boolean>`users.id_document_url = '/api/objects/' || u.storage_key
+                or strpos(coalesce(users.certifications_url, ''), '/api/objects/' || u.storage_key) > 0`,
+            ),
+        ),
+      ),
+    )
+    .orderBy('u.storedAt')
+    .limit(limit)
+    .execute();
+}
+
+export async function deleteUpload(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('uploads').where('id', '=', id).execute();
 }
 
 /** Stored objects by name, optionally only those of `ownerUserId`. */

@@ -7,7 +7,16 @@ import type { Database } from '@rescuelog/db/schema';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { UPLOAD_MESSAGES } from '@rescuelog/sync-protocol/uploads';
 import { ApiError } from '../lib/api-error';
-import { claimUploadToken, findStoredObject, insertUploadToken, openUploadTokens, recordStoredObject } from '../repositories/uploads-repository';
+import {
+  claimUploadToken,
+  deleteLapsedTokens,
+  deleteUpload,
+  findStoredObject,
+  findUnreferencedObjects,
+  insertUploadToken,
+  openUploadTokens,
+  recordStoredObject,
+} from '../repositories/uploads-repository';
 import type { ObjectStorage, StoredObject } from './object-storage';
 import { checkUpload } from './upload-stream';
 
@@ -100,6 +109,27 @@ export async function openObject(
   const stored = await storage.get(name);
   if (stored === undefined) throw objectNotFound();
   return { allowed: true, object: { ...stored, name, contentType: record.contentType, ownerId: record.ownerUserId } };
+}
+
+/** How long an upload nobody's account refers to is kept (the user may still retry recording it). */
+export const UNREFERENCED_OBJECT_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
+/** Spent or lapsed upload URLs are kept a day for the record, then deleted. */
+export const LAPSED_TOKEN_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes lapsed upload URLs and the files (and rows) of stored objects no account has
+ * referred to for UNREFERENCED_OBJECT_GRACE_MS. The row goes only after its file, so a failed
+ * delete is retried on the next run.
+ */
+export async function cleanupUploads(db: Kysely<Database>, storage: ObjectStorage, now = new Date()): Promise<{ tokens: number; objects: number }> {
+  const tokens = await deleteLapsedTokens(db, new Date(now.getTime() - LAPSED_TOKEN_GRACE_MS));
+  let objects = 0;
+  for (const object of await findUnreferencedObjects(db, new Date(now.getTime() - UNREFERENCED_OBJECT_GRACE_MS), 500)) {
+    if (object.storageKey !== null) await storage.remove(object.storageKey);
+    await deleteUpload(db, object.id);
+    objects += 1;
+  }
+  return { tokens, objects };
 }
 
 /** `/api/objects/<name>` -> `<name>`, or undefined for anything that is not one of our URLs. */

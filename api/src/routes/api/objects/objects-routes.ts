@@ -12,12 +12,14 @@ import { unauthenticated } from '../../../lib/api-error';
 import { expectNoBody } from '../../../lib/no-body';
 import { createDiskStorage, type ObjectStorage } from '../../../services/object-storage';
 import { payloadTooLarge } from '../../../services/upload-stream';
-import { createUploadUrl, openObject, storeUpload } from '../../../services/uploads-service';
+import { cleanupUploads, createUploadUrl, openObject, storeUpload } from '../../../services/uploads-service';
 
 export interface ObjectRoutesOptions {
   /** Defaults to files under `<DATA_DIR>/uploads`. */
   storage?: ObjectStorage;
 }
+
+const CLEANUP_INTERVAL_MS = 6 * 60 * 60 * 1000;
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
@@ -31,6 +33,22 @@ const emptyBody: AsyncIterable<Uint8Array> = {
 
 export async function objectRoutes(fastify: FastifyInstance, options: ObjectRoutesOptions = {}): Promise<void> {
   const storage = options.storage ?? createDiskStorage(path.join(fastify.config.dataDir, 'uploads'));
+
+  // Lapsed upload URLs and files no account refers to are removed at start and every 6 hours.
+  let cleanup: Promise<unknown> = Promise.resolve();
+  const runCleanup = (): void => {
+    cleanup = cleanupUploads(fastify.db, storage).catch((error: unknown) => fastify.log.warn({ err: error }, 'upload cleanup failed'));
+  };
+  let timer: NodeJS.Timeout | undefined;
+  fastify.addHook('onReady', async () => {
+    runCleanup();
+    timer = setInterval(runCleanup, CLEANUP_INTERVAL_MS);
+    timer.unref();
+  });
+  fastify.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+    await cleanup;
+  });
 
   fastify.post('/objects/upload', { config: { allowPending: true } }, async (request) => {
     if (!request.user) throw unauthenticated();
