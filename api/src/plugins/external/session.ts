@@ -67,7 +67,8 @@ export class PgSessionStore implements SessionStore {
         sid,
         userId,
         data: json,
-        expiresAt: new Date(Date.now() + Math.min(inactivityMs, absoluteMs)),
+        // The database clock decides every timeout, so instances with skewed clocks agree.
+        expiresAt: sql`now() + ${Math.min(inactivityMs, absoluteMs)} * interval '1 millisecond'`,
       })
       .onConflict((oc) =>
         oc.column('sid').doUpdateSet({
