@@ -266,6 +266,12 @@ describe('uploads', () => {
     const asAdmin = await adminClient.get(url);
     expect(asAdmin.status).toBe(200);
     expect(asAdmin.headers.get('content-type')).toBe('application/pdf');
+    const read = await t.db.selectFrom('auditLog').selectAll().where('action', '=', 'upload.read').where('entityId', '=', name).execute();
+    expect(read).toHaveLength(1);
+    expect(read[0]).toMatchObject({ actorUserId: admin.row.id, details: { owner: member.row.id } });
+    // The owner's own reads are not logged.
+    await memberClient.get(url);
+    expect(await t.db.selectFrom('auditLog').select('id').where('action', '=', 'upload.read').where('entityId', '=', name).execute()).toHaveLength(1);
 
     expect((await t.client().get(url)).status).toBe(401);
     expect((await memberClient.get('/api/objects/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.png')).status).toBe(404);

@@ -93,6 +93,10 @@ export async function objectRoutes(fastify: FastifyInstance, options: ObjectRout
       throw await fastify.deny(request, ErrorCode.FORBIDDEN, 'You do not have access to this file', { object: request.params.name, owner: String(result.ownerId) });
     }
     const { object } = result;
+    if (object.ownerId !== request.user.id) {
+      // An administrator reading someone's identity documents leaves a trace.
+      await fastify.audit.record(request, { action: 'upload.read', outcome: 'success', entityType: 'upload', entityId: object.name, details: { owner: object.ownerId } });
+    }
     return reply
       .type(object.contentType)
       .header('content-length', String(object.size))
