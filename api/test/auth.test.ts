@@ -221,3 +221,22 @@ describe('login, logout and the current user', () => {
     expect(((await me.json()) as { user: { status: string } }).user.status).toBe('pending');
   });
 });
+
+describe('behind a TLS proxy (PUBLIC_ORIGIN https)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await build({ env: { PUBLIC_ORIGIN: 'https://rescue.example.org' } });
+  });
+  afterAll(() => t.close());
+
+  it('sets a Secure session cookie when the proxy says the request was https', async () => {
+    const user = await t.createUser();
+    const client = t.client();
+    const res = await client.post('/api/login', { email: user.email, password: user.password }, { headers: { 'x-forwarded-proto': 'https', origin: 'https://rescue.example.org' } });
+    expect(res.status).toBe(200);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('rescuelog_session='));
+    expect(cookie).toMatch(/; Secure/i);
+    const me = await client.get('/api/user', { headers: { 'x-forwarded-proto': 'https' } });
+    expect(me.status).toBe(200);
+  });
+});

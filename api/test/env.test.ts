@@ -81,5 +81,9 @@ describe('resolveConfig', () => {
     expect([...hosted.allowedOrigins]).toEqual(['https://rescue.example.org']);
     expect(hosted.cookieSecure).toBe(true);
     expect(resolveConfig(parseEnv({ DATA_DIR: dir, TRUST_PROXY: 'true' })).cookieSecure).toBe('auto');
+    // An https origin in front of a plain-http server means a TLS proxy: trust its headers.
+    expect(parseEnv({ PUBLIC_ORIGIN: 'https://rescue.example.org' }).trustProxy).toBe(true);
+    expect(parseEnv({ PUBLIC_ORIGIN: 'https://rescue.example.org', TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(parseEnv({}).trustProxy).toBe(false);
   });
 });

@@ -133,7 +133,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     publicOriginDefaulted: raw.PUBLIC_ORIGIN === undefined,
     allowedOrigins: raw.ALLOWED_ORIGINS,
     firstUserAdmin: raw.FIRST_USER_ADMIN ?? raw.DATABASE_URL === undefined,
-    trustProxy: raw.TRUST_PROXY ?? false,
+    // The server speaks plain HTTP; an https public origin means a TLS proxy sits in front.
+    trustProxy: raw.TRUST_PROXY ?? (raw.PUBLIC_ORIGIN ?? '').startsWith('https:'),
     logLevel: raw.LOG_LEVEL,
   };
 }

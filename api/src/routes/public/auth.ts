@@ -17,7 +17,14 @@ import { findUserWithRolePermissions } from '../../plugins/app/users/users-repos
 
 export const LOGOUT_MESSAGE = 'You have been logged out successfully';
 
+let warnedInsecure = false;
+
 async function signIn(request: FastifyRequest, userId: number): Promise<void> {
+  if (request.server.config.cookieSecure === true && request.protocol !== 'https' && !warnedInsecure) {
+    // @fastify/session silently drops a Secure cookie on a plain-http request.
+    warnedInsecure = true;
+    request.log.warn('PUBLIC_ORIGIN is https but this sign-in arrived over http: the session cookie cannot be set. Behind a TLS proxy, send X-Forwarded-Proto (TRUST_PROXY is on).');
+  }
   await request.session.regenerate();
   request.session.set('userId', userId);
 }
