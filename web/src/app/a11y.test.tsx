@@ -14,7 +14,7 @@ describe('accessibility (axe, structural rules)', () => {
     await screen.findByText('Password is required');
     expect(await axeViolations()).toEqual([]);
     await user.click(screen.getByRole('tab', { name: 'Register' }));
-    await user.selectOptions(screen.getByLabelText(/^Qualifications/), 'Other');
+    await user.selectOptions(await screen.findByLabelText(/^Qualifications/), 'Other');
     expect(await axeViolations()).toEqual([]);
   });
 

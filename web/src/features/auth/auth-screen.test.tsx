@@ -12,6 +12,7 @@ function pdf(name: string, size = 1024): File {
 async function openRegister() {
   const view = renderApp('/auth');
   await view.user.click(await screen.findByRole('tab', { name: 'Register' }));
+  await screen.findByRole('button', { name: 'Create Account' });
   return view;
 }
 

@@ -1,8 +1,12 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { ShieldPlus } from 'lucide-react';
+import { lazy, Suspense } from 'react';
+import { Spinner } from '@/components/ui/spinner';
 import { InstallAppButton } from './install-app-button';
-import { RegisterForm } from './register-form';
 import { SignInForm } from './sign-in-form';
+
+// Most visits sign in; the registration form and its upload code load when the tab opens.
+const RegisterForm = lazy(async () => ({ default: (await import('./register-form')).RegisterForm }));
 
 export function AuthScreen() {
   return (
@@ -33,7 +37,9 @@ export function AuthScreen() {
                 Fields marked <span aria-hidden="true">*</span>
                 <span className="sr-only">as required</span> are required. New accounts are reviewed by an administrator.
               </p>
-              <RegisterForm />
+              <Suspense fallback={<Spinner label="Loading registration form" />}>
+                <RegisterForm />
+              </Suspense>
             </Tabs.Content>
           </Tabs.Root>
         </section>
