@@ -7,6 +7,7 @@ import { adminRoutes } from './admin/admin-routes';
 import { caseRoutes } from './cases';
 import { objectRoutes } from './objects/objects-routes';
 import { statsRoutes } from './stats';
+import { syncRoutes } from './sync/sync-routes';
 import { userDocumentRoutes } from './user/documents';
 import { userNotificationRoutes } from './user/notifications';
 
@@ -18,6 +19,7 @@ export async function protectedRoutes(fastify: FastifyInstance, options: { extra
   await fastify.register(objectRoutes);
   await fastify.register(statsRoutes);
   await fastify.register(caseRoutes);
+  await fastify.register(syncRoutes);
   await fastify.register(adminRoutes);
 
   // Test-only routes (AppOptions.extraProtectedRoutes), protected like the ones above.

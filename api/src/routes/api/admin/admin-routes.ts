@@ -1,6 +1,7 @@
 // Everything under /api/admin: administrators only, enforced here by location (an onRequest
 // hook, so a non-administrator is refused before any body is read, and the denial audited).
 import type { FastifyInstance } from 'fastify';
+import { adminConflictRoutes } from './conflicts';
 import { adminNotificationRoutes } from './notifications';
 import { adminRoleRoutes } from './roles';
 import { adminUserRoutes } from './users';
@@ -12,4 +13,5 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
   await fastify.register(adminUserRoutes);
   await fastify.register(adminRoleRoutes);
   await fastify.register(adminNotificationRoutes);
+  await fastify.register(adminConflictRoutes);
 }

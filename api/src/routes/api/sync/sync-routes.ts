@@ -1,0 +1,48 @@
+// POST /api/sync/push and POST /api/sync/pull (docs/architecture.md "Sync protocol").
+// A client older than MIN_PROTOCOL_VERSION gets 426 UPDATE_REQUIRED and nothing else.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ErrorCode } from '@rescuelog/sync-protocol/errors';
+import { pullRequestSchema, pushRequestSchema } from '@rescuelog/sync-protocol/sync/push-pull';
+import { MIN_PROTOCOL_VERSION } from '@rescuelog/sync-protocol/sync/versions';
+import { ApiError, parseInput, unauthenticated } from '../../../lib/api-error';
+import { pullChanges } from '../../../services/sync/pull-service';
+import { pushBatch, type RequestOrigin } from '../../../services/sync/push-service';
+
+export const UPDATE_REQUIRED_MESSAGE =
+  'This version of the app is out of date. Update it to keep syncing.';
+/** 200 mutations with long free-text fields can pass the default 1 MiB. */
+export const PUSH_BODY_LIMIT = 16 * 1024 * 1024;
+
+const versionProbe = z.object({ protocolVersion: z.number() });
+
+function requireSupportedProtocol(body: unknown): void {
+  const probe = versionProbe.safeParse(body);
+  if (probe.success && probe.data.protocolVersion < MIN_PROTOCOL_VERSION) {
+    throw new ApiError(426, ErrorCode.UPDATE_REQUIRED, UPDATE_REQUIRED_MESSAGE);
+  }
+}
+
+function origin(request: FastifyRequest): RequestOrigin {
+  const ua = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null };
+}
+
+export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
+  fastify.post('/sync/push', { bodyLimit: PUSH_BODY_LIMIT }, async (request) => {
+    if (!request.user) throw unauthenticated();
+    requireSupportedProtocol(request.body);
+    const body = parseInput(pushRequestSchema, request.body);
+    return pushBatch(fastify.db, request.user, origin(request), {
+      deviceId: body.deviceId,
+      mutations: body.mutations,
+    });
+  });
+
+  fastify.post('/sync/pull', async (request) => {
+    if (!request.user) throw unauthenticated();
+    requireSupportedProtocol(request.body);
+    const body = parseInput(pullRequestSchema, request.body);
+    return pullChanges(fastify.db, request.user, { cursor: body.cursor, limit: body.limit });
+  });
+}

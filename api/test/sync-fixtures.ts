@@ -1,0 +1,141 @@
+// Helpers for the sync tests: a signed-in user with chosen permissions and a simulated device
+// that numbers its mutations like the client's outbox and speaks the real HTTP API.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Permissions } from '@rescuelog/sync-protocol/permissions';
+import { generateHumanId, type HumanIdPrefix } from '@rescuelog/sync-protocol/sync/human-id';
+import type { Mutation, MutationName, MutationOf } from '@rescuelog/sync-protocol/sync/mutations';
+import {
+  pullResponseSchema,
+  pushResponseSchema,
+  type PullResponse,
+  type PushResponse,
+} from '@rescuelog/sync-protocol/sync/push-pull';
+import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/sync/versions';
+import * as syncFields from '@rescuelog/db/migrations/2026-11-21T0700-sync-fields';
+import { loginAs, type TestApp, type TestClient, type TestUser } from './helpers';
+
+/** What a responder normally holds: create, edit and delete their own records. */
+export const RESPONDER: Permissions = {
+  newCase: { read: true, create: true, edit: true, delete: true },
+  cprLogger: { read: true, create: true, edit: true, delete: true },
+  multiPatient: { read: true, create: true, edit: false, delete: false },
+  incidentReports: { read: true, create: true, edit: false, delete: false },
+  casesLogged: { view: true, edit: false, delete: false },
+  cprLogs: { view: true, edit: false, delete: false },
+  multiPatientLogs: { view: true, edit: false, delete: false },
+};
+
+/** Until the migration list registers 2026-11-21T0700-sync-fields, apply it here. */
+export async function ensureSyncSchema(t: TestApp): Promise<void> {
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*)::int as n from information_schema.columns
+    where table_name = 'cases' and column_name = 'field_versions'`.execute(t.db);
+  if ((rows[0]?.n ?? 0) === 0) await syncFields.up(t.db as never);
+}
+
+export interface SyncUser {
+  user: TestUser;
+  id: number;
+  client: TestClient;
+}
+
+export async function syncUser(
+  t: TestApp,
+  permissions: Permissions = RESPONDER,
+  role: 'member' | 'administrator' = 'member',
+): Promise<SyncUser> {
+  const user = await t.createUser({ role, status: 'approved' });
+  await t.db
+    .updateTable('users')
+    .set({ permissions: JSON.stringify(permissions) })
+    .where('id', '=', user.row.id)
+    .execute();
+  return { user, id: user.row.id, client: await loginAs(t, user) };
+}
+
+export const uuid = (): string => randomUUID();
+export const humanId = (prefix: HumanIdPrefix): string => generateHumanId(prefix);
+
+type ArgsOf<N extends MutationName> = MutationOf<N>['args'];
+
+export class Device {
+  readonly deviceId = randomUUID();
+  seq = 0;
+
+  constructor(readonly owner: SyncUser) {}
+
+  /** The next mutation of this device's outbox. */
+  m<N extends MutationName>(
+    name: N,
+    args: ArgsOf<N>,
+    options: { baseVersion?: string | null; seq?: number } = {},
+  ): Mutation {
+    this.seq = options.seq ?? this.seq + 1;
+    const ids = ['id', 'caseId', 'cprSessionId', 'mciIncidentId']
+      .map((k) => (args as Record<string, unknown>)[k])
+      .filter((v): v is string => typeof v === 'string' && /^[0-9a-f-]{36}$/.test(v));
+    return {
+      mutationId: randomUUID(),
+      deviceId: this.deviceId,
+      seq: this.seq,
+      actorUserId: this.owner.id,
+      name,
+      args,
+      entityIds: ids,
+      baseVersion: options.baseVersion ?? null,
+      clientTime: new Date().toISOString(),
+      schemaVersion: SCHEMA_VERSION,
+    } as Mutation;
+  }
+
+  pushRaw(mutations: unknown[], overrides: Record<string, unknown> = {}): Promise<Response> {
+    return this.owner.client.post('/api/sync/push', {
+      protocolVersion: PROTOCOL_VERSION,
+      schemaVersion: SCHEMA_VERSION,
+      deviceId: this.deviceId,
+      mutations,
+      ...overrides,
+    });
+  }
+
+  async push(...mutations: Mutation[]): Promise<PushResponse> {
+    const res = await this.pushRaw(mutations);
+    if (res.status !== 200)
+      throw new Error(`push failed: ${String(res.status)} ${await res.text()}`);
+    return pushResponseSchema.parse(await res.json());
+  }
+}
+
+export async function pull(
+  client: TestClient,
+  cursor: string | null,
+  limit?: number,
+): Promise<PullResponse> {
+  const res = await client.post('/api/sync/pull', {
+    protocolVersion: PROTOCOL_VERSION,
+    schemaVersion: SCHEMA_VERSION,
+    deviceId: randomUUID(),
+    cursor,
+    ...(limit === undefined ? {} : { limit }),
+  });
+  if (res.status !== 200) throw new Error(`pull failed: ${String(res.status)} ${await res.text()}`);
+  return pullResponseSchema.parse(await res.json());
+}
+
+/** Follows the cursor until hasMore is false. */
+export async function pullAll(
+  client: TestClient,
+  cursor: string | null = null,
+  limit?: number,
+): Promise<{ cursor: string; changes: PullResponse['changes'] }> {
+  const changes: PullResponse['changes'] = [];
+  let next = cursor;
+  for (;;) {
+    const page = await pull(client, next, limit);
+    changes.push(...page.changes);
+    next = page.cursor;
+    if (!page.hasMore) return { cursor: page.cursor, changes };
+  }
+}

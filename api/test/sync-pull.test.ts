@@ -1,0 +1,235 @@
+// POST /api/sync/pull over real HTTP: version order and cursor paging, tombstones, only what
+// the user may see, round trips of what a device saved, and cursor correctness while
+// pushes run at the same time.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SyncChange } from '@rescuelog/sync-protocol/sync/push-pull';
+import { build, type TestApp } from './helpers';
+import {
+  Device,
+  RESPONDER,
+  ensureSyncSchema,
+  humanId,
+  pull,
+  pullAll,
+  syncUser,
+  uuid,
+  type SyncUser,
+} from './sync-fixtures';
+
+describe('sync pull', () => {
+  let t: TestApp;
+  let alice: SyncUser;
+  let bob: SyncUser;
+
+  beforeAll(async () => {
+    t = await build();
+    await ensureSyncSchema(t);
+    alice = await syncUser(t);
+    bob = await syncUser(t);
+  });
+  afterAll(() => t.close());
+
+  const byId = (changes: SyncChange[], id: string) => changes.filter((c) => c.id === id);
+
+  it('returns what the device saved, normalised the same way, with server columns', async () => {
+    const device = new Device(alice);
+    const id = uuid();
+    const caseId = humanId('C');
+    const { cursor: start } = await pullAll(alice.client);
+    const fields = {
+      patientName: 'Naledi',
+      incidentLatitude: '-33.123456789',
+      incidentLongitude: 18.4240553,
+      callReceivedTime: '2026-11-21T07:15:00+02:00',
+      symptoms: ['chest pain', 'nausea'],
+      triageCounts: { RED: 1 },
+      cprPerformed: true,
+      capillaryRefillTime: 2.5,
+    };
+    await device.push(device.m('case.upsert', { id, humanId: caseId.toLowerCase(), fields }));
+    const { changes } = await pullAll(alice.client, start);
+    expect(changes).toHaveLength(1);
+    const [change] = changes;
+    expect(change?.entity).toBe('case');
+    expect(change?.deleted).toBe(false);
+    expect(change?.data).toMatchObject({
+      id,
+      caseId,
+      patientName: 'Naledi',
+      incidentLatitude: -33.12345679,
+      incidentLongitude: 18.4240553,
+      callReceivedTime: '2026-11-21T05:15:00.000Z',
+      symptoms: ['chest pain', 'nausea'],
+      triageCounts: { RED: 1 },
+      cprPerformed: true,
+      oxygenAdministered: false,
+      capillaryRefillTime: 2.5,
+      status: 'in_progress',
+      userId: alice.id,
+      deletedAt: null,
+      version: change?.version,
+    });
+    expect(change?.data).not.toHaveProperty('fieldVersions');
+  });
+
+  it('pages in version order with a cursor and hasMore, and an exhausted cursor returns nothing', async () => {
+    const device = new Device(alice);
+    const { cursor: start } = await pullAll(alice.client);
+    const caseUuid = uuid();
+    const batch = [device.m('case.upsert', { id: caseUuid, humanId: humanId('C'), fields: {} })];
+    for (let i = 0; i < 9; i++) {
+      batch.push(
+        device.m('vitalSign.record', {
+          id: uuid(),
+          caseId: caseUuid,
+          type: 'heartRate',
+          value: String(60 + i),
+          numericValue: 60 + i,
+          timestamp: new Date().toISOString(),
+        }),
+      );
+    }
+    batch.push(device.m('case.upsert', { id: caseUuid, fields: { patientName: 'Last write' } }));
+    await device.push(...batch);
+
+    const pages: SyncChange[][] = [];
+    let cursor = start;
+    for (;;) {
+      const page = await pull(alice.client, cursor, 3);
+      pages.push(page.changes);
+      expect(page.changes.length).toBeLessThanOrEqual(3);
+      cursor = page.cursor;
+      if (!page.hasMore) break;
+    }
+    const all = pages.flat();
+    const versions = all.map((c) => BigInt(c.version));
+    expect(versions).toEqual([...versions].sort((a, b) => (a < b ? -1 : 1)));
+    // The case was updated after its vitals: it appears once, at its latest version, last.
+    expect(all).toHaveLength(10);
+    expect(all.at(-1)).toMatchObject({ entity: 'case', id: caseUuid });
+    expect(byId(all, caseUuid)).toHaveLength(1);
+    const empty = await pull(alice.client, cursor);
+    expect(empty).toEqual({ cursor, hasMore: false, changes: [] });
+  });
+
+  it('pulls a delete as a tombstone with no data', async () => {
+    const device = new Device(alice);
+    const id = uuid();
+    await device.push(
+      device.m('case.upsert', { id, humanId: humanId('C'), fields: { patientName: 'Gone' } }),
+    );
+    const { cursor } = await pullAll(alice.client);
+    await device.push(device.m('case.delete', { id }));
+    const { changes } = await pullAll(alice.client, cursor);
+    expect(changes).toEqual([
+      { entity: 'case', id, version: expect.any(String) as string, deleted: true, data: null },
+    ]);
+  });
+
+  it('shows a user only the records they may see', async () => {
+    const private1 = await syncUser(t, {
+      ...RESPONDER,
+      casesLogged: { view: false },
+      cprLogs: { view: false },
+    });
+    const own = uuid();
+    const others = uuid();
+    const d1 = new Device(private1);
+    const d2 = new Device(bob);
+    await d1.push(d1.m('case.upsert', { id: own, humanId: humanId('C'), fields: {} }));
+    await d2.push(d2.m('case.upsert', { id: others, humanId: humanId('C'), fields: {} }));
+    const vitalOnOwn = uuid();
+    // A supervisor adds a vital sign to private1's case: it belongs to the case, so private1 sees it.
+    const supervisor = await syncUser(t, { ...RESPONDER, casesLogged: { view: true, edit: true } });
+    const d3 = new Device(supervisor);
+    expect(
+      (
+        await d3.push(
+          d3.m('vitalSign.record', {
+            id: vitalOnOwn,
+            caseId: own,
+            type: 'spo2',
+            value: '95',
+            timestamp: new Date().toISOString(),
+          }),
+        )
+      ).results[0]?.status,
+    ).toBe('applied');
+
+    const seen = (await pullAll(private1.client)).changes.map((c) => c.id);
+    expect(seen).toContain(own);
+    expect(seen).toContain(vitalOnOwn);
+    expect(seen).not.toContain(others);
+    // Someone allowed to view Cases Logged sees both.
+    const all = (await pullAll(bob.client)).changes.map((c) => c.id);
+    expect(all).toEqual(expect.arrayContaining([own, others, vitalOnOwn]));
+  });
+
+  it('never skips a change while pushes run concurrently with pulls', async () => {
+    const { cursor: start } = await pullAll(alice.client);
+    const devices = [new Device(alice), new Device(alice), new Device(bob), new Device(bob)];
+    const created: string[] = [];
+    const pushes = devices.map(async (device) => {
+      for (let i = 0; i < 5; i++) {
+        const id = uuid();
+        created.push(id);
+        await device.push(
+          device.m('case.upsert', {
+            id,
+            humanId: humanId('C'),
+            fields: { patientName: `P${String(i)}` },
+          }),
+        );
+      }
+    });
+    const seen = new Set<string>();
+    let cursor = start;
+    let done = false;
+    const puller = (async () => {
+      while (!done) {
+        const page = await pull(alice.client, cursor, 2);
+        for (const c of page.changes) seen.add(c.id);
+        cursor = page.cursor;
+      }
+    })();
+    await Promise.all(pushes);
+    done = true;
+    await puller;
+    const rest = await pullAll(alice.client, cursor);
+    for (const c of rest.changes) seen.add(c.id);
+    for (const id of created) expect(seen.has(id)).toBe(true);
+  });
+
+  it('refuses a malformed pull with 400', async () => {
+    const res = await alice.client.post('/api/sync/pull', {
+      protocolVersion: 1,
+      schemaVersion: 1,
+      deviceId: uuid(),
+      cursor: 'abc',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(
+      (
+        await t
+          .client()
+          .post('/api/sync/pull', {
+            protocolVersion: 1,
+            schemaVersion: 1,
+            deviceId: uuid(),
+            cursor: null,
+          })
+      ).status,
+    ).toBe(401);
+  });
+
+  it('answers with Cache-Control: no-store', async () => {
+    const res = await alice.client.post('/api/sync/pull', {
+      protocolVersion: 1,
+      schemaVersion: 1,
+      deviceId: uuid(),
+      cursor: null,
+    });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+});
