@@ -111,6 +111,8 @@ async function firstRenderScripts(origin: string, cookie: string | null, spec: P
 }
 
 interface LighthouseSummary {
+  /** Why Lighthouse could not score the page, if it could not. */
+  problem: string | null;
   performance: number | null;
   lcpMs: number | null;
   tbtMs: number | null;
@@ -144,7 +146,9 @@ async function runLighthouse(url: string, cookie: string | null): Promise<Lighth
     const { lhr } = result;
     const numeric = (id: string) => lhr.audits[id]?.numericValue ?? null;
     const score = lhr.categories.performance?.score;
+    const problem = lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : null;
     return {
+      problem,
       performance: score === null || score === undefined ? null : Math.round(score * 100),
       lcpMs: numeric('largest-contentful-paint'),
       tbtMs: numeric('total-blocking-time'),
@@ -190,6 +194,7 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
         'TBT ms': lh.tbtMs === null ? 'n/a' : Math.round(lh.tbtMs),
         CLS: lh.cls === null ? 'n/a' : round(lh.cls, 3),
       });
+      if (lh.problem) console.log(`\nLighthouse could not score ${spec.path}: ${lh.problem}`);
       console.log(`\nScripts before the first render of ${spec.path}:`);
       table(scripts.map((s) => ({ script: s.url, KiB: round(s.bytes / 1024), 'KiB gz': round(s.gzipBytes / 1024), 'render waits for it': s.needed ? 'yes' : 'no' })));
     }

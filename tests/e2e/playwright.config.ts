@@ -33,6 +33,6 @@ export default defineConfig({
   projects: [
     { name: 'first-admin', testMatch: /first-admin\.spec\.ts$/ },
     { name: 'app', testMatch: /(accounts|notifications|a11y)\.spec\.ts$/, dependencies: ['first-admin'] },
-    { name: 'offline', testMatch: /offline\.spec\.ts$/, dependencies: ['app'] },
+    { name: 'offline', testMatch: /(offline|pwa-update)\.spec\.ts$/, dependencies: ['app'] },
   ],
 });

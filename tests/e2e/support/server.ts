@@ -3,7 +3,7 @@
 // address the browser uses. The running server is described in a state file so any
 // process of the run (global setup, a test worker, global teardown) can stop or restart it.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ const serverStateSchema = z.object({
   port: z.number().int().positive(),
   origin: z.string().url(),
   dataDir: z.string().min(1),
+  webDist: z.string().min(1),
   runDir: z.string().min(1),
 });
 export type ServerState = z.infer<typeof serverStateSchema>;
@@ -88,6 +89,19 @@ export interface StartOptions {
   /** Reuse a port and data folder (restart after stopServer); new ones otherwise. */
   port?: number;
   dataDir?: string;
+  /** The built web app the server serves; default a copy of web/dist in runDir, so a test
+   * can change it (a "new version") without touching the repository's build. */
+  webDist?: string;
+}
+
+function copyWebDist(runDir: string): string {
+  const source = path.join(REPO_ROOT, 'web', 'dist');
+  if (!existsSync(path.join(source, 'index.html'))) {
+    throw new Error(`${source} has no index.html: run \`npx -y pnpm@10 run build\` first`);
+  }
+  const target = path.join(runDir, 'web-dist');
+  cpSync(source, target, { recursive: true });
+  return target;
 }
 
 /** Starts the server and waits for GET /api/ready. The log goes to <runDir>/server.log. */
@@ -97,6 +111,7 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
   }
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? path.join(options.runDir, 'data');
+  const webDist = options.webDist ?? copyWebDist(options.runDir);
   mkdirSync(dataDir, { recursive: true });
   const origin = `http://127.0.0.1:${String(port)}`;
   const logFile = path.join(options.runDir, 'server.log');
@@ -108,6 +123,7 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     PUBLIC_ORIGIN: origin,
+    WEB_DIST: webDist,
   };
   // The e2e server is always the embedded database with a fresh folder.
   delete env.DATABASE_URL;
@@ -116,7 +132,7 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
   closeSync(log);
   child.unref();
   if (child.pid === undefined) throw new Error('the server process did not start');
-  const state: ServerState = { pid: child.pid, port, origin, dataDir, runDir: options.runDir };
+  const state: ServerState = { pid: child.pid, port, origin, dataDir, webDist, runDir: options.runDir };
   writeFileSync(stateFile(options.runDir), JSON.stringify(state));
   await waitUntilReady(origin, child.pid, logFile);
   return state;
@@ -134,5 +150,5 @@ export async function stopServer(state: ServerState): Promise<void> {
 
 /** Restarts the run's server on the same port and data folder (after stopServer). */
 export async function restartServer(state: ServerState): Promise<ServerState> {
-  return startServer({ runDir: state.runDir, port: state.port, dataDir: state.dataDir });
+  return startServer({ runDir: state.runDir, port: state.port, dataDir: state.dataDir, webDist: state.webDist });
 }
