@@ -7,10 +7,9 @@ import { MigrationError } from './plugins/external/database';
 
 async function main(): Promise<void> {
   let config;
-  let logLevel;
+  let env;
   try {
-    const env = parseEnv(process.env);
-    logLevel = env.logLevel;
+    env = parseEnv(process.env);
     config = resolveConfig(env);
   } catch (error) {
     if (error instanceof EnvError) {
@@ -22,7 +21,7 @@ async function main(): Promise<void> {
 
   let app;
   try {
-    app = await buildApp({ config, logger: { level: logLevel } });
+    app = await buildApp({ config, logger: { level: env.logLevel }, rateLimits: env.rateLimits });
   } catch (error) {
     if (error instanceof MigrationError) {
       console.error(error.message);

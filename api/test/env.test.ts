@@ -24,6 +24,14 @@ describe('parseEnv', () => {
     expect(parseEnv({ FIRST_USER_ADMIN: 'false' }).firstUserAdmin).toBe(false);
   });
 
+  it('takes rate limit overrides as <max>/<seconds>', () => {
+    expect(parseEnv({}).rateLimits).toEqual({});
+    expect(parseEnv({ RATE_LIMIT_LOGIN_IP: '100/60', RATE_LIMIT_REGISTER_IP: '1000 / 3600' }).rateLimits).toEqual({
+      loginPerIp: { max: 100, windowSeconds: 60 },
+      registerPerIp: { max: 1000, windowSeconds: 3600 },
+    });
+  });
+
   it('parses origins, including a native wrapper origin', () => {
     const env = parseEnv({ PUBLIC_ORIGIN: 'https://rescue.example.org/', ALLOWED_ORIGINS: 'capacitor://localhost, https://other.example:8443' });
     expect(env.publicOrigin).toBe('https://rescue.example.org');
@@ -38,6 +46,8 @@ describe('parseEnv', () => {
     ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'https://rescue.example.org/app' }],
     ['ALLOWED_ORIGINS', { ALLOWED_ORIGINS: 'capacitor://localhost,not an origin' }],
     ['FIRST_USER_ADMIN', { FIRST_USER_ADMIN: 'sometimes' }],
+    ['RATE_LIMIT_LOGIN_EMAIL', { RATE_LIMIT_LOGIN_EMAIL: '10 per minute' }],
+    ['RATE_LIMIT_REGISTER_IP', { RATE_LIMIT_REGISTER_IP: '0/60' }],
   ])('names %s when it is invalid', (variable, source) => {
     expect(() => parseEnv(source)).toThrow(EnvError);
     expect(() => parseEnv(source)).toThrow(new RegExp(`^Invalid environment variable ${variable}:`));

@@ -44,6 +44,17 @@ const originString = z.string().transform((v, ctx) => {
   return origin;
 });
 
+/** '<max>/<seconds>', e.g. '10/900': at most 10 attempts per 15 minutes. */
+const rateLimitRule = optionalString.transform((v, ctx) => {
+  if (v === undefined) return undefined;
+  const match = /^(\d+)\s*\/\s*(\d+)$/.exec(v);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
+    ctx.addIssue({ code: 'custom', message: `expected <max attempts>/<window seconds> like 10/900, got '${v}'` });
+    return z.NEVER;
+  }
+  return { max: Number(match[1]), windowSeconds: Number(match[2]) };
+});
+
 export const rawEnvSchema = z.object({
   PORT: optionalString.pipe(
     z
@@ -80,6 +91,9 @@ export const rawEnvSchema = z.object({
   }),
   FIRST_USER_ADMIN: booleanFlag,
   TRUST_PROXY: booleanFlag,
+  RATE_LIMIT_LOGIN_IP: rateLimitRule,
+  RATE_LIMIT_LOGIN_EMAIL: rateLimitRule,
+  RATE_LIMIT_REGISTER_IP: rateLimitRule,
   LOG_LEVEL: optionalString.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 
@@ -100,6 +114,17 @@ export interface Env {
   firstUserAdmin: boolean;
   trustProxy: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Overrides of the API's default rate limits; unset keeps the default. */
+  rateLimits: {
+    loginPerIp?: RateLimitRule;
+    loginPerEmail?: RateLimitRule;
+    registerPerIp?: RateLimitRule;
+  };
+}
+
+export interface RateLimitRule {
+  max: number;
+  windowSeconds: number;
 }
 
 export class EnvError extends Error {
@@ -136,5 +161,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     // The server speaks plain HTTP; an https public origin means a TLS proxy sits in front.
     trustProxy: raw.TRUST_PROXY ?? (raw.PUBLIC_ORIGIN ?? '').startsWith('https:'),
     logLevel: raw.LOG_LEVEL,
+    rateLimits: {
+      ...(raw.RATE_LIMIT_LOGIN_IP ? { loginPerIp: raw.RATE_LIMIT_LOGIN_IP } : {}),
+      ...(raw.RATE_LIMIT_LOGIN_EMAIL ? { loginPerEmail: raw.RATE_LIMIT_LOGIN_EMAIL } : {}),
+      ...(raw.RATE_LIMIT_REGISTER_IP ? { registerPerIp: raw.RATE_LIMIT_REGISTER_IP } : {}),
+    },
   };
 }

@@ -3,13 +3,11 @@
 // counts and, when the window has passed, starts a new one.
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
+import type { RateLimitRule } from '@rescuelog/sync-protocol/env';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { ApiError } from '../../lib/api-error';
 
-export interface RateLimitRule {
-  max: number;
-  windowSeconds: number;
-}
+export type { RateLimitRule };
 
 export interface RateLimitSettings {
   loginPerIp: RateLimitRule;
