@@ -1,0 +1,19 @@
+// Mounted once in the app's root layout: opens the signed-in user's sync session and shows
+// the sync status bar on every signed-in screen. Signed out, nothing of the sync code loads.
+import { lazy, Suspense } from 'react';
+import { useUser } from '@/lib/auth';
+import { useSyncLifecycle } from '@/lib/sync/use-sync-lifecycle';
+
+const SyncStatusBar = lazy(async () => ({ default: (await import('./sync-status-bar')).SyncStatusBar }));
+
+export function SyncShell() {
+  const { data: user } = useUser();
+  useSyncLifecycle(user);
+  // Without IndexedDB there is no session (see localDatabaseAvailable) and nothing to show.
+  if (user?.status !== 'approved' || typeof indexedDB === 'undefined') return null;
+  return (
+    <Suspense fallback={null}>
+      <SyncStatusBar />
+    </Suspense>
+  );
+}

@@ -1,0 +1,224 @@
+import 'fake-indexeddb/auto';
+import { pushRequestSchema } from '@rescuelog/sync-protocol/sync/push-pull';
+import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import type { MutationInput } from '@rescuelog/sync-protocol/client/outbox';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getSyncSession, saveLocalChange, startSyncSession, wipeLocalData } from '@/lib/sync/sync-session';
+import { axeViolations } from '@/test/axe';
+import { makeUser } from '@/test/fixtures';
+import { server } from '@/test/server';
+import { NotSyncedMark } from './components/not-synced-mark';
+import { SyncInbox } from './components/sync-inbox';
+import { SyncStatusBar } from './components/sync-status-bar';
+
+const USER = makeUser({ id: 7 });
+
+/** The sync API as MSW answers it: seq bookkeeping per device, and a switch for failures. */
+function syncApi() {
+  const state = {
+    mode: 'ok' as 'ok' | 'down' | 'signed-out' | 'captive-portal',
+    lastApplied: new Map<string, number>(),
+    rejectNext: false,
+    applied: 0,
+  };
+  server.use(
+    http.post('/api/sync/push', async ({ request }) => {
+      if (state.mode === 'down') return HttpResponse.json({ error: 'Internal Server Error', code: 'INTERNAL' }, { status: 503 });
+      if (state.mode === 'signed-out') return HttpResponse.json({ error: 'Not signed in', code: 'UNAUTHENTICATED' }, { status: 401 });
+      if (state.mode === 'captive-portal') return HttpResponse.text('<html>Log in to Airport Wi-Fi</html>', { headers: { 'content-type': 'text/html' } });
+      const body = pushRequestSchema.parse(await request.json());
+      let last = state.lastApplied.get(body.deviceId) ?? 0;
+      const results = [];
+      for (const m of body.mutations) {
+        if (m.seq <= last) results.push({ seq: m.seq, mutationId: m.mutationId, status: 'duplicate' });
+        else if (m.seq === last + 1) {
+          last = m.seq;
+          if (state.rejectNext) {
+            state.rejectNext = false;
+            results.push({ seq: m.seq, mutationId: m.mutationId, status: 'rejected', code: 'NOT_OWNER' });
+          } else {
+            state.applied += 1;
+            results.push({ seq: m.seq, mutationId: m.mutationId, status: 'applied' });
+          }
+        } else break;
+      }
+      state.lastApplied.set(body.deviceId, last);
+      return HttpResponse.json({ lastAppliedSeq: last, results });
+    }),
+    http.post('/api/sync/pull', () => {
+      if (state.mode !== 'ok') return HttpResponse.json({ error: 'Internal Server Error', code: 'INTERNAL' }, { status: 503 });
+      return HttpResponse.json({ cursor: '0', hasMore: false, changes: [] });
+    }),
+  );
+  return state;
+}
+
+function newCase(patientName: string): { id: string; input: MutationInput } {
+  const id = crypto.randomUUID();
+  return {
+    id,
+    input: {
+      name: 'case.upsert',
+      args: { id, humanId: generateHumanId('C'), fields: { patientName, incidentType: 'Fall' } },
+      entityIds: [id],
+      baseVersion: null,
+      actorUserId: USER.id,
+    },
+  };
+}
+
+function setOnline(online: boolean): void {
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+  window.dispatchEvent(new Event(online ? 'online' : 'offline'));
+}
+
+function renderBar() {
+  return render(
+    <MemoryRouter>
+      <SyncStatusBar />
+    </MemoryRouter>,
+  );
+}
+
+beforeEach(() => {
+  setOnline(true);
+});
+
+afterEach(async () => {
+  await wipeLocalData(USER.id);
+});
+
+describe('sync status bar', () => {
+  it('shows pending changes while the server is down and the last sync once it is back', async () => {
+    const api = syncApi();
+    api.mode = 'down';
+    startSyncSession(USER.id);
+    renderBar();
+    const bar = await screen.findByRole('region', { name: 'Sync status' });
+    await act(async () => {
+      await saveLocalChange(newCase('Sipho Dlamini').input);
+      await saveLocalChange(newCase('Lerato Mokoena').input);
+    });
+    expect(await within(bar).findByText('2 changes not yet synced')).toBeInTheDocument();
+    expect(await within(bar).findByRole('alert')).toHaveTextContent(/Sync failed: Internal Server Error\. Retrying at \d\d:\d\d\./);
+    expect(within(bar).getByText('Not synced yet')).toBeInTheDocument();
+
+    api.mode = 'ok';
+    await userEvent.click(within(bar).getByRole('button', { name: 'Sync now' }));
+    expect(await within(bar).findByText('All changes synced')).toBeInTheDocument();
+    expect(await within(bar).findByText(/^Last synced \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d$/)).toBeInTheDocument();
+    expect(within(bar).queryByRole('alert')).not.toBeInTheDocument();
+    expect(api.applied).toBe(2);
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('treats a captive-portal page as no answer and keeps the changes', async () => {
+    const api = syncApi();
+    api.mode = 'captive-portal';
+    startSyncSession(USER.id);
+    renderBar();
+    await act(async () => {
+      await saveLocalChange(newCase('Naledi Khumalo').input);
+    });
+    const bar = await screen.findByRole('region', { name: 'Sync status' });
+    expect(await within(bar).findByRole('alert')).toHaveTextContent(/not RescueLog/);
+    expect(within(bar).getByText('1 change not yet synced')).toBeInTheDocument();
+    expect(api.applied).toBe(0);
+  });
+
+  it('says when the device is offline', async () => {
+    syncApi();
+    startSyncSession(USER.id);
+    renderBar();
+    const bar = await screen.findByRole('region', { name: 'Sync status' });
+    expect(within(bar).getByText('Online')).toBeInTheDocument();
+    act(() => setOnline(false));
+    expect(within(bar).getByText('Offline')).toBeInTheDocument();
+  });
+
+  it('asks for sign-in on 401, keeps the changes, and syncs them after signing in again', async () => {
+    const api = syncApi();
+    api.mode = 'signed-out';
+    let authRequired = 0;
+    startSyncSession(USER.id, { onAuthRequired: () => (authRequired += 1) });
+    renderBar();
+    await act(async () => {
+      await saveLocalChange(newCase('Ayanda Zulu').input);
+    });
+    const bar = await screen.findByRole('region', { name: 'Sync status' });
+    expect(await within(bar).findByRole('alert')).toHaveTextContent('Your session has ended. Sign in again to sync your changes.');
+    expect(authRequired).toBe(1);
+    expect(within(bar).getByText('1 change not yet synced')).toBeInTheDocument();
+
+    api.mode = 'ok';
+    // Signing in again as the same user resumes the same session.
+    act(() => void startSyncSession(USER.id));
+    expect(await within(bar).findByText('All changes synced')).toBeInTheDocument();
+    expect(api.applied).toBe(1);
+  });
+});
+
+describe('not yet synced mark', () => {
+  it('marks a record until the server acknowledged its changes', async () => {
+    const api = syncApi();
+    api.mode = 'down';
+    startSyncSession(USER.id);
+    const record = newCase('Johan van Wyk');
+    await saveLocalChange(record.input);
+    const other = crypto.randomUUID();
+    render(
+      <ul>
+        <li>
+          Johan <NotSyncedMark recordId={record.id} />
+        </li>
+        <li>
+          Synced record <NotSyncedMark recordId={other} />
+        </li>
+      </ul>,
+    );
+    const items = screen.getAllByRole('listitem');
+    expect(await within(items[0]!).findByText('Not yet synced')).toBeInTheDocument();
+    expect(within(items[1]!).queryByText('Not yet synced')).not.toBeInTheDocument();
+    api.mode = 'ok';
+    await act(async () => {
+      await getSyncSession()?.engine.sync('manual');
+    });
+    await waitFor(() => expect(within(items[0]!).queryByText('Not yet synced')).not.toBeInTheDocument());
+  });
+});
+
+describe('rejected changes inbox', () => {
+  it('lists a refused change with the reason and the data entered, and can dismiss it', async () => {
+    const api = syncApi();
+    api.rejectNext = true;
+    startSyncSession(USER.id);
+    await act(async () => {
+      await saveLocalChange(newCase('Pieter Botha').input);
+      await getSyncSession()?.engine.sync('manual');
+    });
+    render(
+      <MemoryRouter>
+        <SyncStatusBar />
+        <SyncInbox />
+      </MemoryRouter>,
+    );
+    const bar = await screen.findByRole('region', { name: 'Sync status' });
+    expect(await within(bar).findByRole('link', { name: '1 not accepted' })).toHaveAttribute('href', '/sync-inbox');
+    const item = (await screen.findByRole('heading', { name: 'Case changes' })).closest('li')!;
+    expect(within(item).getByText("You cannot change another responder's record.")).toBeInTheDocument();
+    expect(within(item).getByText('patientName')).toBeInTheDocument();
+    expect(within(item).getByText('Pieter Botha')).toBeInTheDocument();
+    expect(within(item).getByText('Fall')).toBeInTheDocument();
+    expect(await axeViolations()).toEqual([]);
+
+    await userEvent.click(within(item).getByRole('button', { name: 'Dismiss' }));
+    expect(await within(item).findByText(/^Dismissed \d{1,2} [A-Z][a-z]{2} \d{4}/)).toBeInTheDocument();
+    // Still there with its data; only the bar's count goes.
+    expect(within(item).getByText('Pieter Botha')).toBeInTheDocument();
+    await waitFor(() => expect(within(bar).queryByRole('link', { name: /not accepted/ })).not.toBeInTheDocument());
+  });
+});

@@ -1,0 +1,141 @@
+// The signed-in user's local sync session: their IndexedDB database (opened after sign-in,
+// one per user), the sync engine that drains and pulls it, and the triggers that wake the
+// engine. One session per page at a time; the service worker opens the same database
+// through the same class (sync-protocol/src/client/local-db.ts).
+import { clearActiveUser, setActiveUser } from '@rescuelog/sync-protocol/client/active-user';
+import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import { persistStateSchema, pendingCount as countPending, saveMutation, type MutationInput, type OutboxEntry } from '@rescuelog/sync-protocol/client/outbox';
+import { SyncEngine, type SyncStatus } from '@rescuelog/sync-protocol/client/sync-engine';
+import { createFetchTransport, type SyncTransport } from '@rescuelog/sync-protocol/client/transport';
+import { OUTBOX_SYNC_TAG } from '@rescuelog/sync-protocol/sw-messages';
+import { wireSyncTriggers } from './sync-triggers';
+
+export interface SyncSession {
+  userId: number;
+  db: SyncDatabase;
+  engine: SyncEngine;
+}
+
+export interface StartOptions {
+  transport?: SyncTransport;
+  /** Periodic drain; 30 s by default. */
+  intervalMs?: number;
+  /** Called when the server says the session is gone (401/403), so the app can ask the
+   * user to sign in again. */
+  onAuthRequired?: () => void;
+}
+
+type Listener = () => void;
+
+let current: { session: SyncSession; dispose: () => void } | null = null;
+const listeners = new Set<Listener>();
+
+function notify(): void {
+  for (const listener of listeners) listener();
+}
+
+export function subscribeSyncSession(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function getSyncSession(): SyncSession | null {
+  return current?.session ?? null;
+}
+
+/** Without IndexedDB (some private modes) nothing can be kept offline; the app then works
+ * online only and shows no sync status. */
+export function localDatabaseAvailable(): boolean {
+  return typeof indexedDB !== 'undefined';
+}
+
+/** Opens (or keeps) the user's session. Signing in again as the same user resumes a
+ * session paused by a 401. */
+export function startSyncSession(userId: number, options: StartOptions = {}): SyncSession | null {
+  if (!localDatabaseAvailable()) return null;
+  if (current?.session.userId === userId) {
+    if (current.session.engine.getStatus().phase === 'auth-required') void current.session.engine.resume();
+    return current.session;
+  }
+  stopSyncSession();
+  const db = new SyncDatabase(userId);
+  const engine = new SyncEngine({ db, transport: options.transport ?? createFetchTransport() });
+  let wasAuthRequired = false;
+  const unsubscribe = engine.subscribe((status: SyncStatus) => {
+    const authRequired = status.phase === 'auth-required';
+    if (authRequired && !wasAuthRequired) options.onAuthRequired?.();
+    wasAuthRequired = authRequired;
+  });
+  const unwire = wireSyncTriggers(engine, options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs });
+  const session: SyncSession = { userId, db, engine };
+  current = {
+    session,
+    dispose: () => {
+      unwire();
+      unsubscribe();
+      engine.stop();
+      db.close();
+    },
+  };
+  // The worker drains this user's database when it wakes (see sw/src/sw.ts).
+  void setActiveUser(userId).catch(() => undefined);
+  void engine.sync('app-start');
+  notify();
+  return session;
+}
+
+/** Closes the session (user signed out or changed). Local data stays. */
+export function stopSyncSession(): void {
+  if (!current) return;
+  const { dispose } = current;
+  current = null;
+  dispose();
+  notify();
+}
+
+/** Changes not yet acknowledged by the server (0 without a session). */
+export async function pendingCount(): Promise<number> {
+  const session = getSyncSession();
+  return session ? countPending(session.db) : 0;
+}
+
+/** Deletes the user's local database: only after the outbox drained or the user agreed. */
+export async function wipeLocalData(userId: number): Promise<void> {
+  if (current?.session.userId === userId) stopSyncSession();
+  await new SyncDatabase(userId).delete();
+  await clearActiveUser();
+}
+
+interface SyncRegistration {
+  sync?: { register(tag: string): Promise<void> };
+}
+
+/** Chromium wakes the worker when connectivity returns even if every tab is closed. */
+async function registerBackgroundSync(): Promise<void> {
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
+  const registration = (await navigator.serviceWorker.getRegistration()) as (ServiceWorkerRegistration & SyncRegistration) | undefined;
+  await registration?.sync?.register(OUTBOX_SYNC_TAG);
+}
+
+/** Asked once, after the user first saved something: patient data must not be evicted. */
+export async function requestPersistentStorage(db: SyncDatabase, now: Date = new Date()): Promise<void> {
+  if (typeof navigator === 'undefined' || typeof navigator.storage?.persist !== 'function') return;
+  if (persistStateSchema.safeParse(await db.syncState.get('persist')).success) return;
+  const granted = await navigator.storage.persist();
+  await db.syncState.put({ key: 'persist', requestedAt: now.toISOString(), granted });
+}
+
+/**
+ * The one way screens save synced data: the domain rows and the outbox entry in one
+ * transaction, then a drain attempt (and a Background Sync registration for when the app
+ * is closed before it succeeds).
+ */
+export async function saveLocalChange(input: MutationInput): Promise<OutboxEntry> {
+  const session = getSyncSession();
+  if (!session) throw new Error('Not signed in: there is no local database to save to');
+  const entry = await saveMutation(session.db, input);
+  void requestPersistentStorage(session.db).catch(() => undefined);
+  void registerBackgroundSync().catch(() => undefined);
+  void session.engine.sync('local-change');
+  return entry;
+}
