@@ -12,7 +12,11 @@
 // carry patient data), no uploaded documents (they are served under /api/objects/), and no
 // runtime responses at all — only the build's own static files are in the precache.
 import { clientsClaim } from 'workbox-core';
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import {
+  cleanupOutdatedCaches,
+  createHandlerBoundToURL,
+  precacheAndRoute,
+} from 'workbox-precaching';
 import type { PrecacheEntry } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import {
@@ -38,7 +42,8 @@ const precacheManifest = self.__WB_MANIFEST;
 const SW_VERSION =
   precacheManifest
     .map((entry) => (typeof entry === 'string' ? null : entry))
-    .find((entry) => entry?.url === 'index.html' || entry?.url === '/index.html')?.revision ?? 'dev';
+    .find((entry) => entry?.url === 'index.html' || entry?.url === '/index.html')?.revision ??
+  'dev';
 
 const API_PATH = /^\/api(\/|$)/;
 

@@ -9,7 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import { freePort } from '../e2e/support/server';
-import { round, sessionCookie, startBenchServer, table, writeHeaders, writeResult } from './support';
+import {
+  round,
+  sessionCookie,
+  startBenchServer,
+  table,
+  writeHeaders,
+  writeResult,
+} from './support';
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 10;
@@ -28,8 +35,17 @@ interface LoadResult {
   errors: number;
 }
 
-async function load(name: string, url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS, headers });
+async function load(
+  name: string,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION_SECONDS,
+    headers,
+  });
   return {
     name,
     requestsPerSecond: round(result.requests.average),
@@ -57,7 +73,11 @@ async function startBare(): Promise<{ url: string; child: ChildProcess }> {
 }
 
 /** Runs `count` tasks with at most `concurrency` at once; returns the elapsed seconds. */
-async function timed(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<number> {
+async function timed(
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+): Promise<number> {
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -87,7 +107,8 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
       });
     // The first account on the empty embedded database is an approved administrator.
     const first = await register('bench-admin@example.org', '10.1.0.1');
-    if (first.status !== 201) throw new Error(`register: ${String(first.status)} ${await first.text()}`);
+    if (first.status !== 201)
+      throw new Error(`register: ${String(first.status)} ${await first.text()}`);
     const cookie = sessionCookie(first);
     const me = await fetch(`${origin}/api/user`, { headers: { cookie } });
     if (!me.ok) throw new Error(`GET /api/user with the session: ${String(me.status)}`);
@@ -103,7 +124,8 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
     for (let i = 0; i < LOGIN_ACCOUNTS; i++) {
       const email = `bench-${String(i)}@example.org`;
       const res = await register(email, `10.2.${String(i)}.1`);
-      if (res.status !== 201) throw new Error(`register ${email}: ${String(res.status)} ${await res.text()}`);
+      if (res.status !== 201)
+        throw new Error(`register ${email}: ${String(res.status)} ${await res.text()}`);
       emails.push(email);
     }
     const loginCount = LOGIN_ACCOUNTS * LOGINS_PER_ACCOUNT;
@@ -111,7 +133,10 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
     const loginSeconds = await timed(loginCount, LOGIN_CONCURRENCY, async (i) => {
       const res = await fetch(`${origin}/api/login`, {
         method: 'POST',
-        headers: { ...writeHeaders(origin), 'x-forwarded-for': `10.3.${String(i % 250)}.${String(Math.floor(i / 250) + 1)}` },
+        headers: {
+          ...writeHeaders(origin),
+          'x-forwarded-for': `10.3.${String(i % 250)}.${String(Math.floor(i / 250) + 1)}`,
+        },
         body: JSON.stringify({ email: emails[i % emails.length], password }),
       });
       if (!res.ok) loginFailures++;
@@ -126,25 +151,57 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
     const hashesPerSecond = hashCount / hashSeconds;
 
     const result = {
-      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
-      settings: { durationSeconds: DURATION_SECONDS, connections: CONNECTIONS, loginConcurrency: LOGIN_CONCURRENCY, argon2: ARGON2_PARAMS },
+      machine: {
+        cpus: os.cpus().length,
+        model: os.cpus()[0]?.model ?? 'unknown',
+        node: process.version,
+      },
+      settings: {
+        durationSeconds: DURATION_SECONDS,
+        connections: CONNECTIONS,
+        loginConcurrency: LOGIN_CONCURRENCY,
+        argon2: ARGON2_PARAMS,
+      },
       apiUser,
       bareHello: hello,
       apiUserVsBare: {
         requestsPerSecondRatio: round(apiUser.requestsPerSecond / hello.requestsPerSecond, 3),
         p99Ratio: round(apiUser.p99Ms / Math.max(hello.p99Ms, 1), 2),
       },
-      login: { logins: loginCount, failures: loginFailures, loginsPerSecond: round(loginsPerSecond, 1) },
+      login: {
+        logins: loginCount,
+        failures: loginFailures,
+        loginsPerSecond: round(loginsPerSecond, 1),
+      },
       argon2: { hashes: hashCount, hashesPerSecond: round(hashesPerSecond, 1) },
       loginVsArgon2Ratio: round(loginsPerSecond / hashesPerSecond, 3),
     };
 
-    console.log('\nAPI: GET /api/user with a valid session vs a bare Fastify route (same machine, same run)');
-    table([apiUser, hello].map(({ name, requestsPerSecond, p50Ms, p99Ms, non2xx, errors }) => ({ name, 'req/s': requestsPerSecond, 'p50 ms': p50Ms, 'p99 ms': p99Ms, non2xx, errors })));
-    console.log(`GET /api/user reaches ${String(result.apiUserVsBare.requestsPerSecondRatio)}x the bare route's requests/s; p99 is ${String(result.apiUserVsBare.p99Ratio)}x.`);
-    console.log(`\nLogin: ${String(result.login.loginsPerSecond)} logins/s (${String(loginFailures)} failed of ${String(loginCount)}, concurrency ${String(LOGIN_CONCURRENCY)})`);
-    console.log(`argon2id (${String(ARGON2_PARAMS.memoryCost)} KiB, t=${String(ARGON2_PARAMS.timeCost)}): ${String(result.argon2.hashesPerSecond)} hashes/s at the same concurrency`);
-    console.log(`Login throughput is ${String(result.loginVsArgon2Ratio)}x raw argon2 (1.0 = the hash is the whole cost).`);
+    console.log(
+      '\nAPI: GET /api/user with a valid session vs a bare Fastify route (same machine, same run)',
+    );
+    table(
+      [apiUser, hello].map(({ name, requestsPerSecond, p50Ms, p99Ms, non2xx, errors }) => ({
+        name,
+        'req/s': requestsPerSecond,
+        'p50 ms': p50Ms,
+        'p99 ms': p99Ms,
+        non2xx,
+        errors,
+      })),
+    );
+    console.log(
+      `GET /api/user reaches ${String(result.apiUserVsBare.requestsPerSecondRatio)}x the bare route's requests/s; p99 is ${String(result.apiUserVsBare.p99Ratio)}x.`,
+    );
+    console.log(
+      `\nLogin: ${String(result.login.loginsPerSecond)} logins/s (${String(loginFailures)} failed of ${String(loginCount)}, concurrency ${String(LOGIN_CONCURRENCY)})`,
+    );
+    console.log(
+      `argon2id (${String(ARGON2_PARAMS.memoryCost)} KiB, t=${String(ARGON2_PARAMS.timeCost)}): ${String(result.argon2.hashesPerSecond)} hashes/s at the same concurrency`,
+    );
+    console.log(
+      `Login throughput is ${String(result.loginVsArgon2Ratio)}x raw argon2 (1.0 = the hash is the whole cost).`,
+    );
     console.log(`Saved ${writeResult('api-user-vs-bare', result)}`);
     return result;
   } finally {

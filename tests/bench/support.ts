@@ -14,7 +14,9 @@ export interface BenchServer {
 }
 
 /** The built server (`node api/dist/server.js`) on a free port with a temporary data folder. */
-export async function startBenchServer(extraEnv: Record<string, string> = {}): Promise<BenchServer> {
+export async function startBenchServer(
+  extraEnv: Record<string, string> = {},
+): Promise<BenchServer> {
   const runDir = mkdtempSync(path.join(tmpdir(), 'rescuelog-bench-'));
   const saved = { ...process.env };
   Object.assign(process.env, { LOG_LEVEL: 'warn', ...extraEnv });
@@ -35,7 +37,10 @@ export async function startBenchServer(extraEnv: Record<string, string> = {}): P
 
 export function writeResult(name: string, result: unknown): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = path.join(RESULTS_DIR, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  const file = path.join(
+    RESULTS_DIR,
+    `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+  );
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   return file;
 }

@@ -19,10 +19,22 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import { freePort } from '../e2e/support/server';
-import { round, sessionCookie, startBenchServer, table, writeHeaders, writeResult } from './support';
+import {
+  round,
+  sessionCookie,
+  startBenchServer,
+  table,
+  writeHeaders,
+  writeResult,
+} from './support';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+];
 const JS_TARGET_KIB = 170;
 const PERFORMANCE_TARGET = 90;
 
@@ -33,8 +45,14 @@ interface PageSpec {
 }
 
 const PAGES: PageSpec[] = [
-  { path: '/auth', ready: (page, timeout) => page.getByRole('button', { name: 'Sign In' }).waitFor({ timeout }) },
-  { path: '/', ready: (page, timeout) => page.getByText('Bench Administrator').first().waitFor({ timeout }) },
+  {
+    path: '/auth',
+    ready: (page, timeout) => page.getByRole('button', { name: 'Sign In' }).waitFor({ timeout }),
+  },
+  {
+    path: '/',
+    ready: (page, timeout) => page.getByText('Bench Administrator').first().waitFor({ timeout }),
+  },
 ];
 
 interface ScriptLoad {
@@ -58,7 +76,13 @@ async function openPage(browser: Browser, origin: string, cookie: string | null)
 }
 
 /** Whether the route's content waits for `scriptUrl` (its response is held back). */
-async function renderWaitsFor(browser: Browser, origin: string, cookie: string | null, spec: PageSpec, scriptUrl: string): Promise<boolean> {
+async function renderWaitsFor(
+  browser: Browser,
+  origin: string,
+  cookie: string | null,
+  spec: PageSpec,
+  scriptUrl: string,
+): Promise<boolean> {
   const page = await openPage(browser, origin, cookie);
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => {
@@ -80,16 +104,24 @@ async function renderWaitsFor(browser: Browser, origin: string, cookie: string |
   }
 }
 
-async function firstRenderScripts(origin: string, cookie: string | null, spec: PageSpec): Promise<ScriptLoad[]> {
+async function firstRenderScripts(
+  origin: string,
+  cookie: string | null,
+  spec: PageSpec,
+): Promise<ScriptLoad[]> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   try {
     const page = await openPage(browser, origin, cookie);
     const bodies = new Map<string, Promise<Buffer>>();
     let rendered = false;
     page.on('response', (response) => {
-      if (rendered || response.request().resourceType() !== 'script' || bodies.has(response.url())) return;
+      if (rendered || response.request().resourceType() !== 'script' || bodies.has(response.url()))
+        return;
       const body = response.body().then((bytes) => {
-        if (!response.ok()) throw new Error(`${response.url()}: HTTP ${String(response.status())} (was web/dist rebuilt during the run?)`);
+        if (!response.ok())
+          throw new Error(
+            `${response.url()}: HTTP ${String(response.status())} (was web/dist rebuilt during the run?)`,
+          );
         return bytes;
       });
       body.catch(() => undefined); // reported when awaited below, not as an unhandled rejection
@@ -102,7 +134,12 @@ async function firstRenderScripts(origin: string, cookie: string | null, spec: P
     for (const [url, body] of bodies) {
       const bytes = await body;
       const needed = await renderWaitsFor(browser, origin, cookie, spec, url);
-      loads.push({ url: new URL(url).pathname, bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length, needed });
+      loads.push({
+        url: new URL(url).pathname,
+        bytes: bytes.length,
+        gzipBytes: gzipSync(bytes, { level: 9 }).length,
+        needed,
+      });
     }
     return loads;
   } finally {
@@ -135,18 +172,36 @@ async function waitForDevtools(port: number): Promise<void> {
 async function runLighthouse(url: string, cookie: string | null): Promise<LighthouseSummary> {
   const port = await freePort();
   const profile = mkdtempSync(path.join(tmpdir(), 'rescuelog-lh-'));
-  const browser = spawn(CHROMIUM, ['--headless=new', ...CHROMIUM_FLAGS, `--remote-debugging-port=${String(port)}`, `--user-data-dir=${profile}`, 'about:blank'], {
-    stdio: 'ignore',
-  });
+  const browser = spawn(
+    CHROMIUM,
+    [
+      '--headless=new',
+      ...CHROMIUM_FLAGS,
+      `--remote-debugging-port=${String(port)}`,
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
   try {
     await waitForDevtools(port);
     // Lighthouse resets storage between runs, so the session travels as a header.
-    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], ...(cookie === null ? {} : { extraHeaders: { Cookie: cookie } }) });
+    const result = await lighthouse(url, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+      ...(cookie === null ? {} : { extraHeaders: { Cookie: cookie } }),
+    });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const { lhr } = result;
     const numeric = (id: string) => lhr.audits[id]?.numericValue ?? null;
     const score = lhr.categories.performance?.score;
-    const problem = lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : null;
+    const problem = lhr.runtimeError
+      ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`
+      : null;
     return {
       problem,
       performance: score === null || score === undefined ? null : Math.round(score * 100),
@@ -168,9 +223,15 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
     const registered = await fetch(`${origin}/api/register`, {
       method: 'POST',
       headers: writeHeaders(origin),
-      body: JSON.stringify({ email: 'bench-admin@example.org', password: 'bench-password-1', fullName: 'Bench Administrator', qualifications: 'Nurse' }),
+      body: JSON.stringify({
+        email: 'bench-admin@example.org',
+        password: 'bench-password-1',
+        fullName: 'Bench Administrator',
+        qualifications: 'Nurse',
+      }),
     });
-    if (registered.status !== 201) throw new Error(`register: ${String(registered.status)} ${await registered.text()}`);
+    if (registered.status !== 201)
+      throw new Error(`register: ${String(registered.status)} ${await registered.text()}`);
     const cookie = sessionCookie(registered);
 
     const pages: Array<Record<string, unknown>> = [];
@@ -179,28 +240,46 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
       // /auth is what a signed-out visitor sees; the session would redirect it to /.
       const pageCookie = spec.path === '/auth' ? null : cookie;
       const scripts = await firstRenderScripts(origin, pageCookie, spec);
-      const gzipKiB = scripts.filter((s) => s.needed).reduce((sum, s) => sum + s.gzipBytes, 0) / 1024;
+      const gzipKiB =
+        scripts.filter((s) => s.needed).reduce((sum, s) => sum + s.gzipBytes, 0) / 1024;
       const requestedKiB = scripts.reduce((sum, s) => sum + s.gzipBytes, 0) / 1024;
       const lh = await runLighthouse(`${origin}${spec.path}`, pageCookie);
-      pages.push({ path: spec.path, firstRenderJsGzipKiB: round(gzipKiB), requestedBeforeRenderGzipKiB: round(requestedKiB), scripts, lighthouse: lh });
+      pages.push({
+        path: spec.path,
+        firstRenderJsGzipKiB: round(gzipKiB),
+        requestedBeforeRenderGzipKiB: round(requestedKiB),
+        scripts,
+        lighthouse: lh,
+      });
       rows.push({
         page: spec.path,
         'first-render JS (KiB gz)': round(gzipKiB),
         'all JS fetched by then': round(requestedKiB),
         [`JS <= ${String(JS_TARGET_KIB)}`]: gzipKiB <= JS_TARGET_KIB ? 'yes' : 'NO',
         performance: lh.performance ?? 'n/a',
-        [`perf >= ${String(PERFORMANCE_TARGET)}`]: lh.performance !== null && lh.performance >= PERFORMANCE_TARGET ? 'yes' : 'NO',
+        [`perf >= ${String(PERFORMANCE_TARGET)}`]:
+          lh.performance !== null && lh.performance >= PERFORMANCE_TARGET ? 'yes' : 'NO',
         'LCP ms': lh.lcpMs === null ? 'n/a' : Math.round(lh.lcpMs),
         'TBT ms': lh.tbtMs === null ? 'n/a' : Math.round(lh.tbtMs),
         CLS: lh.cls === null ? 'n/a' : round(lh.cls, 3),
       });
       if (lh.problem) console.log(`\nLighthouse could not score ${spec.path}: ${lh.problem}`);
       console.log(`\nScripts before the first render of ${spec.path}:`);
-      table(scripts.map((s) => ({ script: s.url, KiB: round(s.bytes / 1024), 'KiB gz': round(s.gzipBytes / 1024), 'render waits for it': s.needed ? 'yes' : 'no' })));
+      table(
+        scripts.map((s) => ({
+          script: s.url,
+          KiB: round(s.bytes / 1024),
+          'KiB gz': round(s.gzipBytes / 1024),
+          'render waits for it': s.needed ? 'yes' : 'no',
+        })),
+      );
     }
     console.log('\nWeb: first render and Lighthouse (mobile) against the targets');
     table(rows);
-    const result = { targets: { firstRenderJsGzipKiB: JS_TARGET_KIB, performance: PERFORMANCE_TARGET }, pages };
+    const result = {
+      targets: { firstRenderJsGzipKiB: JS_TARGET_KIB, performance: PERFORMANCE_TARGET },
+      pages,
+    };
     console.log(`Saved ${writeResult('web-first-render', result)}`);
     return result;
   } finally {

@@ -2,7 +2,13 @@
 // 360 px phone and on a tablet. Zero violations expected. One registration per screen
 // (registration is rate limited per address: 10 an hour).
 import type { Page } from '@playwright/test';
-import { ADMIN, fillRegisterForm, newPerson, signInAsAdmin, signInAsNewMember } from './support/accounts';
+import {
+  ADMIN,
+  fillRegisterForm,
+  newPerson,
+  signInAsAdmin,
+  signInAsNewMember,
+} from './support/accounts';
 import { expect, expectNoAxeViolations, test } from './support/fixtures';
 
 const VIEWPORTS = [
@@ -16,7 +22,11 @@ async function settle(page: Page): Promise<void> {
 }
 
 /** Runs axe at each viewport on the screen as it is; `ready` waits for its content. */
-async function scanAtEachViewport(page: Page, screen: string, ready: () => Promise<void>): Promise<void> {
+async function scanAtEachViewport(
+  page: Page,
+  screen: string,
+  ready: () => Promise<void>,
+): Promise<void> {
   for (const viewport of VIEWPORTS) {
     await page.setViewportSize(viewport.size);
     await ready();
@@ -27,7 +37,9 @@ async function scanAtEachViewport(page: Page, screen: string, ready: () => Promi
 
 test('auth screen: Sign In tab, validation messages, Register tab with Other', async ({ page }) => {
   await page.goto('/auth');
-  await scanAtEachViewport(page, 'Sign In tab', () => expect(page.getByRole('tab', { name: 'Sign In' })).toBeVisible());
+  await scanAtEachViewport(page, 'Sign In tab', () =>
+    expect(page.getByRole('tab', { name: 'Sign In' })).toBeVisible(),
+  );
 
   await page.getByRole('button', { name: 'Sign In' }).click();
   await scanAtEachViewport(page, 'Sign In tab with errors', async () => {
@@ -54,7 +66,9 @@ test('pending approval screen', async ({ page }) => {
   );
 });
 
-test('administrator: dashboard, user management, not-yet-available and 404 pages', async ({ page }) => {
+test('administrator: dashboard, user management, not-yet-available and 404 pages', async ({
+  page,
+}) => {
   await signInAsAdmin(page);
   await page.goto('/');
   await scanAtEachViewport(page, 'dashboard (administrator)', async () => {
@@ -64,38 +78,60 @@ test('administrator: dashboard, user management, not-yet-available and 404 pages
 
   await page.goto('/admin/users');
   const users = page.getByRole('region', { name: 'Users' });
-  await scanAtEachViewport(page, '/admin/users (pending)', () => expect(users).toHaveAttribute('aria-busy', 'false'));
+  await scanAtEachViewport(page, '/admin/users (pending)', () =>
+    expect(users).toHaveAttribute('aria-busy', 'false'),
+  );
   await page.getByLabel('All', { exact: true }).check();
   await scanAtEachViewport(page, '/admin/users (all)', async () => {
     await expect(users.getByRole('heading', { name: ADMIN.fullName })).toBeVisible();
     await expect(users).toHaveAttribute('aria-busy', 'false');
   });
   await users.getByRole('button', { name: 'Edit access' }).first().click();
-  await scanAtEachViewport(page, 'Edit access dialog', () => expect(page.getByRole('dialog', { name: /^Access for/ })).toBeVisible());
+  await scanAtEachViewport(page, 'Edit access dialog', () =>
+    expect(page.getByRole('dialog', { name: /^Access for/ })).toBeVisible(),
+  );
   await page.keyboard.press('Escape');
-  await users.getByRole('button', { name: 'Approve' }).or(users.getByRole('button', { name: 'Suspend' })).first().click();
-  await scanAtEachViewport(page, 'approve/suspend confirmation', () => expect(page.getByRole('alertdialog')).toBeVisible());
+  await users
+    .getByRole('button', { name: 'Approve' })
+    .or(users.getByRole('button', { name: 'Suspend' }))
+    .first()
+    .click();
+  await scanAtEachViewport(page, 'approve/suspend confirmation', () =>
+    expect(page.getByRole('alertdialog')).toBeVisible(),
+  );
   await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
 
   await page.goto('/profile');
-  await scanAtEachViewport(page, '/profile (not available yet)', () => expect(page.getByRole('heading', { level: 1 })).toBeVisible());
+  await scanAtEachViewport(page, '/profile (not available yet)', () =>
+    expect(page.getByRole('heading', { level: 1 })).toBeVisible(),
+  );
 
   await page.goto('/no-such-screen');
-  await scanAtEachViewport(page, 'Page Not Found', () => expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible());
+  await scanAtEachViewport(page, 'Page Not Found', () =>
+    expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible(),
+  );
 });
 
 test('member: dashboard, notifications dialog, Access Denied', async ({ page, openAs }) => {
   await signInAsNewMember(page, await openAs('administrator'), 'Axe Member');
   await page.goto('/');
-  await scanAtEachViewport(page, 'dashboard (member)', () => expect(page.getByText('Member', { exact: true })).toBeVisible());
+  await scanAtEachViewport(page, 'dashboard (member)', () =>
+    expect(page.getByText('Member', { exact: true })).toBeVisible(),
+  );
 
   await page.getByRole('button', { name: /^Notifications/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Notifications' });
-  await scanAtEachViewport(page, 'notifications dialog, Unread tab', () => expect(dialog.getByText('No unread notifications')).toBeVisible());
+  await scanAtEachViewport(page, 'notifications dialog, Unread tab', () =>
+    expect(dialog.getByText('No unread notifications')).toBeVisible(),
+  );
   await dialog.getByRole('tab', { name: 'Read', exact: true }).click();
-  await scanAtEachViewport(page, 'notifications dialog, Read tab', () => expect(dialog.getByText('No read notifications')).toBeVisible());
+  await scanAtEachViewport(page, 'notifications dialog, Read tab', () =>
+    expect(dialog.getByText('No read notifications')).toBeVisible(),
+  );
   await page.keyboard.press('Escape');
 
   await page.goto('/admin/users');
-  await scanAtEachViewport(page, 'Access Denied', () => expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible());
+  await scanAtEachViewport(page, 'Access Denied', () =>
+    expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible(),
+  );
 });

@@ -1,13 +1,25 @@
 // Accounts end to end: registration with a document, approval by the administrator, the
 // access guard for members and the 404 page (spec §2, §4, §5, §8).
-import { ADMIN, ID_DOCUMENT_FIXTURE, fillRegisterForm, newPerson, signInAsAdmin, signInAsNewMember, signInThroughScreen } from './support/accounts';
+import {
+  ADMIN,
+  ID_DOCUMENT_FIXTURE,
+  fillRegisterForm,
+  newPerson,
+  signInAsAdmin,
+  signInAsNewMember,
+  signInThroughScreen,
+} from './support/accounts';
 import { expect, test } from './support/fixtures';
 
 const PENDING_TEXT =
   'Your account is currently pending approval from an administrator. You will receive access once your account has been reviewed.';
-const DENIED_TEXT = 'This page requires administrator privileges. Contact your administrator for access.';
+const DENIED_TEXT =
+  'This page requires administrator privileges. Contact your administrator for access.';
 
-test('a new user registers with an ID document, waits for approval, and is let in once approved', async ({ page, openAs }) => {
+test('a new user registers with an ID document, waits for approval, and is let in once approved', async ({
+  page,
+  openAs,
+}) => {
   const person = { ...newPerson('Sipho Responder'), callSign: 'MEDIC 12' };
   await page.goto('/auth');
   await fillRegisterForm(page, person);
@@ -29,7 +41,9 @@ test('a new user registers with an ID document, waits for approval, and is let i
   await expect(admin.getByText('Administrator', { exact: true })).toBeVisible();
   await admin.goto('/admin/users');
   // The list opens on pending accounts; each person is a card headed by their name.
-  const card = admin.getByRole('listitem').filter({ has: admin.getByRole('heading', { name: person.fullName }) });
+  const card = admin
+    .getByRole('listitem')
+    .filter({ has: admin.getByRole('heading', { name: person.fullName }) });
   await expect(card.getByText('Pending', { exact: true })).toBeVisible();
   await expect(card.getByText(person.email)).toBeVisible();
   // The administrator can open the uploaded ID document.
@@ -69,19 +83,27 @@ test('Back to Login on the pending screen signs the user out', async ({ page }) 
   await expect(page).toHaveURL(/\/auth$/);
 });
 
-test('a member gets Access Denied on /admin/users, with a way back home', async ({ page, openAs }) => {
+test('a member gets Access Denied on /admin/users, with a way back home', async ({
+  page,
+  openAs,
+}) => {
   const person = await signInAsNewMember(page, await openAs('administrator'), 'Johan Member');
   await page.goto('/admin/users');
   await expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
   await expect(page.getByText(DENIED_TEXT)).toBeVisible();
 
-  await page.getByRole('link', { name: 'Back to Home' }).or(page.getByRole('button', { name: 'Back to Home' })).click();
+  await page
+    .getByRole('link', { name: 'Back to Home' })
+    .or(page.getByRole('button', { name: 'Back to Home' }))
+    .click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText(person.fullName)).toBeVisible();
   await expect(page.getByRole('link', { name: 'User Management' })).toHaveCount(0);
 });
 
-test('signed out, a protected page sends the visitor to /auth; signed in, /auth sends them home', async ({ page }) => {
+test('signed out, a protected page sends the visitor to /auth; signed in, /auth sends them home', async ({
+  page,
+}) => {
   await page.goto('/admin/users');
   await expect(page).toHaveURL(/\/auth$/);
 

@@ -3,7 +3,9 @@
 import { ADMIN, fillRegisterForm } from './support/accounts';
 import { expect, test } from './support/fixtures';
 
-test('the first account registered on an empty system becomes an approved administrator', async ({ page }) => {
+test('the first account registered on an empty system becomes an approved administrator', async ({
+  page,
+}) => {
   await page.goto('/');
   await expect(page).toHaveURL(/\/auth$/);
 

@@ -3,7 +3,14 @@
 // POST /api/admin/notifications, then with more than 99 unread.
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { apiSendNotification, signInAsAdmin, signInAsNewMember } from './support/accounts';
-import { expect, expectNoAxeViolations, guardConsole, serverOrigin, test, type ConsoleGuard } from './support/fixtures';
+import {
+  expect,
+  expectNoAxeViolations,
+  guardConsole,
+  serverOrigin,
+  test,
+  type ConsoleGuard,
+} from './support/fixtures';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -15,7 +22,11 @@ let memberId: number;
 const guards: ConsoleGuard[] = [];
 
 async function open(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: serverOrigin(), locale: 'en-GB', timezoneId: 'Africa/Johannesburg' });
+  const context = await browser.newContext({
+    baseURL: serverOrigin(),
+    locale: 'en-GB',
+    timezoneId: 'Africa/Johannesburg',
+  });
   const page = await context.newPage();
   guards.push(guardConsole(page, []));
   return { context, page };
@@ -31,7 +42,10 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   await memberContext.close();
   await adminContext.close();
-  expect(guards.flatMap((g) => g.errors), 'unexpected console errors').toEqual([]);
+  expect(
+    guards.flatMap((g) => g.errors),
+    'unexpected console errors',
+  ).toEqual([]);
 });
 
 function bell(page: Page) {
@@ -44,7 +58,10 @@ test('with no notifications the bell has no badge and the dialog shows both empt
 
   await bell(member).click();
   const dialog = member.getByRole('dialog', { name: 'Notifications' });
-  await expect(dialog.getByRole('tab', { name: 'Unread (0)' })).toHaveAttribute('aria-selected', 'true');
+  await expect(dialog.getByRole('tab', { name: 'Unread (0)' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
   await expect(dialog.getByText('No unread notifications')).toBeVisible();
   await expect(dialog.getByText("You're all caught up!")).toBeVisible();
 
@@ -77,7 +94,10 @@ test('a notification sent by the administrator shows on the badge, in Unread, an
   await expect(item.getByRole('img', { name: 'Emergency' })).toBeVisible();
   await expect(item.getByText(/^Sent /)).toBeVisible();
   await member.waitForTimeout(400); // dialog entry animation
-  await expectNoAxeViolations(member, 'notifications dialog with a critical emergency notification');
+  await expectNoAxeViolations(
+    member,
+    'notifications dialog with a critical emergency notification',
+  );
 
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(bell(member)).toHaveAccessibleName('Notifications');
@@ -97,7 +117,12 @@ test('a notification sent by the administrator shows on the badge, in Unread, an
 
 test('more than 99 unread notifications show as 99+', async () => {
   for (let i = 1; i <= 100; i++) {
-    await apiSendNotification(admin, { title: `Roster update ${String(i)}`, message: 'Check the roster.', priority: 'low', targetUserIds: [memberId] });
+    await apiSendNotification(admin, {
+      title: `Roster update ${String(i)}`,
+      message: 'Check the roster.',
+      priority: 'low',
+      targetUserIds: [memberId],
+    });
   }
   await member.reload();
   await expect(bell(member)).toHaveAccessibleName('Notifications, 99+ unread');

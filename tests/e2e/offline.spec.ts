@@ -8,14 +8,23 @@ import { readServerState, restartServer, stopServer } from './support/server';
 
 // With the server down, the app's own API calls fail at the network level.
 test.use({
-  allowedConsoleErrors: [{ text: /Failed to load resource: net::ERR_(CONNECTION_REFUSED|FAILED|CONNECTION_RESET)/, url: /\/api\// }],
+  allowedConsoleErrors: [
+    {
+      text: /Failed to load resource: net::ERR_(CONNECTION_REFUSED|FAILED|CONNECTION_RESET)/,
+      url: /\/api\//,
+    },
+  ],
 });
 
 async function waitForServiceWorkerControl(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), {
+      timeout: 15_000,
+    })
+    .toBe(true);
 }
 
 async function cachedUrls(page: Page): Promise<string[]> {
@@ -36,10 +45,22 @@ test('after one online visit the app shell opens with the server stopped', async
   await waitForServiceWorkerControl(page);
 
   const urls = await cachedUrls(page);
-  expect(urls.some((u) => new URL(u).pathname === '/index.html'), 'index.html is precached').toBe(true);
-  expect(urls.some((u) => /\/assets\/.+\.js/.test(u)), 'the JavaScript bundles are precached').toBe(true);
-  expect(urls.some((u) => new URL(u).pathname === '/manifest.webmanifest'), 'the web manifest is precached').toBe(true);
-  expect(urls.filter((u) => new URL(u).pathname.startsWith('/api')), 'no API response in any cache').toEqual([]);
+  expect(
+    urls.some((u) => new URL(u).pathname === '/index.html'),
+    'index.html is precached',
+  ).toBe(true);
+  expect(
+    urls.some((u) => /\/assets\/.+\.js/.test(u)),
+    'the JavaScript bundles are precached',
+  ).toBe(true);
+  expect(
+    urls.some((u) => new URL(u).pathname === '/manifest.webmanifest'),
+    'the web manifest is precached',
+  ).toBe(true);
+  expect(
+    urls.filter((u) => new URL(u).pathname.startsWith('/api')),
+    'no API response in any cache',
+  ).toEqual([]);
 
   const state = readServerState();
   await stopServer(state);
@@ -61,7 +82,9 @@ test('after one online visit the app shell opens with the server stopped', async
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 
     // The manifest and icons are there for the installed app too.
-    const manifest = await page.evaluate(async () => (await fetch('/manifest.webmanifest')).json() as Promise<{ short_name?: string }>);
+    const manifest = await page.evaluate(
+      async () => (await fetch('/manifest.webmanifest')).json() as Promise<{ short_name?: string }>,
+    );
     expect(manifest.short_name).toBe('RescueLog');
   } finally {
     await restartServer(state);
@@ -93,7 +116,9 @@ test('the web manifest makes the app installable', async ({ page }) => {
   expect(manifest.display).toBe('standalone');
   expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
   expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/i);
-  const sizes = manifest.icons.map((i) => `${i.sizes}${i.purpose === 'maskable' ? ' maskable' : ''}`);
+  const sizes = manifest.icons.map(
+    (i) => `${i.sizes}${i.purpose === 'maskable' ? ' maskable' : ''}`,
+  );
   expect(sizes).toEqual(expect.arrayContaining(['192x192', '512x512', '512x512 maskable']));
   for (const icon of manifest.icons) {
     const image = await page.request.get(icon.src);

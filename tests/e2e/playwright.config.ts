@@ -15,14 +15,21 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never', outputFolder: './playwright-report' }]],
+  reporter: process.env.CI
+    ? [['list']]
+    : [['list'], ['html', { open: 'never', outputFolder: './playwright-report' }]],
   globalSetup: './global-setup.ts',
   globalTeardown: './global-teardown.ts',
   use: {
     browserName: 'chromium',
     launchOptions: {
       executablePath: chromiumPath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+      ],
     },
     locale: 'en-GB',
     timezoneId: 'Africa/Johannesburg',
@@ -32,7 +39,11 @@ export default defineConfig({
   },
   projects: [
     { name: 'first-admin', testMatch: /first-admin\.spec\.ts$/ },
-    { name: 'app', testMatch: /(accounts|notifications|a11y)\.spec\.ts$/, dependencies: ['first-admin'] },
+    {
+      name: 'app',
+      testMatch: /(accounts|notifications|a11y)\.spec\.ts$/,
+      dependencies: ['first-admin'],
+    },
     { name: 'offline', testMatch: /(offline|pwa-update)\.spec\.ts$/, dependencies: ['app'] },
   ],
 });

@@ -2,7 +2,7 @@
 // installed, the page shows "Update ready"; Later hides it until the next load, Update
 // hands over to the new worker and reloads once. The "new version" is the run's copy of
 // the built app with a changed sw.js, so the browser sees a byte-different worker.
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { ADMIN, signInAsAdmin } from './support/accounts';
@@ -13,14 +13,22 @@ async function waitForServiceWorkerControl(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), {
+      timeout: 15_000,
+    })
+    .toBe(true);
 }
 
 function hasWaitingWorker(page: Page): Promise<boolean> {
-  return page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting != null);
+  return page.evaluate(
+    async () => (await navigator.serviceWorker.getRegistration())?.waiting != null,
+  );
 }
 
-test('a new version waits for the user: Update ready, Later, then Update reloads once', async ({ page }) => {
+test('a new version waits for the user: Update ready, Later, then Update reloads once', async ({
+  page,
+}) => {
   await signInAsAdmin(page);
   await page.goto('/');
   await expect(page.getByText(ADMIN.fullName)).toBeVisible();
@@ -29,14 +37,19 @@ test('a new version waits for the user: Update ready, Later, then Update reloads
   await expect(prompt).toHaveCount(0);
 
   const swFile = path.join(readServerState().webDist, 'sw.js');
-  const original = readFileSync(swFile);
+  // The server may send a precompressed sibling instead of the file; set those aside too.
+  const files = [swFile, `${swFile}.br`, `${swFile}.gz`].filter((f) => existsSync(f));
+  const originals = new Map(files.map((f) => [f, readFileSync(f)]));
   try {
+    for (const f of files) if (f !== swFile) rmSync(f);
     appendFileSync(swFile, `\n// e2e: a new build ${new Date().toISOString()}\n`);
 
     // The next load finds the new worker; it installs and waits instead of taking over.
     await page.reload();
     await expect(prompt).toBeVisible({ timeout: 20_000 });
-    await expect(prompt.getByText('A new version of RescueLog is ready.', { exact: false })).toBeVisible();
+    await expect(
+      prompt.getByText('A new version of RescueLog is ready.', { exact: false }),
+    ).toBeVisible();
     expect(await hasWaitingWorker(page)).toBe(true);
     await expectNoAxeViolations(page, 'Update ready prompt');
 
@@ -51,13 +64,21 @@ test('a new version waits for the user: Update ready, Later, then Update reloads
     await page.evaluate(() => {
       (window as Window & { beforeUpdate?: boolean }).beforeUpdate = true;
     });
-    await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Update' }).click()]);
+    await Promise.all([
+      page.waitForEvent('load'),
+      prompt.getByRole('button', { name: 'Update' }).click(),
+    ]);
     await expect(page.getByText(ADMIN.fullName)).toBeVisible();
-    expect(await page.evaluate(() => (window as Window & { beforeUpdate?: boolean }).beforeUpdate), 'the page reloaded').toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as Window & { beforeUpdate?: boolean }).beforeUpdate),
+      'the page reloaded',
+    ).toBeUndefined();
     await expect(prompt).toHaveCount(0);
     expect(await hasWaitingWorker(page)).toBe(false);
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
+      .toBe(true);
   } finally {
-    writeFileSync(swFile, original);
+    for (const [f, content] of originals) writeFileSync(f, content);
   }
 });

@@ -45,7 +45,10 @@ function encodePng(size: number, rgba: Uint8Array): Buffer {
   const raw = Buffer.alloc(size * (size * 4 + 1));
   for (let y = 0; y < size; y++) {
     raw[y * (size * 4 + 1)] = 0; // filter: none
-    Buffer.from(rgba.buffer, rgba.byteOffset + y * size * 4, size * 4).copy(raw, y * (size * 4 + 1) + 1);
+    Buffer.from(rgba.buffer, rgba.byteOffset + y * size * 4, size * 4).copy(
+      raw,
+      y * (size * 4 + 1) + 1,
+    );
   }
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -56,7 +59,13 @@ function encodePng(size: number, rgba: Uint8Array): Buffer {
 }
 
 /** Whether (x, y) lies in a square-ended bar through the centre at `angle`. */
-function inBar(x: number, y: number, angle: number, halfLength: number, halfWidth: number): boolean {
+function inBar(
+  x: number,
+  y: number,
+  angle: number,
+  halfLength: number,
+  halfWidth: number,
+): boolean {
   const along = x * Math.cos(angle) + y * Math.sin(angle);
   const across = -x * Math.sin(angle) + y * Math.cos(angle);
   return Math.abs(along) <= halfLength && Math.abs(across) <= halfWidth;
@@ -92,7 +101,11 @@ function drawIcon(size: number, design: IconDesign): Buffer {
           inside++;
           const rx = x - half;
           const ry = y - half;
-          if ([0, 1, 2].some((i) => inBar(rx, ry, Math.PI / 2 + (i * Math.PI) / 3, barHalfLength, barHalfWidth))) {
+          if (
+            [0, 1, 2].some((i) =>
+              inBar(rx, ry, Math.PI / 2 + (i * Math.PI) / 3, barHalfLength, barHalfWidth),
+            )
+          ) {
             star++;
           }
         }
@@ -101,7 +114,9 @@ function drawIcon(size: number, design: IconDesign): Buffer {
       const starShare = inside === 0 ? 0 : star / inside;
       const offset = (py * size + px) * 4;
       for (let c = 0; c < 3; c++) {
-        rgba[offset + c] = Math.round((THEME_RGB[c] ?? 0) * (1 - starShare) + (WHITE[c] ?? 0) * starShare);
+        rgba[offset + c] = Math.round(
+          (THEME_RGB[c] ?? 0) * (1 - starShare) + (WHITE[c] ?? 0) * starShare,
+        );
       }
       rgba[offset + 3] = Math.round((inside / total) * 255);
     }

@@ -36,9 +36,19 @@ export function newPerson(name: string): Person {
   };
 }
 
-export const ID_DOCUMENT_FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'id-document.png');
+export const ID_DOCUMENT_FIXTURE = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'fixtures',
+  'id-document.png',
+);
 
-const userSchema = z.object({ id: z.number().int(), email: z.string(), status: z.string(), role: z.string() });
+const userSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  status: z.string(),
+  role: z.string(),
+});
 const userResponseSchema = z.object({ user: userSchema });
 export type ApiUser = z.infer<typeof userSchema>;
 
@@ -47,7 +57,10 @@ function writeHeaders(): Record<string, string> {
   return { 'x-requested-with': 'rescuelog', origin: serverOrigin() };
 }
 
-async function expectOk(response: Awaited<ReturnType<APIRequestContext['post']>>, what: string): Promise<unknown> {
+async function expectOk(
+  response: Awaited<ReturnType<APIRequestContext['post']>>,
+  what: string,
+): Promise<unknown> {
   const body = await response.text();
   expect(response.ok(), `${what}: ${String(response.status())} ${body}`).toBe(true);
   return body === '' ? null : (JSON.parse(body) as unknown);
@@ -55,17 +68,25 @@ async function expectOk(response: Awaited<ReturnType<APIRequestContext['post']>>
 
 export async function apiRegister(request: APIRequestContext, person: Person): Promise<ApiUser> {
   const { callSign, ...rest } = person;
-  const response = await request.post('/api/register', { headers: writeHeaders(), data: { ...rest, ...(callSign ? { callSign } : {}) } });
+  const response = await request.post('/api/register', {
+    headers: writeHeaders(),
+    data: { ...rest, ...(callSign ? { callSign } : {}) },
+  });
   return userResponseSchema.parse(await expectOk(response, `register ${person.email}`)).user;
 }
 
 export async function apiLogin(request: APIRequestContext, person: Person): Promise<ApiUser> {
-  const response = await request.post('/api/login', { headers: writeHeaders(), data: { email: person.email, password: person.password } });
+  const response = await request.post('/api/login', {
+    headers: writeHeaders(),
+    data: { email: person.email, password: person.password },
+  });
   return userResponseSchema.parse(await expectOk(response, `login ${person.email}`)).user;
 }
 
 export async function apiApprove(adminRequest: APIRequestContext, userId: number): Promise<void> {
-  const response = await adminRequest.post(`/api/admin/users/${String(userId)}/approve`, { headers: writeHeaders() });
+  const response = await adminRequest.post(`/api/admin/users/${String(userId)}/approve`, {
+    headers: writeHeaders(),
+  });
   await expectOk(response, `approve user ${String(userId)}`);
 }
 
@@ -85,10 +106,15 @@ export async function signInAsAdmin(page: Page): Promise<void> {
     if (me.ok()) return;
     await context.clearCookies();
   }
-  const login = await page.request.post('/api/login', { headers: writeHeaders(), data: { email: ADMIN.email, password: ADMIN.password } });
+  const login = await page.request.post('/api/login', {
+    headers: writeHeaders(),
+    data: { email: ADMIN.email, password: ADMIN.password },
+  });
   if (login.status() === 401) {
     const registered = await apiRegister(page.request, ADMIN);
-    expect(registered.role, 'the administrator must be the first account of the run').toBe('administrator');
+    expect(registered.role, 'the administrator must be the first account of the run').toBe(
+      'administrator',
+    );
   } else {
     await expectOk(login, 'administrator login');
   }
@@ -109,7 +135,11 @@ const storedCookiesSchema = z.array(
 );
 
 /** A registered, approved member; `page`'s context is signed in as them. */
-export async function signInAsNewMember(page: Page, adminPage: Page, name: string): Promise<Person & { id: number }> {
+export async function signInAsNewMember(
+  page: Page,
+  adminPage: Page,
+  name: string,
+): Promise<Person & { id: number }> {
   const person = newPerson(name);
   const user = await apiRegister(page.request, person);
   await signInAsAdmin(adminPage);
@@ -127,8 +157,14 @@ export interface NotificationToSend {
 }
 
 /** POST /api/admin/notifications as the administrator signed in on `adminPage`. */
-export async function apiSendNotification(adminPage: Page, notification: NotificationToSend): Promise<void> {
-  const response = await adminPage.request.post('/api/admin/notifications', { headers: writeHeaders(), data: notification });
+export async function apiSendNotification(
+  adminPage: Page,
+  notification: NotificationToSend,
+): Promise<void> {
+  const response = await adminPage.request.post('/api/admin/notifications', {
+    headers: writeHeaders(),
+    data: notification,
+  });
   await expectOk(response, `send notification ${notification.title}`);
 }
 

@@ -2,14 +2,22 @@
 // any unexpected console error or uncaught exception (allow-list per test with
 // `test.use({ allowedConsoleErrors: [...] })`).
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Browser, type BrowserContext, type ConsoleMessage, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type Browser,
+  type BrowserContext,
+  type ConsoleMessage,
+  type Page,
+} from '@playwright/test';
 import { ORIGIN_ENV } from './server';
 
 export { expect };
 
 export function serverOrigin(): string {
   const origin = process.env[ORIGIN_ENV];
-  if (!origin) throw new Error(`${ORIGIN_ENV} is not set: run the e2e suite through playwright.config.ts`);
+  if (!origin)
+    throw new Error(`${ORIGIN_ENV} is not set: run the e2e suite through playwright.config.ts`);
   return origin;
 }
 
@@ -22,7 +30,10 @@ export interface AllowedConsoleError {
 
 /** Signed out, the app asks GET /api/user once and gets 401: that is how it learns it. */
 const ALWAYS_ALLOWED: AllowedConsoleError[] = [
-  { text: /Failed to load resource: the server responded with a status of 401/, url: /\/api\/user$/ },
+  {
+    text: /Failed to load resource: the server responded with a status of 401/,
+    url: /\/api\/user$/,
+  },
 ];
 
 export interface ConsoleGuard {
@@ -76,7 +87,12 @@ export const test = base.extend<Fixtures>({
 });
 
 async function newContext(browser: Browser, baseURL: string | undefined): Promise<BrowserContext> {
-  return browser.newContext({ baseURL, locale: 'en-GB', timezoneId: 'Africa/Johannesburg', serviceWorkers: 'allow' });
+  return browser.newContext({
+    baseURL,
+    locale: 'en-GB',
+    timezoneId: 'Africa/Johannesburg',
+    serviceWorkers: 'allow',
+  });
 }
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -85,7 +101,8 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   const summary = results.violations.map(
-    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`,
+    (v) =>
+      `${v.id} (${v.impact ?? 'n/a'}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`,
   );
   expect(summary, `axe violations on ${screen}`).toEqual([]);
 }

@@ -3,7 +3,15 @@
 // address the browser uses. The running server is described in a state file so any
 // process of the run (global setup, a test worker, global teardown) can stop or restart it.
 import { spawn } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +20,10 @@ import { z } from 'zod';
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The built server; RESCUELOG_SERVER_ENTRY may point at api/src/server.ts (run with tsx)
  * to try the suite without building the API. */
-export const SERVER_ENTRY = path.resolve(REPO_ROOT, process.env.RESCUELOG_SERVER_ENTRY ?? path.join('api', 'dist', 'server.js'));
+export const SERVER_ENTRY = path.resolve(
+  REPO_ROOT,
+  process.env.RESCUELOG_SERVER_ENTRY ?? path.join('api', 'dist', 'server.js'),
+);
 
 const serverStateSchema = z.object({
   pid: z.number().int().positive(),
@@ -33,7 +44,8 @@ function stateFile(runDir: string): string {
 }
 
 export function readServerState(runDir = process.env[RUN_DIR_ENV]): ServerState {
-  if (!runDir) throw new Error(`${RUN_DIR_ENV} is not set: run the e2e suite through playwright.config.ts`);
+  if (!runDir)
+    throw new Error(`${RUN_DIR_ENV} is not set: run the e2e suite through playwright.config.ts`);
   return serverStateSchema.parse(JSON.parse(readFileSync(stateFile(runDir), 'utf8')));
 }
 
@@ -63,7 +75,12 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function waitUntilReady(origin: string, pid: number, logFile: string, timeoutMs = 60_000): Promise<void> {
+async function waitUntilReady(
+  origin: string,
+  pid: number,
+  logFile: string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (!isAlive(pid)) {
@@ -77,7 +94,9 @@ async function waitUntilReady(origin: string, pid: number, logFile: string, time
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`the server was not ready within ${String(timeoutMs)} ms; its log (${logFile}):\n${readLog(logFile)}`);
+  throw new Error(
+    `the server was not ready within ${String(timeoutMs)} ms; its log (${logFile}):\n${readLog(logFile)}`,
+  );
 }
 
 function readLog(logFile: string): string {
@@ -127,12 +146,25 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
   };
   // The e2e server is always the embedded database with a fresh folder.
   delete env.DATABASE_URL;
-  const nodeArgs = SERVER_ENTRY.endsWith('.ts') ? ['--import', 'tsx', SERVER_ENTRY] : [SERVER_ENTRY];
-  const child = spawn(process.execPath, nodeArgs, { cwd: REPO_ROOT, env, stdio: ['ignore', log, log] });
+  const nodeArgs = SERVER_ENTRY.endsWith('.ts')
+    ? ['--import', 'tsx', SERVER_ENTRY]
+    : [SERVER_ENTRY];
+  const child = spawn(process.execPath, nodeArgs, {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', log, log],
+  });
   closeSync(log);
   child.unref();
   if (child.pid === undefined) throw new Error('the server process did not start');
-  const state: ServerState = { pid: child.pid, port, origin, dataDir, webDist, runDir: options.runDir };
+  const state: ServerState = {
+    pid: child.pid,
+    port,
+    origin,
+    dataDir,
+    webDist,
+    runDir: options.runDir,
+  };
   writeFileSync(stateFile(options.runDir), JSON.stringify(state));
   await waitUntilReady(origin, child.pid, logFile);
   return state;
@@ -150,5 +182,10 @@ export async function stopServer(state: ServerState): Promise<void> {
 
 /** Restarts the run's server on the same port and data folder (after stopServer). */
 export async function restartServer(state: ServerState): Promise<ServerState> {
-  return startServer({ runDir: state.runDir, port: state.port, dataDir: state.dataDir, webDist: state.webDist });
+  return startServer({
+    runDir: state.runDir,
+    port: state.port,
+    dataDir: state.dataDir,
+    webDist: state.webDist,
+  });
 }

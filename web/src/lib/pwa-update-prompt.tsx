@@ -47,7 +47,11 @@ const buttonBase: CSSProperties = {
 };
 
 export function PwaUpdatePrompt() {
-  const { updateReady } = useSyncExternalStore(subscribePwaUpdate, getPwaUpdateState, getPwaUpdateState);
+  const { updateReady } = useSyncExternalStore(
+    subscribePwaUpdate,
+    getPwaUpdateState,
+    getPwaUpdateState,
+  );
 
   useEffect(() => {
     void registerServiceWorker();
@@ -68,14 +72,24 @@ export function PwaUpdatePrompt() {
             <button
               type="button"
               onClick={applyPwaUpdate}
-              style={{ ...buttonBase, background: '#b91c1c', color: '#ffffff', border: '1px solid #b91c1c' }}
+              style={{
+                ...buttonBase,
+                background: '#b91c1c',
+                color: '#ffffff',
+                border: '1px solid #b91c1c',
+              }}
             >
               Update
             </button>
             <button
               type="button"
               onClick={postponePwaUpdate}
-              style={{ ...buttonBase, background: '#ffffff', color: '#111827', border: '1px solid #6b7280' }}
+              style={{
+                ...buttonBase,
+                background: '#ffffff',
+                color: '#111827',
+                border: '1px solid #6b7280',
+              }}
             >
               Later
             </button>
