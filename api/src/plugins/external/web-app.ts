@@ -33,6 +33,8 @@ export const webAppPlugin = fp(
         root,
         wildcard: true,
         index: 'index.html',
+        // The web build writes .br and .gz beside each text asset (web/vite.config.ts).
+        preCompressed: true,
         // Cache-Control is ours (setHeaders below), not the library's default.
         cacheControl: false,
         // A missing asset must be a 404, not index.html served as JavaScript.
