@@ -153,7 +153,13 @@ describe('client engine against the real API', () => {
       baseVersion: null,
       actorUserId: member.row.id,
     });
-    await saveMutation(db, { ...c.input, args: { id: c.id, fields: { patientName: 'Too late' } } });
+    await saveMutation(db, {
+      name: 'case.upsert',
+      args: { id: c.id, fields: { patientName: 'Too late' } },
+      entityIds: [c.id],
+      baseVersion: null,
+      actorUserId: member.row.id,
+    });
     expect(await drainOutbox({ db, transport: transport() })).toMatchObject({ kind: 'drained', acknowledged: 3, rejected: 1 });
     const [rejection] = await readRejections(db);
     expect(rejection).toMatchObject({ seq: 3, code: 'CASE_LOCKED', mutation: { args: { fields: { patientName: 'Too late' } } } });
