@@ -70,6 +70,50 @@ describe('guards', () => {
   });
 });
 
+describe('a pending account on the real routes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await build();
+  });
+  afterAll(() => t.close());
+
+  it('may call only /api/user, /api/logout, the upload and /api/user/documents', async () => {
+    const client = await loginAs(t, await t.createUser({ status: 'pending' }));
+    for (const [method, path] of [
+      ['GET', '/api/stats'],
+      ['GET', '/api/cases'],
+      ['GET', '/api/user/notifications/unread-count'],
+      ['POST', '/api/user/notifications/mark-all-read'],
+      ['GET', '/api/admin/users'],
+      ['GET', '/api/admin/roles'],
+    ] as const) {
+      const res = await client.request(method, path);
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(((await res.json()) as { code: string }).code).toBe('ACCOUNT_PENDING');
+    }
+    expect((await client.get('/api/user')).status).toBe(200);
+    const upload = await client.post('/api/objects/upload');
+    expect(upload.status).toBe(200);
+    expect(((await upload.json()) as { uploadURL: string }).uploadURL).toMatch(/\/api\/objects\/upload\//);
+    expect((await client.request('PUT', '/api/user/documents', { json: {} })).status).not.toBe(403);
+    expect((await client.post('/api/logout')).status).toBe(200);
+  });
+
+  it('without a session every protected route is 401', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/user'],
+      ['GET', '/api/stats'],
+      ['POST', '/api/objects/upload'],
+      ['PUT', '/api/user/documents'],
+      ['GET', '/api/admin/users'],
+    ] as const) {
+      const res = await t.client().request(method, path);
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(((await res.json()) as { code: string }).code).toBe('UNAUTHENTICATED');
+    }
+  });
+});
+
 describe('sessions end', () => {
   let t: TestApp;
   beforeAll(async () => {
