@@ -1,7 +1,7 @@
 // The current user: one react-query entry (GET /api/user) that every screen reads. A 401
 // means "no session" and resolves to null instead of failing or retrying (spec §7).
 import { currentUserResponseSchema, type User } from '@rescuelog/sync-protocol/users';
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { getJson, HttpError, errorMessage, sendJson } from './api-client';
 import { clearCached } from './local-cache';
 import { toast } from './toast-store';
@@ -19,8 +19,10 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
   }
 }
 
+export const currentUserQuery = queryOptions({ queryKey: USER_QUERY_KEY, queryFn: fetchCurrentUser, retry: false });
+
 export function useUser() {
-  return useQuery({ queryKey: USER_QUERY_KEY, queryFn: fetchCurrentUser, retry: false });
+  return useQuery(currentUserQuery);
 }
 
 export function setCurrentUser(queryClient: QueryClient, user: User | null): void {
