@@ -6,7 +6,8 @@
 //   with the precached index.html and the React router takes it from there.
 // - Waits when a new version is installed: the page shows "Update ready" and the new worker
 //   takes over only when the user presses Update (SKIP_WAITING), never under the user.
-// - Wakes the page's outbox drainer on a Background Sync event and when the worker starts.
+// - Drains the signed-in user's outbox itself (the shared client engine) on a Background
+//   Sync event and when the worker starts, and wakes the open pages' drainers too.
 //
 // What it never caches: nothing under /api/ (API responses are Cache-Control: no-store and
 // carry patient data), no uploaded documents (they are served under /api/objects/), and no
@@ -25,6 +26,7 @@ import {
   type OutboxDrainReason,
   type SwToClientMessage,
 } from '@rescuelog/sync-protocol/sw-messages';
+import { drainActiveUserOutbox } from '@rescuelog/sync-protocol/client/worker-drain';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<PrecacheEntry | string>;
@@ -85,9 +87,9 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 /**
  * Background-sync wake-up hook: asks every open RescueLog page to drain its outbox.
  *
- * The outbox is the source of truth and lives in the page's IndexedDB; the page drains it
- * (one drainer at a time under a Web Lock) and handles 401/5xx itself, which plain
- * workbox-background-sync replay cannot. The worker's job is only to wake the pages up.
+ * The outbox is the source of truth and lives in the user's IndexedDB; pages and this worker
+ * drain it with the same code (one drainer at a time under a Web Lock) and handle 401/5xx
+ * themselves, which plain workbox-background-sync replay cannot. Pages also pull afterwards.
  */
 async function requestOutboxDrain(reason: OutboxDrainReason): Promise<void> {
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
@@ -95,12 +97,28 @@ async function requestOutboxDrain(reason: OutboxDrainReason): Promise<void> {
   for (const client of windows) client.postMessage(message);
 }
 
+/**
+ * The worker drains too, with the same code as the pages (sync-protocol/src/client): the
+ * signed-in user's database, the same Web Lock, so a page and the worker never push at the
+ * same time. A retryable failure rejects, so Background Sync schedules another attempt;
+ * 401/403 and 426 resolve (retrying cannot help until the user signs in or updates).
+ */
+async function drainInWorker(): Promise<void> {
+  const outcome = await drainActiveUserOutbox();
+  if (outcome.kind === 'retry') throw new Error(`Outbox drain will be retried: ${outcome.message}`);
+}
+
 self.addEventListener('sync', (event: Event) => {
   const syncEvent = event as SyncEvent;
   if (syncEvent.tag !== OUTBOX_SYNC_TAG) return;
-  syncEvent.waitUntil(requestOutboxDrain('background-sync'));
+  // Chromium: connectivity is back, possibly with every tab closed.
+  syncEvent.waitUntil(drainInWorker().finally(() => requestOutboxDrain('background-sync')));
 });
 
+// Worker start (Safari and Firefox have no Background Sync): every time the browser starts
+// this worker, e.g. for the first navigation after the device came back online.
+const workerStartDrain = drainInWorker().catch(() => undefined);
+
 self.addEventListener('activate', (event: ExtendableEvent) => {
-  event.waitUntil(requestOutboxDrain('worker-start'));
+  event.waitUntil(workerStartDrain.then(() => requestOutboxDrain('worker-start')));
 });

@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Outlet, useRoutes, type RouteObject } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
+import { SyncShell } from '@/features/sync-status/components/sync-shell';
 import { GuestOnly, RequireAdministrator, RequireApprovedUser } from './guards';
 
 function lazyNamed<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
@@ -11,6 +12,7 @@ const AuthRoute = lazyNamed(() => import('./routes/auth'), 'AuthRoute');
 const DashboardRoute = lazyNamed(() => import('./routes/dashboard'), 'DashboardRoute');
 const AdminUsersRoute = lazyNamed(() => import('./routes/admin/users'), 'AdminUsersRoute');
 const NotFoundRoute = lazyNamed(() => import('./routes/not-found'), 'NotFoundRoute');
+const SyncInboxRoute = lazyNamed(() => import('@/features/sync-status/components/sync-inbox'), 'SyncInbox');
 const NotAvailable = lazy(async () => ({ default: (await import('./routes/not-available')).NotAvailableRoute }));
 
 /** Screens that belong to later issues; each shows an honest "not available yet" page. */
@@ -41,9 +43,13 @@ export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?
 
 function RootLayout() {
   return (
-    <Suspense fallback={<PageSpinner />}>
-      <Outlet />
-    </Suspense>
+    <>
+      {/* Sync session and status bar (issue 4); the sync code itself loads lazily. */}
+      <SyncShell />
+      <Suspense fallback={<PageSpinner />}>
+        <Outlet />
+      </Suspense>
+    </>
   );
 }
 
@@ -56,6 +62,7 @@ export const routes: RouteObject[] = [
         element: <RequireApprovedUser />,
         children: [
           { path: '/', element: <DashboardRoute /> },
+          { path: '/sync-inbox', element: <SyncInboxRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({ path: s.path, element: <NotAvailable screen={s.screen} /> })),
           {
             element: <RequireAdministrator />,

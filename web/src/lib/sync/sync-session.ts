@@ -102,6 +102,7 @@ export async function pendingCount(): Promise<number> {
 /** Deletes the user's local database: only after the outbox drained or the user agreed. */
 export async function wipeLocalData(userId: number): Promise<void> {
   if (current?.session.userId === userId) stopSyncSession();
+  if (!localDatabaseAvailable()) return;
   await new SyncDatabase(userId).delete();
   await clearActiveUser();
 }

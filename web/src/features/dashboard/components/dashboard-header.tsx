@@ -2,10 +2,11 @@ import type { User } from '@rescuelog/sync-protocol/users';
 import { LogOut, ShieldPlus, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { useLogout } from '@/lib/auth';
+import { useGuardedLogout } from '@/lib/sync/use-guarded-logout';
 
 export function DashboardHeader({ user, notifications }: { user: User; notifications: ReactNode }) {
-  const logout = useLogout();
+  // Warns about changes not yet synced before signing out (issue 4).
+  const logout = useGuardedLogout();
   const isAdmin = user.role === 'administrator';
   return (
     <header className="app-header">
@@ -19,7 +20,7 @@ export function DashboardHeader({ user, notifications }: { user: User; notificat
           <Link to="/profile" className="icon-button icon-button--on-dark" aria-label="Profile">
             <UserRound aria-hidden="true" size={24} />
           </Link>
-          <button type="button" className="icon-button icon-button--on-dark" aria-label="Log out" disabled={logout.isPending} onClick={() => logout.mutate()}>
+          <button type="button" className="icon-button icon-button--on-dark" aria-label="Log out" disabled={logout.isPending} onClick={logout.requestLogout}>
             <LogOut aria-hidden="true" size={24} />
           </button>
         </nav>
@@ -34,6 +35,7 @@ export function DashboardHeader({ user, notifications }: { user: User; notificat
         ) : null}
         <span className={`badge ${isAdmin ? 'badge--admin' : 'badge--member'}`}>{isAdmin ? 'Administrator' : 'Member'}</span>
       </div>
+      {logout.dialog}
     </header>
   );
 }
