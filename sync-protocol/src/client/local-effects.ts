@@ -21,6 +21,16 @@ async function patchIfPresent(db: SyncDatabase, table: TableName, id: string, ch
   await t.put({ ...existing, ...changes, id });
 }
 
+/**
+ * Append-only rows (vital signs, CPR events, casualties, addenda) never change once written:
+ * when a rebase replays the create over the server's copy, the server's copy (with its
+ * version, and a void the server applied) stays.
+ */
+async function putIfAbsent(db: SyncDatabase, table: TableName, row: StoredRecord): Promise<void> {
+  const t = db.domainTable(table);
+  if ((await t.get(row.id)) === undefined) await t.put(row);
+}
+
 function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }
@@ -41,13 +51,13 @@ export async function applyMutationLocally(db: SyncDatabase, m: ParsedMutation):
       await patchIfPresent(db, 'cases', m.args.id, { status: 'completed', completedAt: m.args.completedAt });
       return;
     case 'case.addendum':
-      await db.caseAddenda.put({ ...created, id: m.args.id, caseId: m.args.caseId, reason: m.args.reason, changes: m.args.changes });
+      await putIfAbsent(db, 'caseAddenda', { ...created, id: m.args.id, caseId: m.args.caseId, reason: m.args.reason, changes: m.args.changes });
       return;
     case 'case.delete':
       await patchIfPresent(db, 'cases', m.args.id, { deletedAt: m.clientTime });
       return;
     case 'vitalSign.record':
-      await db.vitalSigns.put({ ...created, ...m.args, voidedAt: null, voidReason: null });
+      await putIfAbsent(db, 'vitalSigns', { ...created, ...m.args, voidedAt: null, voidReason: null });
       return;
     case 'vitalSign.void':
       await patchIfPresent(db, 'vitalSigns', m.args.id, { voidedAt: m.clientTime, voidReason: m.args.reason });
@@ -62,10 +72,10 @@ export async function applyMutationLocally(db: SyncDatabase, m: ParsedMutation):
       );
       return;
     case 'cprEvent.record':
-      await db.cprEvents.put({ ...created, ...m.args, voidsEventId: null });
+      await putIfAbsent(db, 'cprEvents', { ...created, ...m.args, voidsEventId: null });
       return;
     case 'cprEvent.void':
-      await db.cprEvents.put({
+      await putIfAbsent(db, 'cprEvents', {
         ...created,
         id: m.args.id,
         cprSessionId: m.args.cprSessionId,
@@ -97,7 +107,7 @@ export async function applyMutationLocally(db: SyncDatabase, m: ParsedMutation):
       );
       return;
     case 'mciCasualty.record':
-      await db.mciCasualties.put({ ...created, ...m.args, transported: false, transportedAt: null });
+      await putIfAbsent(db, 'mciCasualties', { ...created, ...m.args, transported: false, transportedAt: null });
       return;
     case 'mciCasualty.update':
       await patchIfPresent(db, 'mciCasualties', m.args.id, withoutUndefined(m.args.fields));

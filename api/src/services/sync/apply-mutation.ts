@@ -250,6 +250,7 @@ async function createLww(
     auditEntry(ctx, cfg.entity, id, {
       created: true,
       fields: Object.keys(fields),
+      fieldVersion: version,
       ...(humanId ? { humanId } : {}),
     }),
   );
@@ -311,6 +312,7 @@ async function updateLww(
   await ctx.audit(
     auditEntry(ctx, cfg.entity, id, {
       fields: Object.keys(changed),
+      fieldVersion: version,
       ...(conflicts.length > 0 ? { conflicts: conflicts.map((c) => c.field) } : {}),
     }),
   );

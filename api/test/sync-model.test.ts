@@ -1,0 +1,582 @@
+// Property-based model test of the whole sync protocol: the real client engine
+// (sync-protocol/src/client, on fake-indexeddb) on several devices of several users, against
+// the real server over HTTP. fast-check generates interleavings of local edits, syncs under
+// faults (offline, 5xx, a response lost after the server committed, duplicated and stale
+// replayed batches, a captive-portal page), expired sessions (401 mid-queue), app restarts
+// with a pending queue and server restarts. After quiescence it checks:
+// - nothing lost: every saved mutation was acknowledged and applied once, and every field
+//   holds the value of the last write the server applied;
+// - nothing applied twice: vital signs exist once each, one audit entry per effect;
+// - nothing silently overwritten: exactly the conflicts the rule predicts are recorded;
+// - every device holds exactly what the server holds for it.
+// CI runs a fixed number of runs; SYNC_MODEL_RUNS=1000 npx vitest run api/test/sync-model.test.ts
+// runs more (SYNC_MODEL_SEED replays one).
+import path from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
+import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import {
+  readOutbox,
+  readRejections,
+  saveMutation,
+  type MutationInput,
+} from '@rescuelog/sync-protocol/client/outbox';
+import { pullChanges } from '@rescuelog/sync-protocol/client/pull';
+import {
+  createFetchTransport,
+  SYNC_PUSH_PATH,
+  type SyncTransport,
+  type TransportResponse,
+} from '@rescuelog/sync-protocol/client/transport';
+import { parseEnv } from '@rescuelog/sync-protocol/env';
+import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { buildApp } from '../src/app';
+import { resolveConfig } from '../src/config';
+import { SESSION_COOKIE } from '../src/plugins/external/session';
+import { TEST_PASSWORD_HASHING, build, loginAs, type TestApp, type TestClient } from './helpers';
+import { RESPONDER, ensureSyncSchema, pullAll, syncUser, type SyncUser } from './sync-fixtures';
+
+const RUNS = Number(process.env.SYNC_MODEL_RUNS ?? '16');
+const SEED =
+  process.env.SYNC_MODEL_SEED === undefined ? undefined : Number(process.env.SYNC_MODEL_SEED);
+const RATE_LIMITS = {
+  loginPerIp: { max: 1_000_000, windowSeconds: 60 },
+  loginPerEmail: { max: 1_000_000, windowSeconds: 60 },
+};
+
+const EDIT_FIELDS = ['patientName', 'incidentType', 'approximateAge'] as const;
+type EditField = (typeof EDIT_FIELDS)[number];
+const VALUES: Record<EditField, readonly (string | number | null)[]> = {
+  patientName: ['Thandi', 'Sipho', 'Naledi', null],
+  incidentType: ['MVA', 'Fall', 'Cardiac'],
+  approximateAge: [4, 40, 82],
+};
+
+const FAULTS = [
+  'none',
+  'none',
+  'offline',
+  'server-error',
+  'lost-response',
+  'commit-then-500',
+  'duplicate',
+  'captive-portal',
+] as const;
+type Fault = (typeof FAULTS)[number];
+
+type Step =
+  | { kind: 'create'; device: number; field: EditField; value: number }
+  | { kind: 'edit'; device: number; record: number; field: EditField; value: number }
+  | { kind: 'vital'; device: number; record: number }
+  | { kind: 'void'; device: number; record: number }
+  | { kind: 'sync'; device: number; fault: Fault; pullFault: Fault }
+  | { kind: 'replay-stale'; device: number }
+  | { kind: 'expire-session'; device: number }
+  | { kind: 'reopen-app'; device: number }
+  | { kind: 'restart-server' };
+
+const DEVICES = 3;
+const device = fc.nat({ max: DEVICES - 1 });
+const field = fc.constantFrom(...EDIT_FIELDS);
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('create' as const),
+      device,
+      field,
+      value: fc.nat({ max: 3 }),
+    }),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('edit' as const),
+      device,
+      record: fc.nat({ max: 20 }),
+      field,
+      value: fc.nat({ max: 3 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('vital' as const),
+      device,
+      record: fc.nat({ max: 20 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('void' as const),
+      device,
+      record: fc.nat({ max: 20 }),
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('sync' as const),
+      device,
+      fault: fc.constantFrom(...FAULTS),
+      pullFault: fc.constantFrom(...FAULTS),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('replay-stale' as const), device }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('expire-session' as const), device }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reopen-app' as const), device }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('restart-server' as const) }) },
+);
+
+const valueOf = (f: EditField, i: number) => VALUES[f][i % VALUES[f].length] ?? null;
+
+/** The server, restartable on the same database and port. */
+class Server {
+  app: FastifyInstance;
+  constructor(
+    readonly t: TestApp,
+    readonly port: number,
+  ) {
+    this.app = t.app;
+  }
+  get url(): string {
+    return `http://127.0.0.1:${String(this.port)}`;
+  }
+  async restart(): Promise<void> {
+    await this.app.close();
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'rescuelog-model-'));
+    const env = parseEnv({
+      PORT: '0',
+      DATA_DIR: dataDir,
+      WEB_DIST: path.join(dataDir, 'no-web-dist'),
+      SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
+      PUBLIC_ORIGIN: 'http://localhost:3000',
+      FIRST_USER_ADMIN: 'false',
+    });
+    this.app = await buildApp({
+      config: resolveConfig(env),
+      database: this.t.db,
+      passwordHashing: TEST_PASSWORD_HASHING,
+      rateLimits: RATE_LIMITS,
+      logger: false,
+    });
+    await this.app.listen({ port: this.port, host: '127.0.0.1' });
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+interface Saved {
+  mutationId: string;
+  actor: number;
+  baseVersion: string | null;
+  caseId: string;
+  fields: Partial<Record<EditField, string | number | null>>;
+}
+
+/** One browser profile of one user: its own IndexedDB, session cookie and fault switch. */
+class ModelDevice {
+  readonly idb = new IDBFactory();
+  db: SyncDatabase;
+  transport: SyncTransport;
+  fault: Fault = 'none';
+  sentPushes: unknown[] = [];
+  paused = false;
+
+  constructor(
+    readonly owner: SyncUser,
+    /** This browser's own session (two devices of one user have two sessions). */
+    public client: TestClient,
+    readonly server: Server,
+    startCursor: string,
+  ) {
+    this.db = this.open();
+    void this.db.syncState.put({ key: 'pull', cursor: startCursor, lastPullAt: null });
+    const real = createFetchTransport({
+      fetch: (url, init) => fetch(`${server.url}${url}`, init),
+      headers: (): Record<string, string> => {
+        const cookie = this.client.sessionCookie;
+        return cookie === undefined ? {} : { cookie: `${SESSION_COOKIE}=${cookie}` };
+      },
+    });
+    this.transport = {
+      post: async (p, body) => {
+        const fault = this.fault;
+        this.fault = 'none';
+        if (p === SYNC_PUSH_PATH) this.sentPushes.push(body);
+        switch (fault) {
+          case 'offline':
+            throw new TypeError('fetch failed');
+          case 'server-error':
+            return json(503, { error: 'Service Unavailable', code: 'SERVICE_UNAVAILABLE' });
+          case 'captive-portal':
+            return {
+              status: 200,
+              contentType: 'text/html',
+              retryAfter: null,
+              body: '<html>Sign in to the Wi-Fi</html>',
+            };
+          case 'lost-response':
+            await real.post(p, body);
+            throw new TypeError('socket hang up');
+          case 'commit-then-500':
+            await real.post(p, body);
+            return json(500, { error: 'Internal Server Error', code: 'INTERNAL' });
+          case 'duplicate': {
+            const [first] = await Promise.all([real.post(p, body), real.post(p, body)]);
+            return first;
+          }
+          case 'none':
+            return real.post(p, body);
+        }
+      },
+    };
+  }
+
+  open(): SyncDatabase {
+    return new SyncDatabase(this.owner.id, { indexedDB: this.idb, IDBKeyRange });
+  }
+
+  reopen(): void {
+    this.db.close();
+    this.db = this.open();
+  }
+}
+
+function json(status: number, body: unknown): TransportResponse {
+  return {
+    status,
+    contentType: 'application/json; charset=utf-8',
+    retryAfter: null,
+    body: JSON.stringify(body),
+  };
+}
+
+async function localCases(db: SyncDatabase): Promise<Record<string, unknown>[]> {
+  return (await db.cases.toArray()).sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+describe('sync protocol model', () => {
+  let t: TestApp;
+  let server: Server;
+
+  beforeAll(async () => {
+    t = await build({ rateLimits: RATE_LIMITS });
+    await ensureSyncSchema(t);
+    server = new Server(t, Number(new URL(t.url).port));
+  });
+  afterAll(async () => {
+    await server.app.close();
+    await t.close();
+  });
+
+  it(
+    'converges with nothing lost, nothing applied twice and nothing silently overwritten',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(stepArb, { minLength: 10, maxLength: 50, size: 'max' }),
+          async (steps) => {
+            await runModel(steps);
+          },
+        ),
+        { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true },
+      );
+    },
+    Math.max(120_000, RUNS * 20_000),
+  );
+
+  async function runModel(steps: Step[]): Promise<void> {
+    const editor = { ...RESPONDER, casesLogged: { view: true, edit: true, delete: false } };
+    const alice = await syncUser(t, editor);
+    const bob = await syncUser(t, editor);
+    const start = (await pullAll(alice.client)).cursor;
+    const devices = [
+      new ModelDevice(alice, await loginAs(t, alice.user), server, start),
+      new ModelDevice(alice, await loginAs(t, alice.user), server, start),
+      new ModelDevice(bob, await loginAs(t, bob.user), server, start),
+    ];
+    const saved: Saved[] = [];
+    const createdCases: string[] = [];
+    const createdVitals: string[] = [];
+    const allMutationIds: string[] = [];
+
+    const relogin = async (d: ModelDevice) => {
+      d.client = await loginAs(t, d.owner.user);
+      d.paused = false;
+    };
+
+    const save = async (d: ModelDevice, input: MutationInput) => {
+      const entry = await saveMutation(d.db, input);
+      allMutationIds.push(entry.mutationId);
+      return entry;
+    };
+
+    const sync = async (d: ModelDevice, fault: Fault, pullFault: Fault) => {
+      if (d.paused) await relogin(d);
+      d.fault = fault;
+      const drained = await drainOutbox({ db: d.db, transport: d.transport, batchSize: 4 });
+      if (drained.kind === 'auth-required') d.paused = true;
+      d.fault = pullFault;
+      const pulled = await pullChanges({ db: d.db, transport: d.transport, limit: 5 });
+      if (pulled.kind === 'auth-required') d.paused = true;
+      d.fault = 'none';
+    };
+
+    // Prologue: two cases every device has pulled, so concurrent edits of one record are common.
+    const prologue: Step[] = [
+      { kind: 'create', device: 0, field: 'patientName', value: 0 },
+      { kind: 'create', device: 2, field: 'incidentType', value: 0 },
+      { kind: 'sync', device: 0, fault: 'none', pullFault: 'none' },
+      { kind: 'sync', device: 2, fault: 'none', pullFault: 'none' },
+      { kind: 'sync', device: 0, fault: 'none', pullFault: 'none' },
+      { kind: 'sync', device: 1, fault: 'none', pullFault: 'none' },
+    ];
+    for (const step of [...prologue, ...steps]) {
+      if (step.kind === 'restart-server') {
+        await server.restart();
+        continue;
+      }
+      const d = devices[step.device];
+      if (!d) throw new Error('no such device');
+      const cases = (await localCases(d.db)).filter((c) => createdCases.includes(String(c.id)));
+      switch (step.kind) {
+        case 'create': {
+          const id = crypto.randomUUID();
+          const fields = { [step.field]: valueOf(step.field, step.value) };
+          const entry = await save(d, {
+            name: 'case.upsert',
+            args: { id, humanId: generateHumanId('C'), fields },
+            entityIds: [id],
+            baseVersion: null,
+            actorUserId: d.owner.id,
+          });
+          createdCases.push(id);
+          saved.push({
+            mutationId: entry.mutationId,
+            actor: d.owner.id,
+            baseVersion: null,
+            caseId: id,
+            fields,
+          });
+          break;
+        }
+        case 'edit': {
+          const target = cases[step.record % Math.max(cases.length, 1)];
+          if (!target) break;
+          const id = String(target.id);
+          const baseVersion = typeof target.version === 'string' ? target.version : null;
+          const fields = { [step.field]: valueOf(step.field, step.value) };
+          const entry = await save(d, {
+            name: 'case.upsert',
+            args: { id, fields },
+            entityIds: [id],
+            baseVersion,
+            actorUserId: d.owner.id,
+          });
+          saved.push({
+            mutationId: entry.mutationId,
+            actor: d.owner.id,
+            baseVersion,
+            caseId: id,
+            fields,
+          });
+          break;
+        }
+        case 'vital': {
+          const target = cases[step.record % Math.max(cases.length, 1)];
+          if (!target) break;
+          const id = crypto.randomUUID();
+          createdVitals.push(id);
+          await save(d, {
+            name: 'vitalSign.record',
+            args: {
+              id,
+              caseId: String(target.id),
+              type: 'heartRate',
+              value: '80',
+              numericValue: 80,
+              timestamp: new Date().toISOString(),
+            },
+            entityIds: [id, String(target.id)],
+            baseVersion: null,
+            actorUserId: d.owner.id,
+          });
+          break;
+        }
+        case 'void': {
+          const vitals = (await d.db.vitalSigns.toArray()).filter(
+            (v) => createdVitals.includes(String(v.id)) && v.voidedAt === null,
+          );
+          const target = vitals[step.record % Math.max(vitals.length, 1)];
+          if (!target) break;
+          await save(d, {
+            name: 'vitalSign.void',
+            args: { id: String(target.id), reason: 'Wrong reading' },
+            entityIds: [String(target.id), String(target.caseId)],
+            baseVersion: null,
+            actorUserId: d.owner.id,
+          });
+          break;
+        }
+        case 'sync':
+          await sync(d, step.fault, step.pullFault);
+          break;
+        case 'replay-stale': {
+          // A batch sent earlier arrives again, late and out of order.
+          const old = d.sentPushes[0];
+          if (old === undefined || d.paused) break;
+          const res = await d.client.post('/api/sync/push', old);
+          expect([200, 401]).toContain(res.status);
+          break;
+        }
+        case 'expire-session':
+          await d.client.post('/api/logout');
+          break;
+        case 'reopen-app':
+          d.reopen();
+          break;
+      }
+    }
+
+    // Quiescence: every device signs in, drains and pulls without faults, twice over so the
+    // last pushes of one device reach the others.
+    for (let round = 0; round < 2; round++) {
+      for (const d of devices) {
+        await relogin(d);
+        const drained = await drainOutbox({ db: d.db, transport: d.transport });
+        expect(drained.kind).toBe('drained');
+      }
+      for (const d of devices)
+        expect((await pullChanges({ db: d.db, transport: d.transport })).kind).toBe('pulled');
+    }
+
+    // Nothing lost, nothing applied twice: every mutation acknowledged, applied once, none rejected.
+    for (const d of devices) {
+      expect(await readOutbox(d.db)).toEqual([]);
+      expect(await readRejections(d.db)).toEqual([]);
+    }
+    const applied = await t.db
+      .selectFrom('appliedMutations')
+      .select(['mutationId', 'deviceId', 'seq', 'appliedAt'])
+      .where(
+        'mutationId',
+        'in',
+        allMutationIds.length > 0 ? allMutationIds : ['00000000-0000-0000-0000-000000000000'],
+      )
+      .execute();
+    expect(applied.map((a) => a.mutationId).sort()).toEqual([...allMutationIds].sort());
+    const vitals =
+      createdVitals.length === 0
+        ? []
+        : await t.db
+            .selectFrom('vitalSigns')
+            .select('id')
+            .where('id', 'in', createdVitals)
+            .execute();
+    expect(vitals.map((v) => v.id).sort()).toEqual([...createdVitals].sort());
+    const audits =
+      allMutationIds.length === 0
+        ? []
+        : await t.db
+            .selectFrom('auditLog')
+            .select(['id', 'details'])
+            .where('action', 'like', 'sync.%')
+            .where('actorUserId', 'in', [alice.id, bob.id])
+            .orderBy('id')
+            .execute();
+    const auditedIds = audits.map((a) => (a.details as { mutationId?: string }).mutationId);
+    expect(new Set(auditedIds).size).toBe(auditedIds.length);
+    expect(audits.every((a) => (a.details as { code?: string }).code === undefined)).toBe(true);
+
+    // Replay the server's order of application (one transaction at a time; seq within a batch)
+    // through a model of per-field last write wins and the conflict rule.
+    const order = [...applied].sort(
+      (a, b) => a.appliedAt.getTime() - b.appliedAt.getTime() || Number(a.seq) - Number(b.seq),
+    );
+    const fieldVersionOf = new Map(
+      audits.map((a) => [
+        (a.details as { mutationId?: string }).mutationId,
+        (a.details as { fieldVersion?: string }).fieldVersion,
+      ]),
+    );
+    const byMutation = new Map(saved.map((s) => [s.mutationId, s]));
+    const state = new Map<string, { value: unknown; by: number; version: bigint }>();
+    const expectedConflicts: string[] = [];
+    for (const a of order) {
+      const s = byMutation.get(a.mutationId);
+      if (!s) continue;
+      const version = fieldVersionOf.get(a.mutationId);
+      for (const [f, value] of Object.entries(s.fields)) {
+        const key = `${s.caseId}:${f}`;
+        const current = state.get(key);
+        // Every edited field starts null on a new case; writing the value it holds changes nothing.
+        if (JSON.stringify(current ? current.value : null) === JSON.stringify(value)) continue;
+        if (current && current.by !== s.actor && current.version > BigInt(s.baseVersion ?? '0')) {
+          expectedConflicts.push(
+            JSON.stringify([s.caseId, f, current.value, value, current.by, s.actor]),
+          );
+        }
+        if (version === undefined)
+          throw new Error(`mutation ${a.mutationId} changed ${f} but has no audit entry`);
+        state.set(key, { value, by: s.actor, version: BigInt(version) });
+      }
+    }
+    if (process.env.SYNC_MODEL_STATS)
+      console.info(
+        `steps ${String(steps.length)} cases ${String(createdCases.length)} mutations ${String(allMutationIds.length)} conflicts ${String(expectedConflicts.length)}`,
+      );
+    const serverCases =
+      createdCases.length === 0
+        ? []
+        : await t.db.selectFrom('cases').selectAll().where('id', 'in', createdCases).execute();
+    expect(serverCases).toHaveLength(createdCases.length);
+    for (const row of serverCases) {
+      for (const f of EDIT_FIELDS) {
+        const expected = state.get(`${row.id}:${f}`);
+        expect(row[f], `${row.id} ${f}`).toEqual(expected ? expected.value : null);
+      }
+    }
+    const conflicts =
+      createdCases.length === 0
+        ? []
+        : await t.db
+            .selectFrom('syncConflicts')
+            .selectAll()
+            .where('entityId', 'in', createdCases)
+            .execute();
+    expect(
+      conflicts
+        .map((c) =>
+          JSON.stringify([
+            c.entityId,
+            c.field,
+            c.serverValue,
+            c.clientValue,
+            c.serverAuthor,
+            c.clientAuthor,
+          ]),
+        )
+        .sort(),
+    ).toEqual(expectedConflicts.sort());
+
+    // Every device holds exactly the server's records.
+    for (const d of devices) {
+      const truth = (await pullAll(d.owner.client, start)).changes.filter((c) => !c.deleted);
+      const expectedCases = truth.filter((c) => c.entity === 'case').map((c) => c.data);
+      expect(await localCases(d.db)).toEqual(
+        [...expectedCases].sort((a, b) => ((a?.id ?? '') < (b?.id ?? '') ? -1 : 1)),
+      );
+      const expectedVitals = truth.filter((c) => c.entity === 'vitalSign').map((c) => c.data);
+      expect((await d.db.vitalSigns.toArray()).sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(
+        [...expectedVitals].sort((a, b) => ((a?.id ?? '') < (b?.id ?? '') ? -1 : 1)),
+      );
+    }
+    for (const d of devices) d.db.close();
+  }
+});
