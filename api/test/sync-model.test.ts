@@ -487,6 +487,7 @@ describe('sync protocol model', () => {
             .selectFrom('auditLog')
             .select(['id', 'details'])
             .where('action', 'like', 'sync.%')
+            .where('action', '!=', 'sync.pull')
             .where('actorUserId', 'in', [alice.id, bob.id])
             .orderBy('id')
             .execute();

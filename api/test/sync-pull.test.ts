@@ -70,6 +70,15 @@ describe('sync pull', () => {
       version: change?.version,
     });
     expect(change?.data).not.toHaveProperty('fieldVersions');
+    // Downloading a patient record is a view of it: audited with the ids.
+    const audit = await t.db
+      .selectFrom('auditLog')
+      .selectAll()
+      .where('action', '=', 'sync.pull')
+      .where('actorUserId', '=', alice.id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(audit.details).toMatchObject({ count: 1, ids: { case: [id] } });
   });
 
   it('pages in version order with a cursor and hasMore, and an exhausted cursor returns nothing', async () => {
@@ -211,14 +220,12 @@ describe('sync pull', () => {
     expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(
       (
-        await t
-          .client()
-          .post('/api/sync/pull', {
-            protocolVersion: 1,
-            schemaVersion: 1,
-            deviceId: uuid(),
-            cursor: null,
-          })
+        await t.client().post('/api/sync/pull', {
+          protocolVersion: 1,
+          schemaVersion: 1,
+          deviceId: uuid(),
+          cursor: null,
+        })
       ).status,
     ).toBe(401);
   });

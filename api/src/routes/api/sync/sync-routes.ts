@@ -43,6 +43,27 @@ export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
     if (!request.user) throw unauthenticated();
     requireSupportedProtocol(request.body);
     const body = parseInput(pullRequestSchema, request.body);
-    return pullChanges(fastify.db, request.user, { cursor: body.cursor, limit: body.limit });
+    const response = await pullChanges(fastify.db, request.user, {
+      cursor: body.cursor,
+      limit: body.limit,
+    });
+    if (response.changes.length > 0) {
+      // Downloading patient records to a device is a view of them (POPIA): which ones, by whom.
+      const ids: Record<string, string[]> = {};
+      for (const change of response.changes) (ids[change.entity] ??= []).push(change.id);
+      await fastify.audit.record(request, {
+        action: 'sync.pull',
+        outcome: 'success',
+        entityType: 'sync',
+        entityId: body.deviceId,
+        details: {
+          cursor: body.cursor,
+          nextCursor: response.cursor,
+          count: response.changes.length,
+          ids,
+        },
+      });
+    }
+    return response;
   });
 }
