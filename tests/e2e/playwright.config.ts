@@ -6,9 +6,16 @@ import { defineConfig } from '@playwright/test';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+// Playwright empties its output folder when a run starts, so two local runs on one checkout
+// would delete each other's traces mid-run. Each local run gets its own folder (set once in
+// the runner process; the workers inherit it). CI runs once and uses the plain folder.
+process.env.RESCUELOG_E2E_OUTPUT ??= process.env.CI
+  ? './test-results'
+  : `./test-results/run-${new Date().toISOString().replace(/[:.]/g, '-')}-${String(process.pid)}`;
+
 export default defineConfig({
   testDir: '.',
-  outputDir: './test-results',
+  outputDir: process.env.RESCUELOG_E2E_OUTPUT,
   workers: 1,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
