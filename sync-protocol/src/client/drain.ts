@@ -95,7 +95,7 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainOutcome> 
   let acknowledged = 0;
   let rejected = 0;
 
-  const deviceId = (await db.transaction('rw', db.syncState, () => readOrCreateDevice(db))).deviceId;
+  const deviceId = (await db.transaction('rw', db.syncState, async () => readOrCreateDevice(db))).deviceId;
 
   for (;;) {
     const batch = await readOutbox(db, batchSize);

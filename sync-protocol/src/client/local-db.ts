@@ -94,7 +94,13 @@ export class SyncDatabase extends Dexie {
     return this[name];
   }
 
-  /** Every table a local save may touch, for `transaction('rw', …)`. */
+  /**
+   * Every table a local save may touch, for `transaction('rw', …)`.
+   * Rule for every transaction here: the scope function is declared `async` and awaits only
+   * Dexie operations (or async helpers that do). A plain arrow forwarding to an async helper
+   * loses Dexie's transaction zone in real browsers (PrematureCommitError under load;
+   * fake-indexeddb does not show it) — the chaos e2e spec caught exactly that.
+   */
   get writeTables(): Table[] {
     return [...DOMAIN_TABLES.map((t) => this.domainTable(t)), this.outbox, this.syncState] as Table[];
   }

@@ -50,7 +50,7 @@ export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
   const { db, transport } = options;
   const now = options.now ?? (() => new Date());
   const limit = options.limit ?? PULL_DEFAULT_LIMIT;
-  const deviceId = (await db.transaction('rw', db.syncState, () => readOrCreateDevice(db))).deviceId;
+  const deviceId = (await db.transaction('rw', db.syncState, async () => readOrCreateDevice(db))).deviceId;
   let total = 0;
 
   for (;;) {
