@@ -12,7 +12,6 @@ import {
   type PushResponse,
 } from '@rescuelog/sync-protocol/sync/push-pull';
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/sync/versions';
-import * as syncFields from '@rescuelog/db/migrations/2026-11-21T0700-sync-fields';
 import { loginAs, type TestApp, type TestClient, type TestUser } from './helpers';
 
 /** What a responder normally holds: create, edit and delete their own records. */
@@ -26,13 +25,16 @@ export const RESPONDER: Permissions = {
   multiPatientLogs: { view: true, edit: false, delete: false },
 };
 
-/** Until the migration list registers 2026-11-21T0700-sync-fields, apply it here. */
+/** The sync tests need the field-versions migration (2026-11-21T0700-sync-fields). */
 export async function ensureSyncSchema(t: TestApp): Promise<void> {
   const { rows } = await sql<{
     n: number;
   }>`select count(*)::int as n from information_schema.columns
     where table_name = 'cases' and column_name = 'field_versions'`.execute(t.db);
-  if ((rows[0]?.n ?? 0) === 0) await syncFields.up(t.db as never);
+  if ((rows[0]?.n ?? 0) === 0)
+    throw new Error(
+      'The database lacks cases.field_versions: is the sync-fields migration registered?',
+    );
 }
 
 export interface SyncUser {

@@ -10,6 +10,7 @@ import * as inventory from './migrations/2026-11-21T0520-inventory';
 import * as clinical from './migrations/2026-11-21T0530-clinical';
 import * as sync from './migrations/2026-11-21T0540-sync';
 import * as updatedAt from './migrations/2026-11-21T0550-updated-at';
+import * as syncFields from './migrations/2026-11-21T0700-sync-fields';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -18,6 +19,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0530-clinical': clinical,
   '2026-11-21T0540-sync': sync,
   '2026-11-21T0550-updated-at': updatedAt,
+  '2026-11-21T0700-sync-fields': syncFields,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

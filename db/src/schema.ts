@@ -232,6 +232,15 @@ export interface SyncColumns {
 
 export type RecordStatus = 'in_progress' | 'completed';
 
+/**
+ * Last-write-wins records (cases, CPR sessions, incident reports, mass-casualty incidents
+ * and casualties): per field, the sync_version_seq value of its last write and its author.
+ */
+export type FieldVersions = Record<string, { version: string; by: number }>;
+export interface LwwColumns {
+  fieldVersions: Generated<JsonObject<FieldVersions>>;
+}
+
 /** The interventions checklist (domain.md), boolean not null default false. */
 export interface CaseInterventions {
   // Airway
@@ -319,7 +328,7 @@ export interface CaseBodyRegionExam {
   extremitiesNotes: string | null;
 }
 
-export interface CasesTable extends CaseInterventions, CaseBodyRegionExam, SyncColumns {
+export interface CasesTable extends CaseInterventions, CaseBodyRegionExam, SyncColumns, LwwColumns {
   id: Generated<string>;
   /** Human id generated on the device, readable on a radio call; unique. */
   caseId: string;
@@ -457,7 +466,7 @@ export interface VitalSignsTable extends SyncColumns {
   createdAt: Generated<Timestamptz>;
 }
 
-export interface CprSessionsTable extends SyncColumns {
+export interface CprSessionsTable extends SyncColumns, LwwColumns {
   id: Generated<string>;
   /** Human id, unique. */
   sessionId: string;
@@ -492,7 +501,7 @@ export interface CprEventsTable extends SyncColumns {
   createdAt: Generated<Timestamptz>;
 }
 
-export interface IncidentReportsTable extends SyncColumns {
+export interface IncidentReportsTable extends SyncColumns, LwwColumns {
   id: Generated<string>;
   /** Human id, unique. */
   incidentId: string;
@@ -517,7 +526,7 @@ export interface IncidentReportsTable extends SyncColumns {
 }
 
 /** Mass-casualty incident; casualties are rows in mci_casualties, counts derive from them. */
-export interface MciIncidentsTable extends SyncColumns {
+export interface MciIncidentsTable extends SyncColumns, LwwColumns {
   id: Generated<string>;
   /** Human id, unique. */
   incidentId: string;
@@ -537,7 +546,7 @@ export interface MciIncidentsTable extends SyncColumns {
 
 export type TriageColour = 'RED' | 'ORANGE' | 'YELLOW' | 'GREEN' | 'BLUE' | 'GREY' | 'BLACK';
 
-export interface MciCasualtiesTable extends SyncColumns {
+export interface MciCasualtiesTable extends SyncColumns, LwwColumns {
   id: Generated<string>;
   /** mci_incidents.id */
   mciIncidentId: string;
