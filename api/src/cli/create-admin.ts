@@ -11,7 +11,7 @@ import { EnvError, parseEnv } from '@rescuelog/sync-protocol/env';
 import { registerSchema } from '@rescuelog/sync-protocol/users';
 import { resolveDataDir } from '../config';
 import { createPasswordHasher } from '../plugins/app/passwords';
-import { findUserByEmail, insertUser, updateUserRoleAndStatus } from '../plugins/app/users/users-repository';
+import { findUserByEmail, insertUser, updateUserRoleAndStatus } from '../repositories/users-repository';
 
 const USAGE = `Usage: create-admin --email <email> --name "<full name>"
   The password of a new account is read from ADMIN_PASSWORD, or asked for on the terminal.

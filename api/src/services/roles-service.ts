@@ -8,7 +8,7 @@ import type { Role, roleCreateSchema, roleUpdateSchema } from '@rescuelog/sync-p
 import type { z } from 'zod';
 import { ApiError } from '../lib/api-error';
 import * as roles from '../repositories/roles-repository';
-import { isUniqueViolation } from '../repositories/pg-errors';
+import { UNIQUE_KEYS, isUniqueViolation } from '@rescuelog/db/errors';
 
 type RoleRow = NonNullable<Awaited<ReturnType<typeof roles.findRoleById>>>;
 
@@ -43,7 +43,7 @@ export async function createRole(db: Kysely<Database>, input: z.output<typeof ro
     });
   } catch (error) {
     // Two administrators creating the same name at once: the unique key decides.
-    if (isUniqueViolation(error)) throw nameTaken();
+    if (isUniqueViolation(error, UNIQUE_KEYS.roleName)) throw nameTaken();
     throw error;
   }
 }
@@ -66,7 +66,7 @@ export async function updateRole(db: Kysely<Database>, id: number, input: z.outp
       return { before: toRole(before), after: toRole(after) };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken();
+    if (isUniqueViolation(error, UNIQUE_KEYS.roleName)) throw nameTaken();
     throw error;
   }
 }

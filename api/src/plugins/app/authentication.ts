@@ -8,8 +8,8 @@ import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import type { User } from '@rescuelog/sync-protocol/users';
 import { ApiError, unauthenticated } from '../../lib/api-error';
 import { SESSION_COOKIE } from '../external/session';
-import { findUserWithRolePermissions } from './users/users-repository';
-import { toPublicUser } from './users/users-service';
+import { findUserWithRolePermissions } from '../../repositories/users-repository';
+import { toPublicUser } from '../../services/users-service';
 
 declare module 'fastify' {
   interface FastifyRequest {

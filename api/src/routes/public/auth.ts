@@ -12,8 +12,8 @@ import {
 } from '@rescuelog/sync-protocol/users';
 import { ApiError, parseInput } from '../../lib/api-error';
 import { SUSPENDED_MESSAGE } from '../../plugins/app/authentication';
-import { checkCredentials, registerUser, toPublicUser } from '../../plugins/app/users/users-service';
-import { findUserWithRolePermissions } from '../../plugins/app/users/users-repository';
+import { checkCredentials, registerUser, toPublicUser } from '../../services/users-service';
+import { findUserWithRolePermissions } from '../../repositories/users-repository';
 
 export const LOGOUT_MESSAGE = 'You have been logged out successfully';
 

@@ -9,7 +9,7 @@ import type { User as UserRow } from '@rescuelog/db/schema';
 import { ApiError, parseInput, unauthenticated } from '../../../lib/api-error';
 import { toJsonValue } from '../../../lib/json-value';
 import { expectNoBody } from '../../../lib/no-body';
-import { parsePermissions, toPublicUser } from '../../../plugins/app/users/users-service';
+import { parsePermissions, toPublicUser } from '../../../services/users-service';
 import { approveUser, listUsers, patchUser, suspendUser } from '../../../services/users-admin-service';
 import { listUserDocuments } from '../../../services/user-documents-service';
 

@@ -3,8 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { documentsSchema } from '@rescuelog/sync-protocol/uploads';
 import { parseInput, unauthenticated } from '../../../lib/api-error';
-import { findUserWithRolePermissions } from '../../../plugins/app/users/users-repository';
-import { toPublicUser } from '../../../plugins/app/users/users-service';
+import { findUserWithRolePermissions } from '../../../repositories/users-repository';
+import { toPublicUser } from '../../../services/users-service';
 import { updateUserDocuments } from '../../../services/user-documents-service';
 
 export async function userDocumentRoutes(fastify: FastifyInstance): Promise<void> {

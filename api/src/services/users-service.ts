@@ -2,12 +2,13 @@
 // mapping from a database row to the User the API returns (never the password hash).
 import type { Kysely } from 'kysely';
 import type { Database, PermissionsJson, User as UserRow } from '@rescuelog/db/schema';
+import { UNIQUE_KEYS, isUniqueViolation } from '@rescuelog/db/errors';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { effectivePermissions, permissionsSchema, type Permissions } from '@rescuelog/sync-protocol/permissions';
 import type { RegisterData, User } from '@rescuelog/sync-protocol/users';
-import { ApiError } from '../../../lib/api-error';
-import type { PasswordHasher } from '../passwords';
-import { countUsers, findUserByEmail, insertUser, lockUsersForRegistration } from './users-repository';
+import { ApiError } from '../lib/api-error';
+import type { PasswordHasher } from '../plugins/app/passwords';
+import { countUsers, findUserByEmail, insertUser, lockUsersForRegistration } from '../repositories/users-repository';
 
 /** Stored permissions are parsed, never trusted: anything unknown counts as "no entry". */
 export function parsePermissions(value: PermissionsJson | null | undefined): Permissions {
@@ -46,10 +47,6 @@ export function toPublicUser(row: UserRow, rolePermissions?: PermissionsJson | n
 
 export const EMAIL_TAKEN_MESSAGE = 'Unable to create an account with this email address';
 
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
-}
-
 export interface RegistrationResult {
   user: UserRow;
   /** True when the first-administrator rule made this account an approved administrator. */
@@ -86,7 +83,7 @@ export async function registerUser(
     });
   } catch (error) {
     // Another instance inserted the same email between our check and insert.
-    if (isUniqueViolation(error)) throw new ApiError(409, ErrorCode.EMAIL_TAKEN, EMAIL_TAKEN_MESSAGE);
+    if (isUniqueViolation(error, UNIQUE_KEYS.userEmail)) throw new ApiError(409, ErrorCode.EMAIL_TAKEN, EMAIL_TAKEN_MESSAGE);
     throw error;
   }
 }
