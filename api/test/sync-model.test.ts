@@ -19,7 +19,9 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
-import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import { SyncDatabase, type DomainTable } from '@rescuelog/sync-protocol/client/local-db';
+import { ENTITY_TABLE } from '@rescuelog/sync-protocol/client/local-records';
+import type { SyncEntity } from '@rescuelog/sync-protocol/sync/entities';
 import {
   readOutbox,
   readRejections,
@@ -41,7 +43,7 @@ import { SESSION_COOKIE } from '../src/plugins/external/session';
 import { TEST_PASSWORD_HASHING, build, loginAs, type TestApp, type TestClient } from './helpers';
 import { RESPONDER, ensureSyncSchema, pullAll, syncUser, type SyncUser } from './sync-fixtures';
 
-const RUNS = Number(process.env.SYNC_MODEL_RUNS ?? '16');
+const RUNS = Number(process.env.SYNC_MODEL_RUNS ?? '24');
 const SEED =
   process.env.SYNC_MODEL_SEED === undefined ? undefined : Number(process.env.SYNC_MODEL_SEED);
 const RATE_LIMITS = {
@@ -74,6 +76,9 @@ type Step =
   | { kind: 'edit'; device: number; record: number; field: EditField; value: number }
   | { kind: 'vital'; device: number; record: number }
   | { kind: 'void'; device: number; record: number }
+  | { kind: 'casualty'; device: number; colour: number }
+  | { kind: 'retriage'; device: number; record: number; colour: number }
+  | { kind: 'cpr-event'; device: number; record: number }
   | { kind: 'sync'; device: number; fault: Fault; pullFault: Fault }
   | { kind: 'replay-stale'; device: number }
   | { kind: 'expire-session'; device: number }
@@ -83,7 +88,27 @@ type Step =
 const DEVICES = 3;
 const device = fc.nat({ max: DEVICES - 1 });
 const field = fc.constantFrom(...EDIT_FIELDS);
+const COLOURS = ['RED', 'YELLOW', 'GREEN', 'BLACK'] as const;
+const colour = fc.nat({ max: COLOURS.length - 1 });
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('casualty' as const), device, colour }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('retriage' as const),
+      device,
+      record: fc.nat({ max: 20 }),
+      colour,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('cpr-event' as const),
+      device,
+      record: fc.nat({ max: 20 }),
+    }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
@@ -94,7 +119,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   {
-    weight: 6,
+    weight: 9,
     arbitrary: fc.record({
       kind: fc.constant('edit' as const),
       device,
@@ -171,12 +196,14 @@ class Server {
   }
 }
 
+/** A last-write-wins write the model replays. */
 interface Saved {
   mutationId: string;
   actor: number;
   baseVersion: string | null;
-  caseId: string;
-  fields: Partial<Record<EditField, string | number | null>>;
+  entity: 'cases' | 'mci_casualties';
+  recordId: string;
+  fields: Record<string, unknown>;
 }
 
 /** One browser profile of one user: its own IndexedDB, session cookie and fault switch. */
@@ -292,7 +319,13 @@ describe('sync protocol model', () => {
   );
 
   async function runModel(steps: Step[]): Promise<void> {
-    const editor = { ...RESPONDER, casesLogged: { view: true, edit: true, delete: false } };
+    // Everyone may change everyone's records, so concurrent edits by different people happen.
+    const editor = {
+      ...RESPONDER,
+      casesLogged: { view: true, edit: true, delete: false },
+      cprLogs: { view: true, edit: true, delete: false },
+      multiPatient: { read: true, create: true, edit: true, delete: false },
+    };
     const alice = await syncUser(t, editor);
     const bob = await syncUser(t, editor);
     const start = (await pullAll(alice.client)).cursor;
@@ -304,6 +337,10 @@ describe('sync protocol model', () => {
     const saved: Saved[] = [];
     const createdCases: string[] = [];
     const createdVitals: string[] = [];
+    const createdCasualties: string[] = [];
+    const createdCprEvents: string[] = [];
+    const mciId = crypto.randomUUID();
+    const cprSessionId = crypto.randomUUID();
     const allMutationIds: string[] = [];
 
     const relogin = async (d: ModelDevice) => {
@@ -337,6 +374,29 @@ describe('sync protocol model', () => {
       { kind: 'sync', device: 0, fault: 'none', pullFault: 'none' },
       { kind: 'sync', device: 1, fault: 'none', pullFault: 'none' },
     ];
+    // …and one mass-casualty incident and one CPR session that every device adds to.
+    await save(devices[0] as ModelDevice, {
+      name: 'mciIncident.upsert',
+      args: {
+        id: mciId,
+        humanId: generateHumanId('I'),
+        fields: { startedAt: new Date().toISOString() },
+      },
+      entityIds: [mciId],
+      baseVersion: null,
+      actorUserId: alice.id,
+    });
+    await save(devices[0] as ModelDevice, {
+      name: 'cprSession.upsert',
+      args: {
+        id: cprSessionId,
+        humanId: generateHumanId('S'),
+        fields: { startTime: new Date().toISOString() },
+      },
+      entityIds: [cprSessionId],
+      baseVersion: null,
+      actorUserId: alice.id,
+    });
     for (const step of [...prologue, ...steps]) {
       if (step.kind === 'restart-server') {
         await server.restart();
@@ -361,7 +421,8 @@ describe('sync protocol model', () => {
             mutationId: entry.mutationId,
             actor: d.owner.id,
             baseVersion: null,
-            caseId: id,
+            entity: 'cases',
+            recordId: id,
             fields,
           });
           break;
@@ -383,7 +444,8 @@ describe('sync protocol model', () => {
             mutationId: entry.mutationId,
             actor: d.owner.id,
             baseVersion,
-            caseId: id,
+            entity: 'cases',
+            recordId: id,
             fields,
           });
           break;
@@ -422,6 +484,83 @@ describe('sync protocol model', () => {
             baseVersion: null,
             actorUserId: d.owner.id,
           });
+          break;
+        }
+        case 'casualty': {
+          if ((await d.db.mciIncidents.get(mciId)) === undefined) break;
+          const id = crypto.randomUUID();
+          const triageColour = COLOURS[step.colour] ?? 'RED';
+          const entry = await save(d, {
+            name: 'mciCasualty.record',
+            args: {
+              id,
+              mciIncidentId: mciId,
+              tagNumber: `T-${String(createdCasualties.length)}`,
+              triageColour,
+            },
+            entityIds: [id, mciId],
+            baseVersion: null,
+            actorUserId: d.owner.id,
+          });
+          createdCasualties.push(id);
+          saved.push({
+            mutationId: entry.mutationId,
+            actor: d.owner.id,
+            baseVersion: null,
+            entity: 'mci_casualties',
+            recordId: id,
+            fields: { triageColour },
+          });
+          break;
+        }
+        case 'retriage': {
+          const local = (await d.db.mciCasualties.toArray()).sort((a, b) => (a.id < b.id ? -1 : 1));
+          const target = local[step.record % Math.max(local.length, 1)];
+          if (!target) break;
+          const baseVersion = typeof target.version === 'string' ? target.version : null;
+          const fields = { triageColour: COLOURS[step.colour] ?? 'RED' };
+          const entry = await save(d, {
+            name: 'mciCasualty.update',
+            args: { id: target.id, fields },
+            entityIds: [target.id],
+            baseVersion,
+            actorUserId: d.owner.id,
+          });
+          saved.push({
+            mutationId: entry.mutationId,
+            actor: d.owner.id,
+            baseVersion,
+            entity: 'mci_casualties',
+            recordId: target.id,
+            fields,
+          });
+          break;
+        }
+        case 'cpr-event': {
+          if ((await d.db.cprSessions.get(cprSessionId)) === undefined) break;
+          const id = crypto.randomUUID();
+          const events = (await d.db.cprEvents.toArray()).filter((e) => e.type !== 'void');
+          const wrong = events[step.record % Math.max(events.length, 1)];
+          const at = new Date().toISOString();
+          // Every third one corrects an earlier event; the rest are shocks.
+          if (wrong && step.record % 3 === 0) {
+            await save(d, {
+              name: 'cprEvent.void',
+              args: { id, cprSessionId, voidsEventId: wrong.id, at, reason: 'Logged by mistake' },
+              entityIds: [id, cprSessionId],
+              baseVersion: null,
+              actorUserId: d.owner.id,
+            });
+          } else {
+            await save(d, {
+              name: 'cprEvent.record',
+              args: { id, cprSessionId, type: 'shock', at, details: { energyJoules: 200 } },
+              entityIds: [id, cprSessionId],
+              baseVersion: null,
+              actorUserId: d.owner.id,
+            });
+          }
+          createdCprEvents.push(id);
           break;
         }
         case 'sync':
@@ -480,6 +619,12 @@ describe('sync protocol model', () => {
             .where('id', 'in', createdVitals)
             .execute();
     expect(vitals.map((v) => v.id).sort()).toEqual([...createdVitals].sort());
+    const cprEvents = await t.db
+      .selectFrom('cprEvents')
+      .select('id')
+      .where('cprSessionId', '=', cprSessionId)
+      .execute();
+    expect(cprEvents.map((e) => e.id).sort()).toEqual([...createdCprEvents].sort());
     const audits =
       allMutationIds.length === 0
         ? []
@@ -514,13 +659,13 @@ describe('sync protocol model', () => {
       if (!s) continue;
       const version = fieldVersionOf.get(a.mutationId);
       for (const [f, value] of Object.entries(s.fields)) {
-        const key = `${s.caseId}:${f}`;
+        const key = `${s.entity}:${s.recordId}:${f}`;
         const current = state.get(key);
         // Every edited field starts null on a new case; writing the value it holds changes nothing.
         if (JSON.stringify(current ? current.value : null) === JSON.stringify(value)) continue;
         if (current && current.by !== s.actor && current.version > BigInt(s.baseVersion ?? '0')) {
           expectedConflicts.push(
-            JSON.stringify([s.caseId, f, current.value, value, current.by, s.actor]),
+            JSON.stringify([s.entity, s.recordId, f, current.value, value, current.by, s.actor]),
           );
         }
         if (version === undefined)
@@ -530,7 +675,7 @@ describe('sync protocol model', () => {
     }
     if (process.env.SYNC_MODEL_STATS)
       console.info(
-        `steps ${String(steps.length)} cases ${String(createdCases.length)} mutations ${String(allMutationIds.length)} conflicts ${String(expectedConflicts.length)}`,
+        `steps ${String(steps.length)} cases ${String(createdCases.length)} casualties ${String(createdCasualties.length)} cpr ${String(createdCprEvents.length)} mutations ${String(allMutationIds.length)} conflicts ${String(expectedConflicts.length)}`,
       );
     const serverCases =
       createdCases.length === 0
@@ -539,22 +684,38 @@ describe('sync protocol model', () => {
     expect(serverCases).toHaveLength(createdCases.length);
     for (const row of serverCases) {
       for (const f of EDIT_FIELDS) {
-        const expected = state.get(`${row.id}:${f}`);
+        const expected = state.get(`cases:${row.id}:${f}`);
         expect(row[f], `${row.id} ${f}`).toEqual(expected ? expected.value : null);
       }
     }
+    const serverCasualties =
+      createdCasualties.length === 0
+        ? []
+        : await t.db
+            .selectFrom('mciCasualties')
+            .selectAll()
+            .where('id', 'in', createdCasualties)
+            .execute();
+    expect(serverCasualties).toHaveLength(createdCasualties.length);
+    for (const row of serverCasualties) {
+      expect(row.triageColour, row.id).toEqual(
+        state.get(`mci_casualties:${row.id}:triageColour`)?.value,
+      );
+    }
+    const recordIds = [...createdCases, ...createdCasualties];
     const conflicts =
-      createdCases.length === 0
+      recordIds.length === 0
         ? []
         : await t.db
             .selectFrom('syncConflicts')
             .selectAll()
-            .where('entityId', 'in', createdCases)
+            .where('entityId', 'in', recordIds)
             .execute();
     expect(
       conflicts
         .map((c) =>
           JSON.stringify([
+            c.entityType,
             c.entityId,
             c.field,
             c.serverValue,
@@ -566,17 +727,20 @@ describe('sync protocol model', () => {
         .sort(),
     ).toEqual(expectedConflicts.sort());
 
-    // Every device holds exactly the server's records.
+    // Every device holds exactly the server's records, in every synced table.
+    const byId = (a: { id?: string } | null, b: { id?: string } | null) =>
+      (a?.id ?? '') < (b?.id ?? '') ? -1 : 1;
     for (const d of devices) {
       const truth = (await pullAll(d.owner.client, start)).changes.filter((c) => !c.deleted);
-      const expectedCases = truth.filter((c) => c.entity === 'case').map((c) => c.data);
-      expect(await localCases(d.db)).toEqual(
-        [...expectedCases].sort((a, b) => ((a?.id ?? '') < (b?.id ?? '') ? -1 : 1)),
-      );
-      const expectedVitals = truth.filter((c) => c.entity === 'vitalSign').map((c) => c.data);
-      expect((await d.db.vitalSigns.toArray()).sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(
-        [...expectedVitals].sort((a, b) => ((a?.id ?? '') < (b?.id ?? '') ? -1 : 1)),
-      );
+      for (const [entity, table] of Object.entries(ENTITY_TABLE) as [SyncEntity, DomainTable][]) {
+        const expected = truth
+          .filter((c) => c.entity === entity)
+          .map((c) => c.data as { id?: string } | null);
+        const local = await d.db.domainTable(table).toArray();
+        expect(local.sort(byId), `${table} on device of user ${String(d.owner.id)}`).toEqual(
+          expected.sort(byId),
+        );
+      }
     }
     for (const d of devices) d.db.close();
   }
