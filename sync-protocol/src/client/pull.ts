@@ -71,10 +71,9 @@ export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
       const current = await readPullState(db);
       if (current.cursor !== cursor) return;
       for (const change of page.changes) await applyChange(db, change);
-      await rebasePending(
-        db,
-        page.changes.map((c) => c.id),
-      );
+      // Only awaited when it has work: an awaited async helper that touches no table can
+      // end Dexie's transaction zone early in real browsers (see local-db.ts).
+      if (page.changes.length > 0) await rebasePending(db, page.changes.map((c) => c.id));
       await db.syncState.put({ key: 'pull', cursor: page.cursor, lastPullAt: now().toISOString() } satisfies PullState);
     });
     total += page.changes.length;

@@ -60,7 +60,8 @@ export class SyncEngine {
   private readonly listeners = new Set<Listener>();
   private readonly lock: DrainLock;
   private running: Promise<SyncStatus> | null = null;
-  private rerun = false;
+  /** A trigger that arrived while a sync was running; it runs once more afterwards. */
+  private rerun: SyncTrigger | null = null;
   private timer: unknown = null;
   private stopped = false;
   private readonly now: () => number;
@@ -98,7 +99,8 @@ export class SyncEngine {
       return Promise.resolve(this.status);
     }
     if (this.running) {
-      this.rerun = true;
+      // A forcing trigger (online, manual…) wins over a waiting timer.
+      if (this.rerun === null || this.rerun === 'timer' || this.rerun === 'retry') this.rerun = trigger;
       return this.running;
     }
     this.running = this.runLoop().finally(() => {
@@ -125,10 +127,17 @@ export class SyncEngine {
   }
 
   private async runLoop(): Promise<SyncStatus> {
-    do {
-      this.rerun = false;
+    for (;;) {
+      this.rerun = null;
       await this.runOnce();
-    } while (this.rerun && !this.stopped && (this.status.phase === 'idle' || this.status.phase === 'syncing'));
+      const next = this.rerun as SyncTrigger | null;
+      if (next === null || this.stopped) break;
+      const { phase } = this.status;
+      if (phase === 'update-required' || (phase === 'auth-required' && next !== 'sign-in')) break;
+      // The network may have healed since the running attempt failed ('online', 'manual');
+      // a timer tick does not cut a backoff short.
+      if (phase === 'backoff' && (next === 'timer' || next === 'retry')) break;
+    }
     return this.status;
   }
 

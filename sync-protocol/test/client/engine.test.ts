@@ -249,7 +249,7 @@ describe('SyncEngine', () => {
       const delay = timers.pending[0]?.ms;
       delays.push(delay ?? -1);
       timers.fireNext();
-      await engine.sync('manual'); // joins the retry the timer started
+      await engine.sync('retry'); // joins the retry the timer started
     }
     // 0.75 × min(8000, 1000·2^(n-1)) for failures 1..5.
     expect(delays).toEqual([750, 1500, 3000, 6000, 6000]);
@@ -309,6 +309,23 @@ describe('SyncEngine', () => {
     expect(server.applied).toHaveLength(30);
     expect(server.pushes.flat().filter((seq, i, all) => all.indexOf(seq) !== i)).toEqual([]);
     expect(await pendingCount(tabB)).toBe(0);
+  });
+
+  it('runs again for a "Sync now" that arrived while a failing attempt was in flight', async () => {
+    const db = openDb();
+    await saveCases(db, 2);
+    const server = new FakeSyncServer();
+    server.latencyMs = 20;
+    server.persistentFault = { kind: 'captive-portal' };
+    const timers = manualTimers();
+    const engine = new SyncEngine({ db, transport: server, ...timers });
+    const first = engine.sync('app-start');
+    await new Promise((r) => setTimeout(r, 5));
+    server.persistentFault = null; // healed while the first attempt is still in the air
+    const manual = engine.sync('manual');
+    await first;
+    expect(await manual).toMatchObject({ phase: 'idle', failures: 0 });
+    expect(await pendingCount(db)).toBe(0);
   });
 
   it('a drain in flight picks up changes saved meanwhile', async () => {

@@ -126,7 +126,7 @@ describe('sync status bar', () => {
     });
     const bar = await screen.findByRole('region', { name: 'Sync status' });
     expect(await within(bar).findByRole('alert')).toHaveTextContent(/not RescueLog/);
-    expect(within(bar).getByText('1 change not yet synced')).toBeInTheDocument();
+    expect(await within(bar).findByText('1 change not yet synced')).toBeInTheDocument();
     expect(api.applied).toBe(0);
   });
 
@@ -152,7 +152,7 @@ describe('sync status bar', () => {
     const bar = await screen.findByRole('region', { name: 'Sync status' });
     expect(await within(bar).findByRole('alert')).toHaveTextContent('Your session has ended. Sign in again to sync your changes.');
     expect(authRequired).toBe(1);
-    expect(within(bar).getByText('1 change not yet synced')).toBeInTheDocument();
+    expect(await within(bar).findByText('1 change not yet synced')).toBeInTheDocument();
 
     api.mode = 'ok';
     // Signing in again as the same user resumes the same session.
