@@ -4,7 +4,7 @@ import { fileURLToPath, URL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin, type PluginOption } from 'vite';
+import { defineConfig, type Plugin, type PluginOption, type Rollup } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 // ---- PWA plugin slot (owned by the PWA helper) ---------------------------------------
@@ -85,8 +85,56 @@ function precompress(): Plugin {
   };
 }
 
+/** What main.tsx loads on every page once the shell is painted (it holds React and the app). */
+const APP_MODULE = 'src/app/boot.tsx';
+
+/** The pages most visits start on, and the route module each one renders first. */
+const FIRST_PAGES: Record<string, string> = {
+  '/auth': 'src/app/routes/auth.tsx',
+  '/': 'src/app/routes/dashboard.tsx',
+};
+
+/**
+ * Starts downloading the app (app/boot) and the current page's lazily loaded route code
+ * together with the entry, instead of one after the other as each import runs: a tiny inline
+ * script in index.html adds `modulepreload` links for those chunks and the chunks they
+ * import, the route's chosen by the address the page was opened at.
+ */
+function preloadFirstRoute(): Plugin {
+  const chunkFiles = (bundle: Rollup.OutputBundle, moduleSuffix: string): string[] => {
+    const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+    const entry = chunks.find((c) => c.isEntry);
+    const route = chunks.find((c) => c.moduleIds.some((id) => id.endsWith(moduleSuffix)));
+    if (!route) throw new Error(`preloadFirstRoute: no chunk holds ${moduleSuffix}`);
+    const files = new Set<string>();
+    const visit = (fileName: string) => {
+      if (files.has(fileName) || fileName === entry?.fileName) return;
+      files.add(fileName);
+      const chunk = bundle[fileName];
+      if (chunk?.type === 'chunk') chunk.imports.forEach(visit);
+    };
+    visit(route.fileName);
+    return [...files].map((file) => `/${file}`);
+  };
+  return {
+    name: 'rescuelog:preload-first-route',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!ctx.bundle) return html;
+        const bundle = ctx.bundle;
+        const app = chunkFiles(bundle, APP_MODULE);
+        const map = Object.fromEntries(Object.entries(FIRST_PAGES).map(([page, mod]) => [page, chunkFiles(bundle, mod).filter((f) => !app.includes(f))]));
+        const script = `(function(){var a=${JSON.stringify(app)},m=${JSON.stringify(map)}[location.pathname]||[];a.concat(m).forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.href=h;document.head.appendChild(l)})})()`;
+        return [{ tag: 'script', children: script, injectTo: 'head-prepend' }];
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), ...pwaPlugins, precompress()],
+  plugins: [react(), ...pwaPlugins, precompress(), preloadFirstRoute()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -1,24 +1,20 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
-import { currentUserQuery } from './lib/auth';
+// The entry: kept tiny so that the browser paints index.html's shell (styled by styles.css)
+// before the app's code runs. The app itself (app/boot) downloads in parallel (index.html
+// preloads it and the current page's route code) and starts after that first frame, so the
+// first thing a phone shows never waits for React to evaluate and render.
 import { captureInstallPrompt } from './lib/install-prompt';
-import { queryClient } from './lib/query-client';
 import './styles.css';
 
 captureInstallPrompt();
 
-// The guard waits for GET /api/user before it renders a lazy page; fetch the user and the
-// current page's code together rather than one after the other.
-void queryClient.prefetchQuery(currentUserQuery);
-if (window.location.pathname === '/auth') void import('./app/routes/auth');
-else if (window.location.pathname === '/') void import('./app/routes/dashboard');
+let started = false;
+function start(): void {
+  if (started) return;
+  started = true;
+  void import('./app/boot').then(({ boot }) => boot());
+}
 
-const container = document.getElementById('root');
-if (!container) throw new Error('index.html has no #root element');
-
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// After the next frame has been painted; the timeout covers a tab opened in the background,
+// where animation frames do not run.
+requestAnimationFrame(() => setTimeout(start, 0));
+setTimeout(start, 100);

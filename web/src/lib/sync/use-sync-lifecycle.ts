@@ -7,11 +7,17 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { USER_QUERY_KEY } from '@/lib/auth';
 
+// Set once the sync code has been asked for. Until then there is no session to stop, so a
+// signed-out visitor (the sign-in screen) never downloads or runs the sync code at all.
+let syncCodeRequested = false;
+
 export function useSyncLifecycle(user: User | null | undefined): void {
   const queryClient = useQueryClient();
   const userId = user?.status === 'approved' ? user.id : null;
   useEffect(() => {
     let cancelled = false;
+    if (userId === null && !syncCodeRequested) return;
+    syncCodeRequested = true;
     void import('./sync-session').then((sync) => {
       if (cancelled) return;
       if (userId === null) {

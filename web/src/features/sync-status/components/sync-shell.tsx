@@ -11,9 +11,13 @@ export function SyncShell() {
   useSyncLifecycle(user);
   // Without IndexedDB there is no session (see localDatabaseAvailable) and nothing to show.
   if (user?.status !== 'approved' || typeof indexedDB === 'undefined') return null;
+  // The slot (styled in styles.css, which loads with the page) holds the bar's space from the
+  // first render, so the page below does not jump down when the lazily loaded bar arrives.
   return (
-    <Suspense fallback={null}>
-      <SyncStatusBar />
-    </Suspense>
+    <div className="sync-bar-slot">
+      <Suspense fallback={null}>
+        <SyncStatusBar />
+      </Suspense>
+    </div>
   );
 }
