@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
@@ -96,11 +97,13 @@ const FIRST_PAGES: Record<string, string> = {
 
 /**
  * Starts downloading the app (app/boot) and the current page's lazily loaded route code
- * together with the entry, instead of one after the other as each import runs: a tiny inline
- * script in index.html adds `modulepreload` links for those chunks and the chunks they
+ * together with the entry, instead of one after the other as each import runs: a small
+ * script (async, so it never holds up the first paint; a file, because the server's CSP
+ * forbids inline scripts) adds `modulepreload` links for those chunks and the chunks they
  * import, the route's chosen by the address the page was opened at.
  */
 function preloadFirstRoute(): Plugin {
+  let script: { fileName: string; source: string } | null = null;
   const chunkFiles = (bundle: Rollup.OutputBundle, moduleSuffix: string): string[] => {
     const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
     const entry = chunks.find((c) => c.isEntry);
@@ -126,9 +129,16 @@ function preloadFirstRoute(): Plugin {
         const bundle = ctx.bundle;
         const app = chunkFiles(bundle, APP_MODULE);
         const map = Object.fromEntries(Object.entries(FIRST_PAGES).map(([page, mod]) => [page, chunkFiles(bundle, mod).filter((f) => !app.includes(f))]));
-        const script = `(function(){var a=${JSON.stringify(app)},m=${JSON.stringify(map)}[location.pathname]||[];a.concat(m).forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.href=h;document.head.appendChild(l)})})()`;
-        return [{ tag: 'script', children: script, injectTo: 'head-prepend' }];
+        const source = `(function(){var a=${JSON.stringify(app)},m=${JSON.stringify(map)}[location.pathname]||[];a.concat(m).forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.href=h;document.head.appendChild(l)})})();\n`;
+        const hash = createHash('sha256').update(source).digest('base64url').slice(0, 8);
+        script = { fileName: `assets/preload-first-route-${hash}.js`, source };
+        return [{ tag: 'script', attrs: { async: true, src: `/${script.fileName}` }, injectTo: 'head-prepend' }];
       },
+    },
+    // Written with the bundle, so vite-plugin-pwa (closeBundle) precaches it with the shell.
+    async writeBundle(options) {
+      if (!script) return;
+      await writeFile(path.join(options.dir ?? 'dist', script.fileName), script.source);
     },
   };
 }
