@@ -51,6 +51,8 @@ export default defineConfig({
       testMatch: /(accounts|notifications|a11y)\.spec\.ts$/,
       dependencies: ['first-admin'],
     },
+    // Sync chaos (issue 4): its own fault-injecting proxy in front of the run's server.
+    { name: 'sync', testMatch: /sync-chaos\.spec\.ts$/, dependencies: ['app'] },
     { name: 'offline', testMatch: /(offline|pwa-update)\.spec\.ts$/, dependencies: ['app'] },
   ],
 });

@@ -1,0 +1,87 @@
+// The chaos spec's test page script (bundled by esbuild when the spec starts): the client
+// sync engine from sync-protocol/src/client — the same code the app and its service worker
+// run — over the browser's real IndexedDB, fetch, cookies and Web Locks, with a small API
+// on window for the spec. There are no case screens yet, so this page stands in for them.
+import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
+import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import { pendingCount, readOutbox, readRejections, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
+import { SyncEngine, type SyncStatus } from '@rescuelog/sync-protocol/client/sync-engine';
+import { createFetchTransport } from '@rescuelog/sync-protocol/client/transport';
+import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+
+export interface ChaosPageApi {
+  start(userId: number): void;
+  /** The database only, no engine (the benchmark drives the drain itself). */
+  open(userId: number): void;
+  /** One drain with this batch size; ms taken and mutations acknowledged. */
+  drain(batchSize: number): Promise<{ ms: number; acknowledged: number; kind: string }>;
+  save(patientName: string): Promise<string>;
+  pending(): Promise<number>;
+  maxAttempts(): Promise<number>;
+  rejections(): Promise<number>;
+  status(): SyncStatus;
+  syncNow(): Promise<SyncStatus>;
+  /** Times one local save (domain row + outbox entry) in ms, for the benchmark. */
+  timeSave(patientName: string): Promise<number>;
+}
+
+let db: SyncDatabase | null = null;
+let engine: SyncEngine | null = null;
+let userId = 0;
+
+function need<T>(value: T | null): T {
+  if (value === null) throw new Error('call chaos.start(userId) first');
+  return value;
+}
+
+async function saveCase(patientName: string): Promise<string> {
+  const id = crypto.randomUUID();
+  await saveMutation(need(db), {
+    name: 'case.upsert',
+    args: { id, humanId: generateHumanId('C'), fields: { patientName, incidentType: 'Chaos test' } },
+    entityIds: [id],
+    baseVersion: null,
+    actorUserId: userId,
+  });
+  return id;
+}
+
+const api: ChaosPageApi = {
+  start(id) {
+    userId = id;
+    db = new SyncDatabase(id);
+    // Short timeout and backoff so a hung request and retries fit in a test.
+    engine = new SyncEngine({ db, transport: createFetchTransport({ timeoutMs: 2_000 }), backoff: { baseMs: 250, maxMs: 1_500 } });
+    void engine.sync('app-start');
+  },
+  open(id) {
+    userId = id;
+    db = new SyncDatabase(id);
+  },
+  async drain(batchSize) {
+    const started = performance.now();
+    const outcome = await drainOutbox({ db: need(db), transport: createFetchTransport(), batchSize });
+    return { ms: performance.now() - started, acknowledged: outcome.kind === 'retry' || outcome.kind === 'drained' ? outcome.acknowledged : 0, kind: outcome.kind };
+  },
+  async save(patientName) {
+    const id = await saveCase(patientName).catch((error: unknown) => {
+      // Dexie's errors do not survive page.evaluate's serialisation; say what happened.
+      const e = error as { name?: string; message?: string; inner?: { name?: string; message?: string } };
+      throw new Error(`${e.name ?? 'Error'}: ${e.message ?? String(error)}${e.inner ? ` (${e.inner.name ?? ''}: ${e.inner.message ?? ''})` : ''}`);
+    });
+    void need(engine).sync('local-change');
+    return id;
+  },
+  pending: () => pendingCount(need(db)),
+  maxAttempts: async () => Math.max(0, ...(await readOutbox(need(db))).map((e) => e.attempts)),
+  rejections: async () => (await readRejections(need(db))).length,
+  status: () => need(engine).getStatus(),
+  syncNow: () => need(engine).sync('manual'),
+  async timeSave(patientName) {
+    const started = performance.now();
+    await saveCase(patientName);
+    return performance.now() - started;
+  },
+};
+
+(globalThis as unknown as { chaos: ChaosPageApi }).chaos = api;
