@@ -1,8 +1,10 @@
 // `pnpm bench`: every benchmark, one after the other (they would skew each other in
 // parallel). Needs the build (`pnpm run build`). Results go to stdout and bench/results/.
 import { runApiBench } from './api-user-vs-bare';
+import { runSyncBench } from './sync-engine';
 import { runWebBench } from './web-first-render';
 
 console.log('RescueLog benchmarks (reports only; nothing here fails on a slow machine)');
 await runApiBench();
 await runWebBench();
+await runSyncBench();

@@ -1,0 +1,113 @@
+// Sync engine benchmark in Chromium (issue 4): p50/p95 of one local save (domain row plus
+// outbox entry, one IndexedDB transaction), the time to drain 1,000 queued mutations in
+// batches versus one request each, and the server's applied pushes per second. The page
+// runs the client engine from sync-protocol/src/client against the real built server.
+// Targets: local save p95 <= 16 ms; batched drain >= 10x faster. Reports only.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { build } from 'esbuild';
+import { startFaultProxy } from '../e2e/support/fault-proxy';
+import type { ChaosPageApi } from '../e2e/support/sync-chaos-page';
+import { round, startBenchServer, table, writeResult } from './support';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SAVES = 1000;
+const MUTATIONS = 1000;
+const BATCH = 200;
+
+declare global {
+  interface Window {
+    chaos: ChaosPageApi;
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+export async function runSyncBench(): Promise<Record<string, unknown>> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const bundle = await build({
+    entryPoints: [path.join(here, '..', 'e2e', 'support', 'sync-chaos-page.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome120',
+    minify: true,
+  });
+  const server = await startBenchServer();
+  // Same origin for the page and the API: the proxy (with no fault) serves the page.
+  const proxy = await startFaultProxy(server.state.origin, {
+    '/bench/': { contentType: 'text/html', body: '<!doctype html><html lang="en-GB"><title>Sync bench</title><link rel="icon" href="data:,"><script src="/bench/page.js"></script></html>' },
+    '/bench/page.js': { contentType: 'text/javascript', body: bundle.outputFiles[0]?.text ?? '' },
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${proxy.origin}/bench/`);
+    // The first account on the empty database is an approved administrator, signed in.
+    const userId = await page.evaluate(async () => {
+      const res = await fetch('/api/register', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'rescuelog' },
+        body: JSON.stringify({ email: 'sync-bench@example.org', password: 'bench-password-1', fullName: 'Sync Bench', qualifications: 'Nurse' }),
+      });
+      if (res.status !== 201) throw new Error(`register: ${String(res.status)} ${await res.text()}`);
+      return ((await res.json()) as { user: { id: number } }).user.id;
+    });
+    await page.evaluate((id) => window.chaos.open(id), userId);
+
+    // 1. Local saves (the queue grows to SAVES entries; they are drained in step 2).
+    const saveMs = await page.evaluate(async (n) => {
+      const times: number[] = [];
+      for (let i = 0; i < n; i++) times.push(await window.chaos.timeSave(`Bench patient ${String(i)}`));
+      return times;
+    }, SAVES);
+    const sorted = [...saveMs].sort((a, b) => a - b);
+
+    // 2. Drain MUTATIONS batched, then MUTATIONS more one request each.
+    const batched = await page.evaluate((b) => window.chaos.drain(b), BATCH);
+    await page.evaluate(async (n) => {
+      for (let i = 0; i < n; i++) await window.chaos.timeSave(`Bench single ${String(i)}`);
+    }, MUTATIONS);
+    const single = await page.evaluate(() => window.chaos.drain(1));
+    if (batched.acknowledged !== MUTATIONS || single.acknowledged !== MUTATIONS) {
+      throw new Error(`drain did not finish: batched ${JSON.stringify(batched)}, single ${JSON.stringify(single)}`);
+    }
+
+    const result = {
+      localSave: { saves: SAVES, p50Ms: round(percentile(sorted, 50), 2), p95Ms: round(percentile(sorted, 95), 2), targetP95Ms: 16 },
+      drain: {
+        mutations: MUTATIONS,
+        batchSize: BATCH,
+        batchedMs: round(batched.ms),
+        oneByOneMs: round(single.ms),
+        ratio: round(single.ms / batched.ms, 1),
+        targetRatio: 10,
+      },
+      server: {
+        appliedPushesPerSecondBatched: round((MUTATIONS / batched.ms) * 1000, 0),
+        appliedPushesPerSecondOneByOne: round((MUTATIONS / single.ms) * 1000, 0),
+      },
+    };
+    console.log('\nSync engine (Chromium, real built server, embedded database)');
+    table([
+      { measure: 'local save p50 (ms)', value: result.localSave.p50Ms },
+      { measure: 'local save p95 (ms)', value: result.localSave.p95Ms, target: '<= 16', met: result.localSave.p95Ms <= 16 ? 'yes' : 'NO' },
+      { measure: `drain ${String(MUTATIONS)} batched (ms)`, value: result.drain.batchedMs },
+      { measure: `drain ${String(MUTATIONS)} one by one (ms)`, value: result.drain.oneByOneMs },
+      { measure: 'one-by-one / batched', value: result.drain.ratio, target: '>= 10', met: result.drain.ratio >= 10 ? 'yes' : 'NO' },
+      { measure: 'server applied pushes/s (batched)', value: result.server.appliedPushesPerSecondBatched },
+    ]);
+    console.log(`results: ${writeResult('sync-engine', result)}`);
+    return result;
+  } finally {
+    await browser.close();
+    await proxy.close();
+    await server.stop();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await runSyncBench();
