@@ -88,4 +88,31 @@ describe('sync in the app shell', () => {
     await waitFor(() => expect(api.loggedOut()).toBe(true));
     await waitFor(async () => expect(await indexedDB.databases()).not.toContainEqual(expect.objectContaining({ name: 'rescuelog-user-7' })));
   });
+
+  it('logs out without asking and deletes the local database once everything is synced', async () => {
+    let loggedOut = false;
+    server.use(
+      http.post('/api/sync/push', async ({ request }) => {
+        const body = (await request.json()) as { mutations: { seq: number; mutationId: string }[] };
+        const results = body.mutations.map((m) => ({ seq: m.seq, mutationId: m.mutationId, status: 'applied' }));
+        return HttpResponse.json({ lastAppliedSeq: body.mutations.at(-1)?.seq ?? 0, results });
+      }),
+      http.post('/api/sync/pull', () => HttpResponse.json({ cursor: '0', hasMore: false, changes: [] })),
+      http.post('/api/logout', () => {
+        loggedOut = true;
+        signedInAs(null);
+        return HttpResponse.json({ message: 'Logged out successfully' });
+      }),
+    );
+    signedInAs(USER);
+    dashboardData();
+    const { user } = renderApp('/');
+    await saveOneCase();
+    const bar = await screen.findByRole('region', { name: 'Sync status' });
+    expect(await within(bar).findByText('All changes synced')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Log out' }));
+    await waitFor(() => expect(loggedOut).toBe(true));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    await waitFor(async () => expect(await indexedDB.databases()).not.toContainEqual(expect.objectContaining({ name: 'rescuelog-user-7' })));
+  });
 });
