@@ -14,7 +14,9 @@ function start(): void {
   void import('./app/boot').then(({ boot }) => boot());
 }
 
-// After the next frame has been painted; the timeout covers a tab opened in the background,
-// where animation frames do not run.
-requestAnimationFrame(() => setTimeout(start, 0));
-setTimeout(start, 100);
+// After the next frame has been painted: the second animation frame comes only once the
+// first (the shell) has been produced. A tab opened in the background runs no animation
+// frames and paints nothing, so there it starts at once (and the timeout is a last resort).
+if (document.visibilityState === 'hidden') start();
+else requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start, 0)));
+setTimeout(start, 1000);
