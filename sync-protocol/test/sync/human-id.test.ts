@@ -77,7 +77,10 @@ describe('check character', () => {
           fc.pre(id[i] !== replacement);
           const changed = id.slice(0, i) + replacement + id.slice(i + 1);
           expect(isValidHumanId(changed)).toBe(false);
-          expect(parseHumanId(changed)).toBeNull();
+          // parseHumanId reads I as 1 on purpose (a read-alike, not a different character),
+          // so that substitution gives back the original id; every other one is refused.
+          const readAlike = i > 1 && replacement === 'I' && id[i] === '1';
+          expect(parseHumanId(changed)).toBe(readAlike ? id : null);
         },
       ),
     );
