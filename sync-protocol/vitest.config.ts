@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { name: 'sync-protocol', environment: 'node', include: ['test/**/*.test.ts'] },
+  test: {
+    name: 'sync-protocol',
+    environment: 'node',
+    include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup.ts'],
+  },
 });

@@ -1,5 +1,9 @@
 // Fails any test that logs through console.error: errors must be asserted, not printed.
+// Under CI, property tests replay one fixed seed (locally they draw new ones to explore).
+import fc from 'fast-check';
 import { afterEach, beforeEach, vi } from 'vitest';
+
+if (process.env.CI) fc.configureGlobal({ seed: 20261121 });
 
 const logged: unknown[][] = [];
 
