@@ -6,6 +6,7 @@ import { PROTOCOL_VERSION, SCHEMA_VERSION } from '../sync/versions';
 import { pushResponseSchema, type PushResponse } from '../sync/push-pull';
 import type { SyncDatabase } from './local-db';
 import { outboxEntrySchema, readOrCreateDevice, readOutbox, rejectionSchema, type OutboxEntry, type PushState, type Rejection } from './outbox';
+import { restoreFromServer } from './server-copies';
 import { classifyResponse, describeNetworkError, SYNC_PUSH_PATH, type RetryReason, type SyncTransport } from './transport';
 
 /** The server accepts 1..200 mutations per push. */
@@ -53,7 +54,8 @@ async function applyResults(db: SyncDatabase, batch: OutboxEntry[], response: Pu
   const bySeq = new Map(batch.map((entry) => [entry.seq, entry]));
   let acknowledged = 0;
   let rejected = 0;
-  await db.transaction('rw', db.outbox, db.rejections, async () => {
+  const rejectedIds: string[] = [];
+  await db.transaction('rw', [...db.writeTables, db.rejections], async () => {
     for (const result of response.results) {
       const entry = bySeq.get(result.seq);
       // An answer about something we did not send in this batch is ignored, not trusted.
@@ -71,6 +73,7 @@ async function applyResults(db: SyncDatabase, batch: OutboxEntry[], response: Pu
           dismissedAt: null,
         });
         await db.rejections.put(rejection);
+        rejectedIds.push(...entry.entityIds);
         rejected += 1;
       }
       await db.outbox.delete(entry.seq);
@@ -83,6 +86,9 @@ async function applyResults(db: SyncDatabase, batch: OutboxEntry[], response: Pu
       const current = outboxEntrySchema.parse(raw);
       await db.outbox.put({ ...current, state: 'pending', lastError: 'Not acknowledged by the server yet' });
     }
+    // The rejected change must leave the device's rows: rebuild them from the server's copy
+    // plus what is still pending (after the acknowledged entries left the outbox above).
+    if (rejectedIds.length > 0) await restoreFromServer(db, rejectedIds);
   });
   return { acknowledged, rejected };
 }

@@ -38,6 +38,11 @@ export interface StoredRejectionRow {
   seq: number;
   [field: string]: unknown;
 }
+/** The last copy of a record the server sent in a pull (data null: a tombstone). */
+export interface StoredServerCopyRow {
+  id: string;
+  [field: string]: unknown;
+}
 export interface StoredSyncStateRow {
   key: string;
   [field: string]: unknown;
@@ -70,6 +75,9 @@ export class SyncDatabase extends Dexie {
   outbox!: Table<StoredOutboxRow, number>;
   rejections!: Table<StoredRejectionRow, string>;
   syncState!: Table<StoredSyncStateRow, string>;
+  /** The server's state of every pulled record, to rebuild a local row after a rejection
+   * (see server-copies.ts and docs/decisions/004). */
+  serverCopies!: Table<StoredServerCopyRow, string>;
 
   constructor(userId: number, deps?: IndexedDbDependencies) {
     super(syncDatabaseName(userId), deps ? (deps as ConstructorParameters<typeof Dexie>[1]) : undefined);
@@ -88,6 +96,13 @@ export class SyncDatabase extends Dexie {
       rejections: 'mutationId, seq',
       syncState: 'key',
     });
+    // v2: server copies. Rows pulled before the upgrade have none, so the pull cursor is
+    // reset: the next pull fetches every record again and fills them in.
+    this.version(2)
+      .stores({ serverCopies: 'id' })
+      .upgrade(async (tx) => {
+        await tx.table('syncState').delete('pull');
+      });
   }
 
   domainTable(name: DomainTable): Table<StoredRecord, string> {
@@ -102,7 +117,7 @@ export class SyncDatabase extends Dexie {
    * fake-indexeddb does not show it) — the chaos e2e spec caught exactly that.
    */
   get writeTables(): Table[] {
-    return [...DOMAIN_TABLES.map((t) => this.domainTable(t)), this.outbox, this.syncState] as Table[];
+    return [...DOMAIN_TABLES.map((t) => this.domainTable(t)), this.outbox, this.syncState, this.serverCopies] as Table[];
   }
 }
 

@@ -1,14 +1,14 @@
 // Pull: fetch server changes and tombstones since the stored cursor, write them into the
-// domain tables, then re-apply every still-pending outbox mutation that touches those
+// domain tables (and as server copies, server-copies.ts), then re-apply every still-pending outbox mutation that touches those
 // records (rebase), so the user's unacknowledged edits stay visible on top of the server's
 // copy until the server acknowledges them. Each page is applied in one transaction together
 // with the cursor, so a crash never skips or half-applies a page.
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from '../sync/versions';
 import { pullResponseSchema, PULL_DEFAULT_LIMIT, type SyncChange } from '../sync/push-pull';
 import type { SyncDatabase } from './local-db';
-import { applyMutationLocally } from './local-effects';
 import { ENTITY_TABLE } from './local-records';
-import { outboxEntrySchema, readOrCreateDevice, readPullState, type PullState } from './outbox';
+import { readOrCreateDevice, readPullState, type PullState } from './outbox';
+import { rebasePending, type ServerCopy } from './server-copies';
 import { classifyResponse, describeNetworkError, SYNC_PULL_PATH, type RetryReason, type SyncTransport } from './transport';
 
 export type PullOutcome =
@@ -28,22 +28,15 @@ async function applyChange(db: SyncDatabase, change: SyncChange): Promise<void> 
   const table = db.domainTable(ENTITY_TABLE[change.entity]);
   if (change.data === null) {
     // A tombstone without data: the record is gone for this user (deleted, or no longer
-    // visible); local pending edits to it are rebased below and the server decides.
+    // visible). The tombstone copy keeps the rebase below from recreating it out of pending
+    // partial updates; the server rejects those and the inbox shows them.
     await table.delete(change.id);
+    await db.serverCopies.put({ id: change.id, table: ENTITY_TABLE[change.entity], data: null } satisfies ServerCopy);
     return;
   }
-  await table.put({ ...change.data, id: change.id });
-}
-
-/** Re-applies pending mutations touching `ids`, in seq order. Runs inside the page's transaction. */
-export async function rebasePending(db: SyncDatabase, ids: readonly string[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  const rows = await db.outbox.where('entityIds').anyOf([...ids]).toArray();
-  const entries = [...new Map(rows.map((row) => [row.seq, row])).values()]
-    .map((row) => outboxEntrySchema.parse(row))
-    .sort((a, b) => a.seq - b.seq);
-  for (const entry of entries) await applyMutationLocally(db, entry.mutation);
-  return entries.length;
+  const row = { ...change.data, id: change.id };
+  await table.put(row);
+  await db.serverCopies.put({ id: change.id, table: ENTITY_TABLE[change.entity], data: row } satisfies ServerCopy);
 }
 
 export async function pullChanges(options: PullOptions): Promise<PullOutcome> {

@@ -1,0 +1,65 @@
+// Server copies ("shadows"): the last version of each record a pull brought, kept next to
+// the local row. The local row is always server copy + still-pending outbox mutations, and
+// this module is where that is recomputed:
+// - after a pull page (rebasePending), and
+// - after the server rejected a mutation (restoreFromServer): the rejected change must not
+//   stay on the device, and if the server's record never changes again no pull would ever
+//   correct it. The rejected mutation itself stays in the rejections inbox with its data.
+// A tombstone is kept as a copy with data null, so replaying a pending partial update of a
+// record another device deleted never brings a half record back (the server rejects that
+// update as DELETED and the inbox shows it).
+// Every function here runs inside the caller's rw transaction over db.writeTables.
+import { z } from 'zod';
+import '../zod-config';
+import { uuidSchema } from '../sync/values';
+import { DOMAIN_TABLES, type SyncDatabase } from './local-db';
+import { applyMutationLocally } from './local-effects';
+import { outboxEntrySchema } from './outbox';
+
+export const serverCopySchema = z.object({
+  id: uuidSchema,
+  table: z.enum(DOMAIN_TABLES),
+  /** The record as the server sent it; null when the server sent a tombstone. */
+  data: z.record(z.string(), z.unknown()).nullable(),
+});
+export type ServerCopy = z.infer<typeof serverCopySchema>;
+
+/**
+ * Re-applies pending mutations touching `ids`, in seq order, then removes every touched row
+ * whose server copy is a tombstone (a pending edit never resurrects a deleted record).
+ */
+export async function rebasePending(db: SyncDatabase, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await db.outbox.where('entityIds').anyOf([...ids]).toArray();
+  const entries = [...new Map(rows.map((row) => [row.seq, row])).values()]
+    .map((row) => outboxEntrySchema.parse(row))
+    .sort((a, b) => a.seq - b.seq);
+  for (const entry of entries) await applyMutationLocally(db, entry.mutation);
+  const touched = [...new Set([...ids, ...entries.flatMap((entry) => entry.entityIds)])];
+  const copies = await db.serverCopies.bulkGet(touched);
+  for (const raw of copies) {
+    if (raw === undefined) continue;
+    const copy = serverCopySchema.parse(raw);
+    if (copy.data === null) await db.domainTable(copy.table).delete(copy.id);
+  }
+  return entries.length;
+}
+
+/**
+ * Resets the local rows of `ids` to the server's copy (or removes them when the server has
+ * none or deleted it) and replays what is still pending. A record this device created and
+ * the server accepted but no pull has brought yet disappears until the next pull (the sync
+ * engine pulls right after every drain).
+ */
+export async function restoreFromServer(db: SyncDatabase, ids: readonly string[]): Promise<void> {
+  for (const id of new Set(ids)) {
+    const raw = await db.serverCopies.get(id);
+    const copy = raw === undefined ? undefined : serverCopySchema.parse(raw);
+    if (copy?.data) {
+      await db.domainTable(copy.table).put({ ...copy.data, id });
+    } else {
+      for (const table of DOMAIN_TABLES) await db.domainTable(table).delete(id);
+    }
+  }
+  await rebasePending(db, ids);
+}

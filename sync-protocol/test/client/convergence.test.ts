@@ -1,0 +1,111 @@
+// The two convergence rules of the client (docs/decisions/004): a rejected change leaves the
+// device's rows (server copy + still-pending changes), and a record another device deleted
+// is never brought back by a pending partial edit.
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateHumanId } from '../../src/sync/human-id';
+import { drainOutbox } from '../../src/client/drain';
+import { SyncDatabase } from '../../src/client/local-db';
+import { readLocalRecord } from '../../src/client/local-records';
+import { readOutbox, readRejections, saveMutation, type MutationInput } from '../../src/client/outbox';
+import { pullChanges } from '../../src/client/pull';
+import { FakeSyncServer, fullCase } from './fake-sync-server';
+
+const USER_ID = 7;
+const opened: SyncDatabase[] = [];
+
+function openDb(): SyncDatabase {
+  const db = new SyncDatabase(USER_ID, { indexedDB: new IDBFactory(), IDBKeyRange });
+  opened.push(db);
+  return db;
+}
+
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+function caseUpsert(id: string, fields: Record<string, unknown>, baseVersion: string | null, humanId?: string): MutationInput {
+  return {
+    name: 'case.upsert',
+    args: { id, ...(humanId ? { humanId } : {}), fields },
+    entityIds: [id],
+    baseVersion,
+    actorUserId: USER_ID,
+  } as MutationInput;
+}
+
+/** A case on the server that this device has pulled. */
+async function pulledCase(db: SyncDatabase, server: FakeSyncServer, fields: Record<string, unknown>): Promise<string> {
+  const id = crypto.randomUUID();
+  server.serverWrite({ entity: 'case', id, deleted: false, data: fullCase(id, generateHumanId('C'), fields) } as never);
+  expect(await pullChanges({ db, transport: server })).toMatchObject({ kind: 'pulled' });
+  return id;
+}
+
+describe('a rejected change', () => {
+  it('leaves the device: the row is the server copy plus what is still pending, and the inbox keeps the data', async () => {
+    const db = openDb();
+    const server = new FakeSyncServer();
+    const id = await pulledCase(db, server, { patientName: 'Thandi', incidentType: 'Fall' });
+
+    const rejected = await saveMutation(db, caseUpsert(id, { patientName: 'Sipho' }, '1'));
+    expect(await db.cases.get(id)).toMatchObject({ patientName: 'Sipho' });
+    server.rejectIds.add(rejected.mutationId);
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', rejected: 1 });
+
+    // No pull: the server's record of this case never changes again, so nothing else would fix it.
+    server.faults.push({ kind: 'network' });
+    expect(await pullChanges({ db, transport: server })).toMatchObject({ kind: 'retry' });
+    expect(await readLocalRecord(db, 'case', id)).toMatchObject({ patientName: 'Thandi', incidentType: 'Fall', version: '1' });
+
+    const [inbox] = await readRejections(db);
+    expect(inbox).toMatchObject({ code: 'CASE_LOCKED', mutationId: rejected.mutationId });
+    expect(inbox?.mutation.args).toMatchObject({ id, fields: { patientName: 'Sipho' } });
+  });
+
+  it('keeps later pending edits of the same record visible while the rejected one is undone', async () => {
+    const db = openDb();
+    const server = new FakeSyncServer();
+    const id = await pulledCase(db, server, { patientName: 'Thandi' });
+    const rejected = await saveMutation(db, caseUpsert(id, { patientName: 'Sipho' }, '1'));
+    await saveMutation(db, caseUpsert(id, { incidentType: 'Cardiac' }, '1'));
+    server.rejectIds.add(rejected.mutationId);
+    // The server answers the first and stops (the second never reaches it in this test).
+    server.faults.push({ kind: 'status', status: 200, body: { lastAppliedSeq: 1, results: [{ seq: 1, mutationId: rejected.mutationId, status: 'rejected', code: 'CASE_LOCKED', message: 'Locked' }] } });
+    await drainOutbox({ db, transport: server, batchSize: 2 });
+    expect(await readOutbox(db)).toHaveLength(1);
+    expect(await readLocalRecord(db, 'case', id)).toMatchObject({ patientName: 'Thandi', incidentType: 'Cardiac' });
+  });
+
+  it('of a record the server never had removes the local row', async () => {
+    const db = openDb();
+    const server = new FakeSyncServer();
+    const id = crypto.randomUUID();
+    const created = await saveMutation(db, caseUpsert(id, { patientName: 'Naledi' }, null, generateHumanId('C')));
+    server.rejectIds.add(created.mutationId);
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', rejected: 1 });
+    expect(await db.cases.get(id)).toBeUndefined();
+    expect((await readRejections(db))[0]?.mutation.args).toMatchObject({ id, fields: { patientName: 'Naledi' } });
+  });
+});
+
+describe('a record another device deleted', () => {
+  it('is removed by the tombstone and not recreated from a pending partial edit, even after the rejection', async () => {
+    const db = openDb();
+    const server = new FakeSyncServer();
+    const id = await pulledCase(db, server, { patientName: 'Thandi' });
+    const edit = await saveMutation(db, caseUpsert(id, { incidentType: 'MVA' }, '1'));
+    expect(await db.cases.get(id)).toMatchObject({ incidentType: 'MVA' });
+
+    server.serverWrite({ entity: 'case', id, deleted: true, data: null });
+    expect(await pullChanges({ db, transport: server })).toMatchObject({ kind: 'pulled', changes: 1 });
+    expect(await db.cases.get(id)).toBeUndefined();
+    // Still pending: the server decides (it rejects an edit of a deleted case).
+    expect(await readOutbox(db)).toHaveLength(1);
+
+    server.rejectIds.add(edit.mutationId);
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', rejected: 1 });
+    expect(await db.cases.get(id)).toBeUndefined();
+    expect((await readRejections(db))[0]?.mutation.args).toMatchObject({ id, fields: { incidentType: 'MVA' } });
+  });
+});
