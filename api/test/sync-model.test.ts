@@ -3,11 +3,15 @@
 // the real server over HTTP. fast-check generates interleavings of local edits, syncs under
 // faults (offline, 5xx, a response lost after the server committed, duplicated and stale
 // replayed batches, a captive-portal page), expired sessions (401 mid-queue), app restarts
-// with a pending queue and server restarts. After quiescence it checks:
+// with a pending queue and server restarts. Cases are also completed (locked: later edits,
+// vital signs and deletes are rejected, addenda accepted) and deleted (later changes
+// rejected), so rejections and tombstones meet pending edits. After quiescence it checks:
 // - nothing lost: every saved mutation was acknowledged and applied once, and every field
 //   holds the value of the last write the server applied;
 // - nothing applied twice: vital signs exist once each, one audit entry per effect;
 // - nothing silently overwritten: exactly the conflicts the rule predicts are recorded;
+// - exactly the mutations the lock and delete rules predict are rejected, and each is in
+//   its device's rejections inbox with its data;
 // - every device holds exactly what the server holds for it.
 // CI runs a fixed number of runs from a fixed seed; SYNC_MODEL_RUNS=1000 npx vitest run api/test/sync-model.test.ts
 // runs more (SYNC_MODEL_SEED replays one).
@@ -82,6 +86,9 @@ type Step =
   | { kind: 'create'; device: number; field: EditField; value: number }
   | { kind: 'edit'; device: number; record: number; field: EditField; value: number }
   | { kind: 'vital'; device: number; record: number }
+  | { kind: 'complete'; device: number; record: number }
+  | { kind: 'addendum'; device: number; record: number }
+  | { kind: 'delete'; device: number; record: number }
   | { kind: 'void'; device: number; record: number }
   | { kind: 'casualty'; device: number; colour: number }
   | { kind: 'retriage'; device: number; record: number; colour: number }
@@ -160,6 +167,10 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       pullFault: fc.constantFrom(...FAULTS),
     }),
   },
+  ...(['complete', 'addendum', 'delete'] as const).map((kind) => ({
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant(kind), device, record: fc.nat({ max: 20 }) }),
+  })),
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('replay-stale' as const), device }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('expire-session' as const), device }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reopen-app' as const), device }) },
@@ -211,6 +222,30 @@ interface Saved {
   entity: 'cases' | 'mci_casualties';
   recordId: string;
   fields: Record<string, unknown>;
+}
+
+/** What the model needs to predict a mutation's rejection. */
+interface Touches {
+  name: MutationInput['name'];
+  caseId?: string;
+  vitalId?: string;
+}
+
+function touchesOf(input: MutationInput): Touches {
+  switch (input.name) {
+    case 'case.upsert':
+    case 'case.complete':
+    case 'case.delete':
+      return { name: input.name, caseId: input.args.id };
+    case 'case.addendum':
+      return { name: input.name, caseId: input.args.caseId };
+    case 'vitalSign.record':
+      return { name: input.name, caseId: input.args.caseId, vitalId: input.args.id };
+    case 'vitalSign.void':
+      return { name: input.name, vitalId: input.args.id };
+    default:
+      return { name: input.name };
+  }
 }
 
 /** One browser profile of one user: its own IndexedDB, session cookie and fault switch. */
@@ -329,7 +364,7 @@ describe('sync protocol model', () => {
     // Everyone may change everyone's records, so concurrent edits by different people happen.
     const editor = {
       ...RESPONDER,
-      casesLogged: { view: true, edit: true, delete: false },
+      casesLogged: { view: true, edit: true, delete: true },
       cprLogs: { view: true, edit: true, delete: false },
       multiPatient: { read: true, create: true, edit: true, delete: false },
     };
@@ -349,6 +384,8 @@ describe('sync protocol model', () => {
     const mciId = crypto.randomUUID();
     const cprSessionId = crypto.randomUUID();
     const allMutationIds: string[] = [];
+    const touches = new Map<string, Touches>();
+    const createdAddenda: string[] = [];
 
     const relogin = async (d: ModelDevice) => {
       d.client = await loginAs(t, d.owner.user);
@@ -358,6 +395,7 @@ describe('sync protocol model', () => {
     const save = async (d: ModelDevice, input: MutationInput) => {
       const entry = await saveMutation(d.db, input);
       allMutationIds.push(entry.mutationId);
+      touches.set(entry.mutationId, touchesOf(input));
       return entry;
     };
 
@@ -472,6 +510,46 @@ describe('sync protocol model', () => {
               numericValue: 80,
               timestamp: new Date().toISOString(),
             },
+            entityIds: [id, String(target.id)],
+            baseVersion: null,
+            actorUserId: d.owner.id,
+          });
+          break;
+        }
+        case 'complete':
+        case 'delete': {
+          const target = cases[step.record % Math.max(cases.length, 1)];
+          if (!target) break;
+          const id = String(target.id);
+          await save(
+            d,
+            step.kind === 'complete'
+              ? {
+                  name: 'case.complete',
+                  args: { id, completedAt: new Date().toISOString() },
+                  entityIds: [id],
+                  baseVersion: null,
+                  actorUserId: d.owner.id,
+                }
+              : {
+                  name: 'case.delete',
+                  args: { id },
+                  entityIds: [id],
+                  baseVersion: null,
+                  actorUserId: d.owner.id,
+                },
+          );
+          break;
+        }
+        case 'addendum': {
+          const completed = cases.filter((c) => c.status === 'completed');
+          const target = completed[step.record % Math.max(completed.length, 1)];
+          if (!target) break;
+          const id = crypto.randomUUID();
+          createdAddenda.push(id);
+          await save(d, {
+            name: 'case.addendum',
+            args: { id, caseId: String(target.id), reason: 'Found the second name later', changes: [] },
             entityIds: [id, String(target.id)],
             baseVersion: null,
             actorUserId: d.owner.id,
@@ -602,10 +680,16 @@ describe('sync protocol model', () => {
         expect((await pullChanges({ db: d.db, transport: d.transport })).kind).toBe('pulled');
     }
 
-    // Nothing lost, nothing applied twice: every mutation acknowledged, applied once, none rejected.
+    // Nothing lost, nothing applied twice: every mutation acknowledged once (applied or
+    // rejected); a rejection sits in its device's inbox with the data that was sent.
+    const rejectedIds: string[] = [];
     for (const d of devices) {
       expect(await readOutbox(d.db)).toEqual([]);
-      expect(await readRejections(d.db)).toEqual([]);
+      for (const r of await readRejections(d.db)) {
+        expect(r.mutation.mutationId).toBe(r.mutationId);
+        expect(['CASE_LOCKED', 'DELETED', 'NOT_FOUND']).toContain(r.code);
+        rejectedIds.push(r.mutationId);
+      }
     }
     const applied = await t.db
       .selectFrom('appliedMutations')
@@ -617,6 +701,54 @@ describe('sync protocol model', () => {
       )
       .execute();
     expect(applied.map((a) => a.mutationId).sort()).toEqual([...allMutationIds].sort());
+
+    // The server's order of application (one transaction at a time; seq within a batch).
+    const order = [...applied].sort(
+      (a, b) => a.appliedAt.getTime() - b.appliedAt.getTime() || Number(a.seq) - Number(b.seq),
+    );
+    // Replay the lock and delete rules: a completed case takes only addenda (and a repeated
+    // completion); a deleted case takes nothing but a repeated delete.
+    const caseState = new Map<string, { completed: boolean; deleted: boolean }>();
+    const vitalCase = new Map<string, string>();
+    const predictedRejected = new Set<string>();
+    for (const a of order) {
+      const m = touches.get(a.mutationId);
+      if (!m) continue;
+      const cs = m.caseId === undefined ? undefined : caseState.get(m.caseId);
+      const closed = (c: { completed: boolean; deleted: boolean } | undefined) =>
+        !c || c.completed || c.deleted;
+      let rejected = false;
+      switch (m.name) {
+        case 'case.upsert':
+          if (!cs) caseState.set(String(m.caseId), { completed: false, deleted: false });
+          else rejected = closed(cs);
+          break;
+        case 'case.complete':
+          if (!cs || cs.deleted) rejected = true;
+          else cs.completed = true;
+          break;
+        case 'case.delete':
+          if (!cs || (cs.completed && !cs.deleted)) rejected = true;
+          else cs.deleted = true;
+          break;
+        case 'case.addendum':
+          rejected = !cs || cs.deleted;
+          break;
+        case 'vitalSign.record':
+          rejected = closed(cs);
+          if (!rejected) vitalCase.set(String(m.vitalId), String(m.caseId));
+          break;
+        case 'vitalSign.void': {
+          const caseId = vitalCase.get(String(m.vitalId));
+          rejected = closed(caseId === undefined ? undefined : caseState.get(caseId));
+          break;
+        }
+        default:
+          break;
+      }
+      if (rejected) predictedRejected.add(a.mutationId);
+    }
+    expect(rejectedIds.sort()).toEqual([...predictedRejected].sort());
     const vitals =
       createdVitals.length === 0
         ? []
@@ -625,7 +757,21 @@ describe('sync protocol model', () => {
             .select('id')
             .where('id', 'in', createdVitals)
             .execute();
-    expect(vitals.map((v) => v.id).sort()).toEqual([...createdVitals].sort());
+    expect(vitals.map((v) => v.id).sort()).toEqual(
+      createdVitals.filter((id) => vitalCase.has(id)).sort(),
+    );
+    const addenda =
+      createdAddenda.length === 0
+        ? []
+        : await t.db
+            .selectFrom('caseAddenda')
+            .select('id')
+            .where('id', 'in', createdAddenda)
+            .execute();
+    const acceptedAddenda = allMutationIds.filter(
+      (id) => touches.get(id)?.name === 'case.addendum' && !predictedRejected.has(id),
+    );
+    expect(addenda).toHaveLength(acceptedAddenda.length);
     const cprEvents = await t.db
       .selectFrom('cprEvents')
       .select('id')
@@ -645,13 +791,16 @@ describe('sync protocol model', () => {
             .execute();
     const auditedIds = audits.map((a) => (a.details as { mutationId?: string }).mutationId);
     expect(new Set(auditedIds).size).toBe(auditedIds.length);
-    expect(audits.every((a) => (a.details as { code?: string }).code === undefined)).toBe(true);
+    // Only rejections carry a code, and exactly the predicted ones are audited as rejected.
+    expect(
+      audits
+        .filter((a) => (a.details as { code?: string }).code !== undefined)
+        .map((a) => (a.details as { mutationId?: string }).mutationId)
+        .sort(),
+    ).toEqual([...predictedRejected].sort());
 
-    // Replay the server's order of application (one transaction at a time; seq within a batch)
-    // through a model of per-field last write wins and the conflict rule.
-    const order = [...applied].sort(
-      (a, b) => a.appliedAt.getTime() - b.appliedAt.getTime() || Number(a.seq) - Number(b.seq),
-    );
+    // Replay the applied mutations in the server's order through a model of per-field last
+    // write wins and the conflict rule (a rejected mutation changes nothing).
     const fieldVersionOf = new Map(
       audits.map((a) => [
         (a.details as { mutationId?: string }).mutationId,
@@ -663,7 +812,7 @@ describe('sync protocol model', () => {
     const expectedConflicts: string[] = [];
     for (const a of order) {
       const s = byMutation.get(a.mutationId);
-      if (!s) continue;
+      if (!s || predictedRejected.has(a.mutationId)) continue;
       const version = fieldVersionOf.get(a.mutationId);
       for (const [f, value] of Object.entries(s.fields)) {
         const key = `${s.entity}:${s.recordId}:${f}`;

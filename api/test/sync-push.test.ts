@@ -156,8 +156,17 @@ describe('sync push', () => {
       name: 'case.upsert',
       args: { id, fields: { gcsEyeOpening: 9 } },
     });
-    // A rejected mutation is acknowledged too: replaying it is a duplicate.
-    expect((await device.push(bad)).results[0]?.status).toBe('duplicate');
+    // A rejected mutation is acknowledged too: replaying it (the first answer was lost) gets
+    // the same rejection again, with no second effect and no second record of it.
+    const replayed = (await device.push(bad)).results[0];
+    expect(replayed).toMatchObject({ status: 'rejected', code: 'VALIDATION_FAILED' });
+    expect(replayed?.message).toEqual(expect.any(String));
+    const again = await t.db
+      .selectFrom('syncRejections')
+      .select('id')
+      .where('deviceId', '=', device.deviceId)
+      .execute();
+    expect(again).toHaveLength(2);
   });
 
   it('rejects a write referring to a record the server does not have, without blocking', async () => {

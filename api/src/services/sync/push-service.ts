@@ -12,7 +12,11 @@ import {
   type ParsedMutation,
   type RawMutation,
 } from '@rescuelog/sync-protocol/sync/mutations';
-import type { MutationResult, PushResponse } from '@rescuelog/sync-protocol/sync/push-pull';
+import {
+  mutationResultSchema,
+  type MutationResult,
+  type PushResponse,
+} from '@rescuelog/sync-protocol/sync/push-pull';
 import { REJECTION_MESSAGES, RejectionCode } from '@rescuelog/sync-protocol/sync/rejections';
 import { MIN_SCHEMA_VERSION } from '@rescuelog/sync-protocol/sync/versions';
 import { ApiError } from '../../lib/api-error';
@@ -149,6 +153,32 @@ async function recordRejection(
   );
 }
 
+/**
+ * The answer for a mutation the server has already handled. A rejection is answered again as
+ * a rejection: when the first answer was lost, the device would otherwise drop the entry as a
+ * duplicate, never show the rejection in its inbox and keep the rejected value on screen.
+ */
+async function replayedResult(
+  tx: Transaction<Database>,
+  raw: { seq: number; mutationId: string },
+): Promise<MutationResult> {
+  const rejected = await tx
+    .selectFrom('syncRejections')
+    .select(['reason', 'details'])
+    .where('mutationId', '=', raw.mutationId)
+    .executeTakeFirst();
+  if (!rejected) return { seq: raw.seq, mutationId: raw.mutationId, status: 'duplicate' };
+  const code = mutationResultSchema.shape.code.safeParse(rejected.reason);
+  const message = rejected.details.message;
+  return {
+    seq: raw.seq,
+    mutationId: raw.mutationId,
+    status: 'rejected',
+    ...(code.success && code.data !== undefined ? { code: code.data } : {}),
+    ...(typeof message === 'string' ? { message } : {}),
+  };
+}
+
 export async function pushBatch(
   db: Kysely<Database>,
   actor: Actor,
@@ -190,7 +220,7 @@ export async function pushBatch(
     const results: MutationResult[] = [];
     for (const raw of ordered) {
       if (raw.seq <= last) {
-        results.push({ seq: raw.seq, mutationId: raw.mutationId, status: 'duplicate' });
+        results.push(await replayedResult(tx, raw));
         continue;
       }
       if (raw.seq > last + 1) break;
@@ -202,7 +232,7 @@ export async function pushBatch(
         .executeTakeFirst();
       if (seen) {
         // The same mutation under a new seq (a client that renumbered its queue): no second effect.
-        results.push({ seq: raw.seq, mutationId: raw.mutationId, status: 'duplicate' });
+        results.push(await replayedResult(tx, raw));
         last = raw.seq;
         continue;
       }
