@@ -407,6 +407,18 @@ describe('sync protocol model', () => {
       d.fault = pullFault;
       const pulled = await pullChanges({ db: d.db, transport: d.transport, limit: 5 });
       if (pulled.kind === 'auth-required') d.paused = true;
+      // After a complete pull no case the server deleted is on the device, even while an edit
+      // of it is still queued (the server will reject that edit; it must not recreate a row).
+      if (pulled.kind === 'pulled' && createdCases.length > 0) {
+        const deleted = await t.db
+          .selectFrom('cases')
+          .select('id')
+          .where('id', 'in', createdCases)
+          .where('deletedAt', 'is not', null)
+          .execute();
+        for (const { id } of deleted)
+          expect(await d.db.cases.get(id), `deleted case ${id} still on the device`).toBeUndefined();
+      }
       d.fault = 'none';
     };
 
@@ -831,7 +843,7 @@ describe('sync protocol model', () => {
     }
     if (process.env.SYNC_MODEL_STATS)
       console.info(
-        `steps ${String(steps.length)} cases ${String(createdCases.length)} casualties ${String(createdCasualties.length)} cpr ${String(createdCprEvents.length)} mutations ${String(allMutationIds.length)} conflicts ${String(expectedConflicts.length)}`,
+        `steps ${String(steps.length)} cases ${String(createdCases.length)} casualties ${String(createdCasualties.length)} cpr ${String(createdCprEvents.length)} mutations ${String(allMutationIds.length)} conflicts ${String(expectedConflicts.length)} rejected ${String(predictedRejected.size)} completed ${String([...caseState.values()].filter((c) => c.completed).length)} deleted ${String([...caseState.values()].filter((c) => c.deleted).length)} addenda ${String(acceptedAddenda.length)}`,
       );
     const serverCases =
       createdCases.length === 0
