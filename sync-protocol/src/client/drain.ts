@@ -54,7 +54,7 @@ async function applyResults(db: SyncDatabase, batch: OutboxEntry[], response: Pu
   const bySeq = new Map(batch.map((entry) => [entry.seq, entry]));
   let acknowledged = 0;
   let rejected = 0;
-  const rejectedIds: string[] = [];
+  const resetIds: string[] = [];
   await db.transaction('rw', [...db.writeTables, db.rejections], async () => {
     for (const result of response.results) {
       const entry = bySeq.get(result.seq);
@@ -73,9 +73,12 @@ async function applyResults(db: SyncDatabase, batch: OutboxEntry[], response: Pu
           dismissedAt: null,
         });
         await db.rejections.put(rejection);
-        rejectedIds.push(...entry.entityIds);
         rejected += 1;
       }
+      // A rejected change must leave the device. A duplicate was applied by an earlier push
+      // whose answer was lost; a pull since then may have rebased it over a newer server
+      // version (another person's later write), so its records are rebuilt too.
+      if (result.status !== 'applied') resetIds.push(...entry.entityIds);
       await db.outbox.delete(entry.seq);
       acknowledged += 1;
     }
@@ -86,9 +89,9 @@ async function applyResults(db: SyncDatabase, batch: OutboxEntry[], response: Pu
       const current = outboxEntrySchema.parse(raw);
       await db.outbox.put({ ...current, state: 'pending', lastError: 'Not acknowledged by the server yet' });
     }
-    // The rejected change must leave the device's rows: rebuild them from the server's copy
-    // plus what is still pending (after the acknowledged entries left the outbox above).
-    if (rejectedIds.length > 0) await restoreFromServer(db, rejectedIds);
+    // Rebuild those rows from the server's copy plus what is still pending (after the
+    // acknowledged entries left the outbox above).
+    if (resetIds.length > 0) await restoreFromServer(db, resetIds);
   });
   return { acknowledged, rejected };
 }

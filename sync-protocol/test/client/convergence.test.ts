@@ -89,6 +89,26 @@ describe('a rejected change', () => {
   });
 });
 
+describe('a change the server applied but whose answer was lost', () => {
+  it('does not stay on top of a later write by someone else once the retry hears "duplicate"', async () => {
+    const db = openDb();
+    const server = new FakeSyncServer();
+    const id = await pulledCase(db, server, { patientName: 'Thandi' });
+    await saveMutation(db, caseUpsert(id, { patientName: 'Naledi' }, '1'));
+    server.faults.push({ kind: 'lost-after-commit' });
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'retry' });
+    // Someone else writes after it; this device pulls both while its entry is still queued.
+    const current = server.records.get(id)?.data ?? {};
+    server.serverWrite({ entity: 'case', id, deleted: false, data: { ...current, patientName: 'Sipho' } } as never);
+    expect(await pullChanges({ db, transport: server })).toMatchObject({ kind: 'pulled' });
+    expect(await readLocalRecord(db, 'case', id)).toMatchObject({ patientName: 'Naledi' });
+
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', acknowledged: 1, rejected: 0 });
+    expect(await readLocalRecord(db, 'case', id)).toMatchObject({ patientName: 'Sipho', version: '3' });
+    expect(await readRejections(db)).toEqual([]);
+  });
+});
+
 describe('a record another device deleted', () => {
   it('is removed by the tombstone and not recreated from a pending partial edit, even after the rejection', async () => {
     const db = openDb();
