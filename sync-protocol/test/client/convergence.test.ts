@@ -1,13 +1,14 @@
 // The two convergence rules of the client (docs/decisions/004): a rejected change leaves the
 // device's rows (server copy + still-pending changes), and a record another device deleted
 // is never brought back by a pending partial edit.
+import { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateHumanId } from '../../src/sync/human-id';
 import { drainOutbox } from '../../src/client/drain';
-import { SyncDatabase } from '../../src/client/local-db';
+import { SyncDatabase, syncDatabaseName } from '../../src/client/local-db';
 import { readLocalRecord } from '../../src/client/local-records';
-import { readOutbox, readRejections, saveMutation, type MutationInput } from '../../src/client/outbox';
+import { readOutbox, readPullState, readRejections, saveMutation, type MutationInput } from '../../src/client/outbox';
 import { pullChanges } from '../../src/client/pull';
 import { FakeSyncServer, fullCase } from './fake-sync-server';
 
@@ -127,5 +128,22 @@ describe('a record another device deleted', () => {
     expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', rejected: 1 });
     expect(await db.cases.get(id)).toBeUndefined();
     expect((await readRejections(db))[0]?.mutation.args).toMatchObject({ id, fields: { incidentType: 'MVA' } });
+  });
+});
+
+describe('upgrading a database from before server copies', () => {
+  it('resets the pull cursor so the next pull stores a server copy of every record', async () => {
+    const indexedDB = new IDBFactory();
+    const old = new Dexie(syncDatabaseName(USER_ID), { indexedDB, IDBKeyRange });
+    old.version(1).stores({ syncState: 'key', cases: 'id, caseId, userId, status' });
+    await old.table('syncState').put({ key: 'pull', cursor: '42', lastPullAt: '2026-11-20T10:00:00.000Z' });
+    await old.table('cases').put({ id: crypto.randomUUID(), patientName: 'Thandi' });
+    old.close();
+
+    const db = new SyncDatabase(USER_ID, { indexedDB, IDBKeyRange });
+    opened.push(db);
+    expect(await readPullState(db)).toEqual({ key: 'pull', cursor: null, lastPullAt: null });
+    expect(await db.cases.count()).toBe(1);
+    expect(await db.serverCopies.count()).toBe(0);
   });
 });
