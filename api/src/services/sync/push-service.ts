@@ -160,11 +160,15 @@ async function recordRejection(
  */
 async function replayedResult(
   tx: Transaction<Database>,
+  deviceId: string,
   raw: { seq: number; mutationId: string },
 ): Promise<MutationResult> {
+  // (device_id, seq) is indexed; the mutation id makes sure it is the same mutation.
   const rejected = await tx
     .selectFrom('syncRejections')
     .select(['reason', 'details'])
+    .where('deviceId', '=', deviceId)
+    .where('seq', '=', String(raw.seq))
     .where('mutationId', '=', raw.mutationId)
     .executeTakeFirst();
   if (!rejected) return { seq: raw.seq, mutationId: raw.mutationId, status: 'duplicate' };
@@ -220,7 +224,7 @@ export async function pushBatch(
     const results: MutationResult[] = [];
     for (const raw of ordered) {
       if (raw.seq <= last) {
-        results.push(await replayedResult(tx, raw));
+        results.push(await replayedResult(tx, batch.deviceId, raw));
         continue;
       }
       if (raw.seq > last + 1) break;
@@ -232,7 +236,7 @@ export async function pushBatch(
         .executeTakeFirst();
       if (seen) {
         // The same mutation under a new seq (a client that renumbered its queue): no second effect.
-        results.push(await replayedResult(tx, raw));
+        results.push(await replayedResult(tx, batch.deviceId, raw));
         last = raw.seq;
         continue;
       }
