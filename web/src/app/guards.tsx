@@ -2,11 +2,12 @@
 // pending screen for unapproved accounts, and Access Denied for members on admin routes.
 import { Ban, CircleAlert, ShieldAlert } from 'lucide-react';
 import { lazy } from 'react';
-import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
+import { BackToLoginButton } from '@/components/back-to-login-button';
 import { StatusPage } from '@/components/ui/status-page';
 import { errorMessage } from '@/lib/api-client';
-import { useLogout, useUser } from '@/lib/auth';
+import { useUser } from '@/lib/auth';
 
 // Only unapproved accounts see it, so its upload code stays out of everyone's first load.
 const PendingApproval = lazy(async () => ({ default: (await import('@/features/auth/components/pending-approval')).PendingApproval }));
@@ -29,23 +30,12 @@ function UserLoadError({ error, retry }: { error: unknown; retry: () => void }) 
 }
 
 function AccountSuspended() {
-  const logout = useLogout();
-  const navigate = useNavigate();
   return (
     <StatusPage
       icon={<Ban size={40} />}
       title="Account Suspended"
       tone="danger"
-      actions={
-        <button
-          type="button"
-          className="button button--primary button--block"
-          disabled={logout.isPending}
-          onClick={() => logout.mutate(undefined, { onSuccess: () => void navigate('/auth', { replace: true }) })}
-        >
-          Back to Login
-        </button>
-      }
+      actions={<BackToLoginButton />}
     >
       <p>Your account has been suspended. Contact your administrator.</p>
     </StatusPage>

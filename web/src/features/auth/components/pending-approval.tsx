@@ -3,10 +3,10 @@ import type { User } from '@rescuelog/sync-protocol/users';
 import { useQueryClient } from '@tanstack/react-query';
 import { Clock } from 'lucide-react';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { BackToLoginButton } from '@/components/back-to-login-button';
 import { StatusPage } from '@/components/ui/status-page';
 import { errorMessage } from '@/lib/api-client';
-import { setCurrentUser, useLogout } from '@/lib/auth';
+import { setCurrentUser } from '@/lib/auth';
 import { toast } from '@/lib/toast-store';
 import { uploadPickedDocuments } from '../api/upload-documents';
 import { useDocumentUploads } from '../stores/document-uploads';
@@ -52,23 +52,12 @@ function PendingDocuments({ user }: { user: User }) {
 }
 
 export function PendingApproval({ user }: { user: User }) {
-  const logout = useLogout();
-  const navigate = useNavigate();
   return (
     <StatusPage
       icon={<Clock size={40} />}
       title="Account Pending Approval"
       tone="warning"
-      actions={
-        <button
-          type="button"
-          className="button button--primary button--block"
-          disabled={logout.isPending}
-          onClick={() => logout.mutate(undefined, { onSuccess: () => void navigate('/auth', { replace: true }) })}
-        >
-          Back to Login
-        </button>
-      }
+      actions={<BackToLoginButton />}
     >
       <p>Your account is currently pending approval from an administrator. You will receive access once your account has been reviewed.</p>
       <PendingDocuments user={user} />
