@@ -1,7 +1,7 @@
 // Administrator user management: GET /api/admin/users?status=, POST …/:id/approve,
 // POST …/:id/suspend (ends the user's sessions), PATCH …/:id {role?, roleId?, permissions?},
 // GET …/:id/documents. Every change is audited with its before and after.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { idParamSchema } from '@rescuelog/sync-protocol/roles';
 import { adminUserPatchSchema, userListQuerySchema } from '@rescuelog/sync-protocol/users';
@@ -24,6 +24,24 @@ export async function adminUserRoutes(fastify: FastifyInstance): Promise<void> {
     return request.user.id;
   };
 
+  /** Audits one change of a user's access with its before and after, and answers with the user. */
+  async function changed(
+    request: FastifyRequest,
+    action: 'user.approve' | 'user.suspend' | 'user.role_change',
+    id: number,
+    change: { before: UserRow; after: UserRow },
+    extra: Record<string, number> = {},
+  ) {
+    await fastify.audit.record(request, {
+      action,
+      outcome: 'success',
+      entityType: 'user',
+      entityId: id,
+      details: { before: accessView(change.before), after: accessView(change.after), ...extra },
+    });
+    return { user: toPublicUser(change.after) };
+  }
+
   fastify.get('/admin/users', async (request) => {
     const { status } = parseInput(userListQuerySchema, request.query);
     // The administrator edits a user's own permissions, so the list shows those, not merged with a role.
@@ -33,46 +51,23 @@ export async function adminUserRoutes(fastify: FastifyInstance): Promise<void> {
   fastify.post('/admin/users/:id/approve', async (request) => {
     const { id } = parseInput(idParamSchema, request.params);
     expectNoBody(request.body);
-    const { before, after } = await approveUser(fastify.db, id);
-    await fastify.audit.record(request, {
-      action: 'user.approve',
-      outcome: 'success',
-      entityType: 'user',
-      entityId: id,
-      details: { before: accessView(before), after: accessView(after) },
-    });
-    return { user: toPublicUser(after) };
+    return changed(request, 'user.approve', id, await approveUser(fastify.db, id));
   });
 
   fastify.post('/admin/users/:id/suspend', async (request) => {
     const { id } = parseInput(idParamSchema, request.params);
     expectNoBody(request.body);
-    const { before, after } = await suspendUser(fastify.db, actorId(request), id);
+    const change = await suspendUser(fastify.db, actorId(request), id);
     // Suspension takes effect at once: every session of the user ends now (and the
     // authentication hook refuses a suspended account on any request that races this).
     const endedSessions = await fastify.sessionService.endSessionsForUser(id);
-    await fastify.audit.record(request, {
-      action: 'user.suspend',
-      outcome: 'success',
-      entityType: 'user',
-      entityId: id,
-      details: { before: accessView(before), after: accessView(after), endedSessions },
-    });
-    return { user: toPublicUser(after) };
+    return changed(request, 'user.suspend', id, change, { endedSessions });
   });
 
   fastify.patch('/admin/users/:id', async (request) => {
     const { id } = parseInput(idParamSchema, request.params);
     const patch = parseInput(adminUserPatchSchema, request.body);
-    const { before, after } = await patchUser(fastify.db, actorId(request), id, patch);
-    await fastify.audit.record(request, {
-      action: 'user.role_change',
-      outcome: 'success',
-      entityType: 'user',
-      entityId: id,
-      details: { before: accessView(before), after: accessView(after) },
-    });
-    return { user: toPublicUser(after) };
+    return changed(request, 'user.role_change', id, await patchUser(fastify.db, actorId(request), id, patch));
   });
 
   fastify.get('/admin/users/:id/documents', async (request) => {
