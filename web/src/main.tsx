@@ -3,6 +3,7 @@
 // preloads it and the current page's route code) and starts after that first frame, so the
 // first thing a phone shows never waits for React to evaluate and render.
 import { captureInstallPrompt } from './lib/install-prompt';
+import { showStartupFailure } from './lib/startup-failure';
 import './styles.css';
 
 captureInstallPrompt();
@@ -11,7 +12,9 @@ let started = false;
 function start(): void {
   if (started) return;
   started = true;
-  void import('./app/boot').then(({ boot }) => boot());
+  import('./app/boot')
+    .then(({ boot }) => boot())
+    .catch((error: unknown) => showStartupFailure(error));
 }
 
 // After the next frame has been painted: the second animation frame comes only once the
