@@ -2,11 +2,12 @@
 // on the answer. It never sleeps and never gives up on its own — it reports what happened
 // and the caller (sync-engine.ts in a page, the service worker's sync event) decides when
 // to try again. It never removes an entry the server did not acknowledge.
+import type { z } from 'zod';
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from '../sync/versions';
 import { pushResponseSchema, type PushResponse } from '../sync/push-pull';
 import type { SyncDatabase } from './local-db';
 import { outboxEntrySchema, readOrCreateDevice, readOutbox, rejectionSchema, type OutboxEntry, type PushState, type Rejection } from './outbox';
-import { restoreFromServer } from './server-copies';
+import { putServerCopy, restoreFromServer } from './server-copies';
 import { classifyResponse, describeNetworkError, SYNC_PUSH_PATH, type RetryReason, type SyncTransport } from './transport';
 
 /** The server accepts 1..200 mutations per push. */
@@ -26,26 +27,33 @@ export interface DrainOptions {
   now?: () => Date;
 }
 
+/** The bookkeeping fields the drain changes; the rest of a row (the mutation, parsed when
+ * the batch was read) is written back as stored. */
+const bookkeepingSchema = outboxEntrySchema.pick({ seq: true, attempts: true });
+type Bookkeeping = Pick<OutboxEntry, 'state' | 'attempts' | 'lastError' | 'lastAttemptAt'>;
+
+/** Rewrites the bookkeeping of the outbox rows of `seqs` that still exist (re-read: the row
+ * is the truth, a batch is a snapshot). Bulk reads and writes, and no second parse of each
+ * mutation: one request each per batch. Call it inside a rw transaction on the outbox. */
+async function updateEntries(db: SyncDatabase, seqs: number[], change: (entry: z.infer<typeof bookkeepingSchema>) => Partial<Bookkeeping>): Promise<void> {
+  const rows = await db.outbox.bulkGet(seqs);
+  const updated = rows.flatMap((raw) => (raw === undefined ? [] : [{ ...raw, ...change(bookkeepingSchema.parse(raw)) }]));
+  await db.outbox.bulkPut(updated);
+}
+
 async function markInflight(db: SyncDatabase, batch: OutboxEntry[], at: string): Promise<void> {
   await db.transaction('rw', db.outbox, async () => {
-    for (const entry of batch) {
-      // Re-read: the row is the truth, the batch is a snapshot.
-      const raw = await db.outbox.get(entry.seq);
-      if (raw === undefined) continue;
-      const current = outboxEntrySchema.parse(raw);
-      await db.outbox.put({ ...current, state: 'inflight', attempts: current.attempts + 1, lastAttemptAt: at });
-    }
+    await updateEntries(
+      db,
+      batch.map((entry) => entry.seq),
+      (current) => ({ state: 'inflight', attempts: current.attempts + 1, lastAttemptAt: at }),
+    );
   });
 }
 
 async function markPending(db: SyncDatabase, seqs: number[], lastError: string): Promise<void> {
   await db.transaction('rw', db.outbox, async () => {
-    for (const seq of seqs) {
-      const raw = await db.outbox.get(seq);
-      if (raw === undefined) continue;
-      const current = outboxEntrySchema.parse(raw);
-      await db.outbox.put({ ...current, state: 'pending', lastError });
-    }
+    await updateEntries(db, seqs, () => ({ state: 'pending', lastError }));
   });
 }
 
@@ -55,6 +63,7 @@ async function applyResults(db: SyncDatabase, batch: OutboxEntry[], response: Pu
   let acknowledged = 0;
   let rejected = 0;
   const resetIds: string[] = [];
+  const done: number[] = [];
   await db.transaction('rw', [...db.writeTables, db.rejections], async () => {
     for (const result of response.results) {
       const entry = bySeq.get(result.seq);
@@ -79,19 +88,27 @@ async function applyResults(db: SyncDatabase, batch: OutboxEntry[], response: Pu
       // whose answer was lost; a pull since then may have rebased it over a newer server
       // version (another person's later write), so its records are rebuilt too.
       if (result.status !== 'applied') resetIds.push(...entry.entityIds);
-      await db.outbox.delete(entry.seq);
+      done.push(entry.seq);
       acknowledged += 1;
     }
+    if (done.length > 0) await db.outbox.bulkDelete(done);
     // Sent but not acknowledged (the server stopped at a gap): back to pending, unchanged.
-    for (const entry of bySeq.values()) {
-      const raw = await db.outbox.get(entry.seq);
-      if (raw === undefined) continue;
-      const current = outboxEntrySchema.parse(raw);
-      await db.outbox.put({ ...current, state: 'pending', lastError: 'Not acknowledged by the server yet' });
+    // (Awaited only with work: see local-db.ts on awaiting helpers inside a transaction.)
+    if (bySeq.size > 0) {
+      await updateEntries(
+        db,
+        [...bySeq.keys()],
+        () => ({ state: 'pending', lastError: 'Not acknowledged by the server yet' }),
+      );
     }
     // Rebuild those rows from the server's copy plus what is still pending (after the
-    // acknowledged entries left the outbox above).
-    if (resetIds.length > 0) await restoreFromServer(db, resetIds);
+    // acknowledged entries left the outbox above). The server sends its current state of
+    // those records with the answer: a record this device created, that no pull has brought
+    // yet, then shows what the server accepted instead of vanishing until the next pull.
+    if (resetIds.length > 0) {
+      for (const change of response.records ?? []) await putServerCopy(db, change);
+      await restoreFromServer(db, resetIds);
+    }
   });
   return { acknowledged, rejected };
 }

@@ -6,6 +6,7 @@
 // tables are typed `unknown`-ish here and every reader parses them with a zod schema
 // (outbox.ts, local-records.ts).
 import { Dexie, type Table } from 'dexie';
+import { CASE_SUMMARY_TABLE, SUMMARY_VERSION_ID, caseSummaryMiddleware, caseSummaryRow } from './case-summaries';
 
 /** The synced domain tables, named like the server's tables (camelCase). */
 export const DOMAIN_TABLES = [
@@ -40,6 +41,10 @@ export interface StoredRejectionRow {
 }
 /** The last copy of a record the server sent in a pull (data null: a tombstone). */
 export interface StoredServerCopyRow {
+  id: string;
+  [field: string]: unknown;
+}
+export interface StoredCaseSummaryRow {
   id: string;
   [field: string]: unknown;
 }
@@ -78,6 +83,8 @@ export class SyncDatabase extends Dexie {
   /** The server's state of every pulled record, to rebuild a local row after a rejection
    * (see server-copies.ts and docs/decisions/004). */
   serverCopies!: Table<StoredServerCopyRow, string>;
+  /** Derived, never synced: the list fields of every case (case-summaries.ts). */
+  caseSummaries!: Table<StoredCaseSummaryRow, string>;
 
   constructor(userId: number, deps?: IndexedDbDependencies) {
     super(syncDatabaseName(userId), deps ? (deps as ConstructorParameters<typeof Dexie>[1]) : undefined);
@@ -103,6 +110,19 @@ export class SyncDatabase extends Dexie {
       .upgrade(async (tx) => {
         await tx.table('syncState').delete('pull');
       });
+    // v3: cases indexed by createdAt, for case search by date and the newest cases first
+    // (client/case-search.ts). Index only; no data changes.
+    this.version(3).stores({ cases: 'id, caseId, userId, status, createdAt' });
+    // v4: reading whole case rows was too slow for search (5,000 rows: hundreds of ms), so a
+    // compact list copy of every case (case-summaries.ts), kept by a middleware, indexed by
+    // createdAt and by when it was written; the cases' own createdAt index of v3 goes.
+    this.version(4)
+      .stores({ cases: 'id, caseId, userId, status', caseSummaries: 'id, createdAt, stamp' })
+      .upgrade(async (tx) => {
+        const rows = await tx.table('cases').toArray();
+        await tx.table(CASE_SUMMARY_TABLE).bulkPut([...rows.map((row) => caseSummaryRow(row, 1)), { id: SUMMARY_VERSION_ID, stamp: 1 }]);
+      });
+    this.use(caseSummaryMiddleware);
   }
 
   domainTable(name: DomainTable): Table<StoredRecord, string> {

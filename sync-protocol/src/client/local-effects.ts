@@ -2,7 +2,7 @@
 // applied at once so the UI never waits for the network. Used when saving (saveMutation)
 // and again when rebasing still-pending mutations on top of pulled server rows, so it must
 // be safe to apply twice (it sets values, it never increments or appends blindly).
-import { CASE_FIELD_DEFAULTS } from '../sync/entities';
+import { CASE_FIELD_DEFAULTS, caseFieldsSchema } from '../sync/entities';
 import type { ParsedMutation } from '../sync/mutations';
 import type { DomainTable as TableName, StoredRecord, SyncDatabase } from './local-db';
 
@@ -50,11 +50,19 @@ export async function applyMutationLocally(db: SyncDatabase, m: ParsedMutation):
     case 'case.complete':
       await patchIfPresent(db, 'cases', m.args.id, { status: 'completed', completedAt: m.args.completedAt });
       return;
-    case 'case.addendum':
+    case 'case.addendum': {
       await putIfAbsent(db, 'caseAddenda', { ...created, id: m.args.id, caseId: m.args.caseId, reason: m.args.reason, changes: m.args.changes });
+      // The server applies each change's `after` to the case (docs/decisions/007); so does the
+      // device at once. Values the server would refuse are not shown: it will reject the addendum.
+      const after = caseFieldsSchema.safeParse(Object.fromEntries(m.args.changes.map((c) => [c.field, c.after])));
+      if (after.success) await patchIfPresent(db, 'cases', m.args.caseId, withoutUndefined(after.data));
       return;
+    }
     case 'case.delete':
       await patchIfPresent(db, 'cases', m.args.id, { deletedAt: m.clientTime });
+      return;
+    case 'case.access':
+      // An audit record for the server; it changes nothing on the device.
       return;
     case 'vitalSign.record':
       await putIfAbsent(db, 'vitalSigns', { ...created, ...m.args, voidedAt: null, voidReason: null });

@@ -8,7 +8,7 @@ import { pullResponseSchema, PULL_DEFAULT_LIMIT, type SyncChange } from '../sync
 import type { SyncDatabase } from './local-db';
 import { ENTITY_TABLE } from './local-records';
 import { readOrCreateDevice, readPullState, type PullState } from './outbox';
-import { rebasePending, type ServerCopy } from './server-copies';
+import { rebasePending, serverCopyOf } from './server-copies';
 import { classifyResponse, describeNetworkError, SYNC_PULL_PATH, type RetryReason, type SyncTransport } from './transport';
 
 export type PullOutcome =
@@ -26,17 +26,13 @@ export interface PullOptions {
 
 async function applyChange(db: SyncDatabase, change: SyncChange): Promise<void> {
   const table = db.domainTable(ENTITY_TABLE[change.entity]);
-  if (change.data === null) {
-    // A tombstone without data: the record is gone for this user (deleted, or no longer
-    // visible). The tombstone copy keeps the rebase below from recreating it out of pending
-    // partial updates; the server rejects those and the inbox shows them.
-    await table.delete(change.id);
-    await db.serverCopies.put({ id: change.id, table: ENTITY_TABLE[change.entity], data: null } satisfies ServerCopy);
-    return;
-  }
-  const row = { ...change.data, id: change.id };
-  await table.put(row);
-  await db.serverCopies.put({ id: change.id, table: ENTITY_TABLE[change.entity], data: row } satisfies ServerCopy);
+  const copy = serverCopyOf(change);
+  // A tombstone without data: the record is gone for this user (deleted, or no longer
+  // visible). The tombstone copy keeps the rebase below from recreating it out of pending
+  // partial updates; the server rejects those and the inbox shows them.
+  if (copy.data === null) await table.delete(change.id);
+  else await table.put({ ...copy.data, id: change.id });
+  await db.serverCopies.put(copy);
 }
 
 export async function pullChanges(options: PullOptions): Promise<PullOutcome> {

@@ -11,9 +11,12 @@
 // Every function here runs inside the caller's rw transaction over db.writeTables.
 import { z } from 'zod';
 import '../zod-config';
+import { versionSchema } from '../sync/entities';
+import type { SyncChange } from '../sync/push-pull';
 import { uuidSchema } from '../sync/values';
 import { DOMAIN_TABLES, type SyncDatabase } from './local-db';
 import { applyMutationLocally } from './local-effects';
+import { ENTITY_TABLE } from './local-records';
 import { outboxEntrySchema } from './outbox';
 
 export const serverCopySchema = z.object({
@@ -21,8 +24,28 @@ export const serverCopySchema = z.object({
   table: z.enum(DOMAIN_TABLES),
   /** The record as the server sent it; null when the server sent a tombstone. */
   data: z.record(z.string(), z.unknown()).nullable(),
+  /** The server's version of it (absent on copies stored before it was kept). */
+  version: versionSchema.optional(),
 });
 export type ServerCopy = z.infer<typeof serverCopySchema>;
+
+/** The server copy a pulled (or push-answered) change becomes. */
+export function serverCopyOf(change: SyncChange): ServerCopy {
+  const table = ENTITY_TABLE[change.entity];
+  return { id: change.id, table, data: change.data === null ? null : { ...change.data, id: change.id }, version: change.version };
+}
+
+/**
+ * Stores what a push answer says the server holds now (push-pull.ts `records`) as the
+ * record's server copy, unless the copy already holds a newer version. The local row is
+ * rebuilt from it by restoreFromServer.
+ */
+export async function putServerCopy(db: SyncDatabase, change: SyncChange): Promise<void> {
+  const raw = await db.serverCopies.get(change.id);
+  const existing = raw === undefined ? undefined : serverCopySchema.parse(raw);
+  if (existing?.version !== undefined && BigInt(existing.version) > BigInt(change.version)) return;
+  await db.serverCopies.put(serverCopyOf(change));
+}
 
 /**
  * Re-applies pending mutations touching `ids`, in seq order, then removes every touched row
@@ -47,9 +70,9 @@ export async function rebasePending(db: SyncDatabase, ids: readonly string[]): P
 
 /**
  * Resets the local rows of `ids` to the server's copy (or removes them when the server has
- * none or deleted it) and replays what is still pending. A record this device created and
- * the server accepted but no pull has brought yet disappears until the next pull (the sync
- * engine pulls right after every drain).
+ * none or deleted it) and replays what is still pending. The drain stores the server's
+ * current state of those records first (the push answer carries it), so a record this
+ * device created and no pull has brought yet keeps what the server accepted.
  */
 export async function restoreFromServer(db: SyncDatabase, ids: readonly string[]): Promise<void> {
   for (const id of new Set(ids)) {

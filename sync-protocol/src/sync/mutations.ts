@@ -25,6 +25,7 @@ export const MUTATION_NAMES = [
   'case.complete',
   'case.addendum',
   'case.delete',
+  'case.access',
   'vitalSign.record',
   'vitalSign.void',
   'cprSession.upsert',
@@ -44,6 +45,7 @@ export const MUTATION_ENTITY: Record<MutationName, SyncEntity> = {
   'case.complete': 'case',
   'case.addendum': 'caseAddendum',
   'case.delete': 'case',
+  'case.access': 'case',
   'vitalSign.record': 'vitalSign',
   'vitalSign.void': 'vitalSign',
   'cprSession.upsert': 'cprSession',
@@ -75,6 +77,20 @@ export const caseCompleteArgsSchema = z.strictObject({
 export const caseAddendumArgsSchema = caseAddendumInputSchema;
 /** Soft delete (tombstone). A completed case cannot be deleted. */
 export const caseDeleteArgsSchema = z.strictObject({ id: uuidSchema });
+/** What a person did with a case's data, for the audit log (POPIA: every view, print, PDF and
+ * export is auditable). Recorded on the device through the outbox, so access while offline
+ * reaches the server's audit log too; it changes no record. */
+export const CASE_ACCESS_ACTIONS = ['view', 'print', 'pdf', 'export'] as const;
+export type CaseAccessAction = (typeof CASE_ACCESS_ACTIONS)[number];
+export const caseAccessArgsSchema = z.strictObject({
+  /** The access event's own id (idempotency). */
+  id: uuidSchema,
+  /** cases.id */
+  caseId: uuidSchema,
+  action: z.enum(CASE_ACCESS_ACTIONS),
+  /** Where it happened, e.g. the screen ('case-completed') or the export format ('fhir-r4'). */
+  detail: z.string().max(200).optional(),
+});
 export const vitalSignRecordArgsSchema = vitalSignInputSchema;
 export const vitalSignVoidArgsSchema = z.strictObject({ id: uuidSchema, reason });
 export const cprSessionUpsertArgsSchema = z.strictObject({
@@ -113,6 +129,7 @@ export const MUTATION_ARGS_SCHEMAS = {
   'case.complete': caseCompleteArgsSchema,
   'case.addendum': caseAddendumArgsSchema,
   'case.delete': caseDeleteArgsSchema,
+  'case.access': caseAccessArgsSchema,
   'vitalSign.record': vitalSignRecordArgsSchema,
   'vitalSign.void': vitalSignVoidArgsSchema,
   'cprSession.upsert': cprSessionUpsertArgsSchema,
@@ -156,6 +173,7 @@ export const mutationSchema = z.discriminatedUnion('name', [
   variant('case.complete'),
   variant('case.addendum'),
   variant('case.delete'),
+  variant('case.access'),
   variant('vitalSign.record'),
   variant('vitalSign.void'),
   variant('cprSession.upsert'),

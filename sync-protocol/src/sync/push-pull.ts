@@ -49,16 +49,6 @@ export const mutationResultSchema = z.object({
 });
 export type MutationResult = z.output<typeof mutationResultSchema>;
 
-/**
- * Results cover the mutations up to a gap (seq > last + 1), in seq order. The client
- * deletes every entry with seq <= lastAppliedSeq from its outbox.
- */
-export const pushResponseSchema = z.object({
-  lastAppliedSeq: z.number().int().min(0),
-  results: z.array(mutationResultSchema),
-});
-export type PushResponse = z.output<typeof pushResponseSchema>;
-
 export const pullRequestSchema = z.object({
   ...protocolFields,
   /** Opaque; null on the first pull. */
@@ -96,6 +86,25 @@ export type SyncChangeOf<E extends SyncEntity> = {
   deleted: boolean;
   data: SyncRecordMap[E] | null;
 };
+
+/**
+ * Results cover the mutations up to a gap (seq > last + 1), in seq order. The client
+ * deletes every entry with seq <= lastAppliedSeq from its outbox.
+ *
+ * `records`: the server's state, as the push's transaction left it, of every record a
+ * rejected or duplicate mutation names (its entityIds) and the user may see (the pull rule),
+ * shaped like pull changes. The device must undo a rejected change (and rebuild a duplicate's
+ * records) without waiting for a pull: this is what it rebuilds them from, so a record it
+ * created and the server accepted never vanishes because a later edit was refused (the
+ * service worker only pushes). Absent from servers before it was added; never sent for
+ * applied mutations (their local effect already is what the server holds).
+ */
+export const pushResponseSchema = z.object({
+  lastAppliedSeq: z.number().int().min(0),
+  results: z.array(mutationResultSchema),
+  records: z.array(syncChangeSchema).optional(),
+});
+export type PushResponse = z.output<typeof pushResponseSchema>;
 
 /** Changes in version order; pass `cursor` to the next pull, and pull again while hasMore. */
 export const pullResponseSchema = z.object({

@@ -26,6 +26,8 @@ export const RejectionCode = {
   APPEND_ONLY: 'APPEND_ONLY',
   /** A completed case cannot be completed again / a void of a void, etc. */
   INVALID_STATE: 'INVALID_STATE',
+  /** case.complete while required fields are missing or invalid (sync-protocol case/completion). */
+  CASE_INCOMPLETE: 'CASE_INCOMPLETE',
   /** The envelope's actorUserId is not the signed-in user. */
   ACTOR_MISMATCH: 'ACTOR_MISMATCH',
 } as const;
@@ -46,4 +48,5 @@ export const REJECTION_MESSAGES: Record<RejectionCode, string> = {
   APPEND_ONLY: 'This entry cannot be changed; void it and add a new one.',
   INVALID_STATE: 'The record is not in a state that allows this change.',
   ACTOR_MISMATCH: 'The change was made by a different user.',
+  CASE_INCOMPLETE: 'The case cannot be completed: required fields are missing.',
 };

@@ -78,6 +78,38 @@ describe('a rejected change', () => {
     expect(await readLocalRecord(db, 'case', id)).toMatchObject({ patientName: 'Thandi', incidentType: 'Cardiac' });
   });
 
+  it('of an edit to a record this device created keeps what the server accepted on screen, with no pull (the service worker only pushes)', async () => {
+    const db = openDb();
+    const server = new FakeSyncServer();
+    const id = crypto.randomUUID();
+    await saveMutation(db, caseUpsert(id, { patientName: 'Naledi', incidentType: 'Fall' }, null, generateHumanId('C')));
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', acknowledged: 1, rejected: 0 });
+    expect(await db.serverCopies.count()).toBe(0);
+
+    const rejected = await saveMutation(db, caseUpsert(id, { patientName: 'Naledi Dube' }, null));
+    await saveMutation(db, caseUpsert(id, { incidentType: 'Cardiac' }, null));
+    server.rejectIds.add(rejected.mutationId);
+    // Only the rejected edit reaches the server in this push; the later edit is still pending.
+    expect(await drainOutbox({ db, transport: server, batchSize: 1 })).toMatchObject({ kind: 'drained', rejected: 1 });
+
+    // The server's record (what it accepted) plus what is pending — no flash of an empty row.
+    expect(await readLocalRecord(db, 'case', id)).toMatchObject({ patientName: 'Naledi', incidentType: 'Cardiac' });
+    expect(await pullChanges({ db, transport: server })).toMatchObject({ kind: 'pulled' });
+    expect(await readLocalRecord(db, 'case', id)).toMatchObject({ patientName: 'Naledi', incidentType: 'Cardiac' });
+    expect((await readRejections(db))[0]?.mutation.args).toMatchObject({ id, fields: { patientName: 'Naledi Dube' } });
+  });
+
+  it('shows the server record at once when the rejection and the accepted create are in one push', async () => {
+    const db = openDb();
+    const server = new FakeSyncServer();
+    const id = crypto.randomUUID();
+    await saveMutation(db, caseUpsert(id, { patientName: 'Naledi' }, null, generateHumanId('C')));
+    const rejected = await saveMutation(db, caseUpsert(id, { patientName: 'Naledi Dube' }, null));
+    server.rejectIds.add(rejected.mutationId);
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', acknowledged: 2, rejected: 1 });
+    expect(await readLocalRecord(db, 'case', id)).toMatchObject({ id, patientName: 'Naledi' });
+  });
+
   it('of a record the server never had removes the local row', async () => {
     const db = openDb();
     const server = new FakeSyncServer();

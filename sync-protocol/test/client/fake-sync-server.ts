@@ -111,7 +111,18 @@ export class FakeSyncServer implements SyncTransport {
       results.push({ seq: raw.seq, mutationId: raw.mutationId, status: 'applied' });
     }
     this.lastApplied.set(request.deviceId, last);
-    return json(200, { lastAppliedSeq: last, results });
+    // Like the real server: its state of every record a rejected or duplicate mutation names.
+    const undo = new Set(
+      results
+        .filter((r) => r.status !== 'applied')
+        .flatMap((r) => request.mutations.find((m) => m.mutationId === r.mutationId)?.entityIds ?? [])
+        .filter((id): id is string => typeof id === 'string'),
+    );
+    const records = [...undo].flatMap((id) => {
+      const record = this.records.get(id);
+      return record ? [record] : [];
+    });
+    return json(200, { lastAppliedSeq: last, results, ...(records.length > 0 ? { records } : {}) });
   }
 
   private pull(body: unknown): TransportResponse {

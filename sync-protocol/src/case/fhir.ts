@@ -1,0 +1,821 @@
+// A patient case as an HL7 FHIR R4 Bundle (type `collection`), for handing a record to a
+// hospital or another system. Pure: the web app builds it from the device's rows (offline) and
+// the API from the server's rows, so both exports of one case are the same document.
+// Mapping choices, codes and their sources: docs/decisions/008-fhir-export.md. Tests check the
+// output with Medplum's R4 validator and HL7's own code systems (test/case/fhir.test.ts).
+import type {
+  Bundle,
+  BundleEntry,
+  CodeableConcept,
+  Coding,
+  Encounter,
+  Location,
+  MedicationAdministration,
+  Observation,
+  ObservationComponent,
+  Patient,
+  Period,
+  Practitioner,
+  Procedure,
+  Provenance,
+  Quantity,
+  Reference,
+  Resource,
+} from '@medplum/fhirtypes';
+import {
+  INTERVENTIONS,
+  type Intervention,
+  type VitalSignStatus,
+  type VitalSignType,
+} from '../sync/clinical';
+import type { CaseAddendumRecord, CaseField, CaseRecord, VitalSignRecord } from '../sync/entities';
+import { CASE_FIELD_LABELS } from './fields';
+import { computeGcsTotal, gcsPartsOf } from './gcs';
+
+export type FhirBundle = Bundle;
+
+// ---------------------------------------------------------------------------------------
+// Code systems and identifiers
+// ---------------------------------------------------------------------------------------
+
+export const LOINC = 'http://loinc.org';
+export const SNOMED_CT = 'http://snomed.info/sct';
+export const UCUM = 'http://unitsofmeasure.org';
+const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
+const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
+const ACT_CODE = 'http://terminology.hl7.org/CodeSystem/v3-ActCode';
+const DATA_ABSENT_REASON = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
+const DATA_ABSENT_REASON_EXTENSION = 'http://hl7.org/fhir/StructureDefinition/data-absent-reason';
+const DATA_OPERATION = 'http://terminology.hl7.org/CodeSystem/v3-DataOperation';
+const LOCATION_PHYSICAL_TYPE = 'http://terminology.hl7.org/CodeSystem/location-physical-type';
+
+/** Encounter.identifier system: the human case number a crew reads over the radio. */
+export const CASE_ID_SYSTEM = 'urn:rescuelog:case-id';
+/** Practitioner.identifier system: a responder's call sign. */
+export const CALL_SIGN_SYSTEM = 'urn:rescuelog:call-sign';
+/** Provenance agent identifier system: the author of an addendum (an account id). */
+export const USER_ID_SYSTEM = 'urn:rescuelog:user-id';
+
+type ObservationCategory = 'vital-signs' | 'laboratory' | 'survey' | 'exam';
+
+export interface VitalSignFhirCode {
+  loinc: string;
+  display: string;
+  /** Further codings of the same reading (SpO2: the pulse oximetry code). */
+  alsoCoded?: readonly Coding[];
+  /** UCUM code of the value; `unit` is what a reader sees. */
+  ucum: string;
+  unit: string;
+  category: ObservationCategory;
+  /** The FHIR R4 core vital-signs profile this reading conforms to, when there is one. */
+  profile?: string;
+}
+
+/**
+ * LOINC code and UCUM unit of each vital sign type (decision 008 lists the sources). The
+ * five with a FHIR R4 core vital-signs profile claim it, and the tests validate them
+ * against it.
+ */
+export const VITAL_SIGN_FHIR_CODES: Record<VitalSignType, VitalSignFhirCode> = {
+  heartRate: {
+    loinc: '8867-4',
+    display: 'Heart rate',
+    ucum: '/min',
+    unit: 'beats/minute',
+    category: 'vital-signs',
+    profile: 'http://hl7.org/fhir/StructureDefinition/heartrate',
+  },
+  respiratoryRate: {
+    loinc: '9279-1',
+    display: 'Respiratory rate',
+    ucum: '/min',
+    unit: 'breaths/minute',
+    category: 'vital-signs',
+    profile: 'http://hl7.org/fhir/StructureDefinition/resprate',
+  },
+  bloodPressure: {
+    loinc: '85354-9',
+    display: 'Blood pressure panel with all children optional',
+    ucum: 'mm[Hg]',
+    unit: 'mmHg',
+    category: 'vital-signs',
+    profile: 'http://hl7.org/fhir/StructureDefinition/bp',
+  },
+  spo2: {
+    loinc: '2708-6',
+    display: 'Oxygen saturation in Arterial blood',
+    alsoCoded: [
+      {
+        system: LOINC,
+        code: '59408-5',
+        display: 'Oxygen saturation in Arterial blood by Pulse oximetry',
+      },
+    ],
+    ucum: '%',
+    unit: '%',
+    category: 'vital-signs',
+    profile: 'http://hl7.org/fhir/StructureDefinition/oxygensat',
+  },
+  temperature: {
+    loinc: '8310-5',
+    display: 'Body temperature',
+    ucum: 'Cel',
+    unit: '°C',
+    category: 'vital-signs',
+    profile: 'http://hl7.org/fhir/StructureDefinition/bodytemp',
+  },
+  bloodGlucose: {
+    loinc: '15074-8',
+    display: 'Glucose [Moles/volume] in Blood',
+    ucum: 'mmol/L',
+    unit: 'mmol/L',
+    category: 'laboratory',
+  },
+  gcs: {
+    loinc: '9269-2',
+    display: 'Glasgow coma score total',
+    ucum: '{score}',
+    unit: '{score}',
+    category: 'survey',
+  },
+  painScore: {
+    loinc: '72514-3',
+    display: 'Pain severity - 0-10 verbal numeric rating [Score] - Reported',
+    ucum: '{score}',
+    unit: '{score}',
+    category: 'survey',
+  },
+  capillaryRefill: {
+    loinc: '44963-7',
+    display: 'Capillary refill [Time] of Nail bed',
+    ucum: 's',
+    unit: 's',
+    category: 'exam',
+  },
+  etco2: {
+    loinc: '19889-5',
+    display: 'Carbon dioxide [Partial pressure] in Exhaled gas --at end expiration',
+    ucum: 'mm[Hg]',
+    unit: 'mmHg',
+    category: 'vital-signs',
+  },
+};
+
+export const BP_SYSTOLIC_LOINC = '8480-6';
+export const BP_DIASTOLIC_LOINC = '8462-4';
+export const GCS_EYE_LOINC = '9267-6';
+export const GCS_VERBAL_LOINC = '9270-0';
+export const GCS_MOTOR_LOINC = '9268-4';
+export const AGE_LOINC = '30525-0';
+
+/**
+ * SNOMED CT codes for the interventions whose code we checked against published uses (decision
+ * 008); every other intervention is exported as text only rather than with a guessed code.
+ */
+export const INTERVENTION_SNOMED: Partial<Record<Intervention, Coding>> = {
+  cprPerformed: {
+    system: SNOMED_CT,
+    code: '89666000',
+    display: 'Cardiopulmonary resuscitation (procedure)',
+  },
+  oxygenAdministered: {
+    system: SNOMED_CT,
+    code: '57485005',
+    display: 'Oxygen therapy (procedure)',
+  },
+  endotrachealIntubation: {
+    system: SNOMED_CT,
+    code: '112798008',
+    display: 'Insertion of endotracheal tube (procedure)',
+  },
+  ecg12Lead: {
+    system: SNOMED_CT,
+    code: '268400002',
+    display: '12 lead electrocardiogram (procedure)',
+  },
+};
+
+const INTERPRETATIONS: Record<VitalSignStatus, Coding> = {
+  high: { system: INTERPRETATION, code: 'H', display: 'High' },
+  low: { system: INTERPRETATION, code: 'L', display: 'Low' },
+  normal: { system: INTERPRETATION, code: 'N', display: 'Normal' },
+};
+
+// ---------------------------------------------------------------------------------------
+// Input
+// ---------------------------------------------------------------------------------------
+
+/** A vital sign row as the device or the server holds it (only what the export reads). */
+export type FhirVitalSignInput = Pick<VitalSignRecord, 'id' | 'type' | 'value'> &
+  Partial<Pick<VitalSignRecord, 'numericValue' | 'status' | 'timestamp' | 'notes' | 'voidedAt'>>;
+
+export type FhirAddendumInput = Pick<CaseAddendumRecord, 'id' | 'reason'> & {
+  changes: readonly { field: string }[];
+  createdAt?: string | null | undefined;
+  userId?: number | null | undefined;
+  /** The author's name, when the caller knows it. */
+  authorName?: string | null | undefined;
+};
+
+export interface FhirExportInput {
+  case: Partial<CaseRecord> & { id: string; caseId: string };
+  /**
+   * The case's readings. Voided ones are left out of the export (decision 008): a
+   * collection bundle is a snapshot, nobody has received the wrong reading from us, and a
+   * receiver that ignores `entered-in-error` would chart it.
+   */
+  vitals: readonly FhirVitalSignInput[];
+  /** Addenda become Provenance entries (who corrected what, when and why). */
+  addenda?: readonly FhirAddendumInput[] | undefined;
+  /**
+   * The responder when the case does not name one (the case's responderName and
+   * responderCallSign win: they are what the crew documented).
+   */
+  responder?:
+    { name?: string | null | undefined; callSign?: string | null | undefined } | undefined;
+  generatedAt: Date;
+}
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------
+
+/**
+ * A stable UUID (version 8, RFC 9562 "custom") from a name, so exporting a case twice gives
+ * its resources the same ids. Not cryptographic; it only has to be stable and spread well.
+ */
+export function nameBasedUuid(name: string): string {
+  const seeds = [0x811c9dc5, 0x01000193, 0x9e3779b9, 0x85ebca6b];
+  const words = seeds.map((seed, lane) => {
+    let h = (seed ^ (lane * 0x27d4eb2d)) >>> 0;
+    for (let i = 0; i < name.length; i++) {
+      h ^= name.charCodeAt(i);
+      h = Math.imul(h, 0x01000193 + lane * 2);
+    }
+    // murmur3 finaliser: every input bit affects every output bit.
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    return h >>> 0;
+  });
+  const hex = words.map((w) => w.toString(16).padStart(8, '0')).join('');
+  const version = `8${hex.slice(13, 16)}`;
+  const variant = ((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16) + hex.slice(17, 20);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${version}-${variant}-${hex.slice(20, 32)}`;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function text(value: string | null | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/** A FHIR dateTime/instant (UTC, milliseconds), or undefined for anything unparseable. */
+function dateTime(value: string | Date | null | undefined): string | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  const ms = value instanceof Date ? value.getTime() : Date.parse(value);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+}
+
+function isAfterOrSame(later: string, earlier: string): boolean {
+  return Date.parse(later) >= Date.parse(earlier);
+}
+
+/** Patient.gender from what the responder picked or typed. */
+export function fhirGender(value: string | null | undefined): Patient['gender'] {
+  const v = text(value)?.toLowerCase();
+  if (v === undefined) return undefined;
+  if (['male', 'm', 'man', 'boy'].includes(v)) return 'male';
+  if (['female', 'f', 'woman', 'girl'].includes(v)) return 'female';
+  if (['unknown', 'u', 'not known', 'unsure'].includes(v)) return 'unknown';
+  return 'other';
+}
+
+function isUnknownName(name: string | undefined): boolean {
+  return name === undefined || /^(unknown|unk|not known|n\/a)$/i.test(name);
+}
+
+/** A plain decimal (no exponent, no sign other than minus) as FHIR's decimal allows. */
+function parseDecimal(value: string): number | undefined {
+  const v = value.trim().replace(',', '.');
+  return /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined;
+}
+
+function quantity(
+  value: number,
+  code: VitalSignFhirCode | { ucum: string; unit: string },
+): Quantity {
+  return { value, unit: code.unit, system: UCUM, code: code.ucum };
+}
+
+function category(code: ObservationCategory): CodeableConcept[] {
+  const display = {
+    'vital-signs': 'Vital Signs',
+    laboratory: 'Laboratory',
+    survey: 'Survey',
+    exam: 'Exam',
+  }[code];
+  return [{ coding: [{ system: OBSERVATION_CATEGORY, code, display }] }];
+}
+
+function loinc(
+  code: string,
+  display: string,
+  label?: string,
+  extra: readonly Coding[] = [],
+): CodeableConcept {
+  return { coding: [{ system: LOINC, code, display }, ...extra], text: label ?? display };
+}
+
+interface Entry<T extends Resource> {
+  uuid: string;
+  resource: T;
+}
+
+function ref<T extends Resource>(entry: Entry<T>, display?: string): Reference<T> {
+  return {
+    reference: `urn:uuid:${entry.uuid}`,
+    type: entry.resource.resourceType as Reference['type'],
+    ...(display ? { display } : {}),
+  };
+}
+
+function make<T extends Resource>(uuid: string, resource: T): Entry<T> {
+  return { uuid, resource: { ...resource, id: uuid } };
+}
+
+// ---------------------------------------------------------------------------------------
+// The bundle
+// ---------------------------------------------------------------------------------------
+
+/** The case as a FHIR R4 `collection` Bundle whose references all resolve inside it. */
+export function buildFhirBundle(input: FhirExportInput): FhirBundle {
+  const c = input.case;
+  const caseKey = c.id.toLowerCase();
+  const idFor = (kind: string) => nameBasedUuid(`rescuelog:${caseKey}:${kind}`);
+  const generatedAt = input.generatedAt.toISOString();
+
+  // Patient ------------------------------------------------------------------------------
+  const name = text(c.patientName);
+  const gender = fhirGender(c.patientGender);
+  const patient = make<Patient>(idFor('patient'), {
+    resourceType: 'Patient',
+    // An unknown patient (unconscious, no identification) has a name "unknown", said so
+    // explicitly rather than left empty.
+    name: isUnknownName(name)
+      ? [{ extension: [{ url: DATA_ABSENT_REASON_EXTENSION, valueCode: 'unknown' }] }]
+      : [{ text: name }],
+    ...(gender ? { gender } : {}),
+    // No birthDate: an approximate age is not a date of birth (it is an Age observation).
+  });
+  const patientRef = ref(patient, isUnknownName(name) ? 'Unknown patient' : name);
+
+  // Responder ----------------------------------------------------------------------------
+  const responderName = text(c.responderName) ?? text(input.responder?.name);
+  const callSign = text(c.responderCallSign) ?? text(input.responder?.callSign);
+  const practitioner =
+    responderName || callSign
+      ? make<Practitioner>(idFor('responder'), {
+          resourceType: 'Practitioner',
+          ...(callSign ? { identifier: [{ system: CALL_SIGN_SYSTEM, value: callSign }] } : {}),
+          ...(responderName ? { name: [{ text: responderName }] } : {}),
+        })
+      : undefined;
+  const performerRef = practitioner ? ref(practitioner, responderName ?? callSign) : undefined;
+
+  // Locations: the incident scene (with GPS), the ambulance, the receiving hospital -------
+  const sceneText = text(c.incidentLocation);
+  const hasPosition =
+    typeof c.incidentLatitude === 'number' && typeof c.incidentLongitude === 'number';
+  const scene =
+    sceneText || hasPosition
+      ? make<Location>(idFor('scene'), {
+          resourceType: 'Location',
+          name: sceneText ?? 'Incident scene',
+          description: 'Incident scene',
+          mode: 'instance',
+          ...(hasPosition
+            ? {
+                position: {
+                  latitude: c.incidentLatitude as number,
+                  longitude: c.incidentLongitude as number,
+                },
+              }
+            : {}),
+        })
+      : undefined;
+  const ambulanceId = text(c.ambulanceId);
+  const ambulance = ambulanceId
+    ? make<Location>(idFor('ambulance'), {
+        resourceType: 'Location',
+        name: ambulanceId,
+        description: 'Ambulance',
+        mode: 'instance',
+        physicalType: {
+          coding: [{ system: LOCATION_PHYSICAL_TYPE, code: 've', display: 'Vehicle' }],
+        },
+      })
+    : undefined;
+  const hospitalName = text(c.receivingHospital);
+  const hospital = hospitalName
+    ? make<Location>(idFor('hospital'), {
+        resourceType: 'Location',
+        name: hospitalName,
+        description: 'Receiving hospital',
+      })
+    : undefined;
+
+  // Encounter ----------------------------------------------------------------------------
+  const start = dateTime(c.callReceivedTime) ?? dateTime(c.responderArrivalTime);
+  const refused = c.patientRefusedTransport === true;
+  const endCandidate =
+    dateTime(c.hospitalArrivalTime) ?? (refused ? dateTime(c.departureTime) : undefined);
+  // A period ending before it starts is invalid FHIR (per-1); such times are a typing slip,
+  // so the end is left out rather than the export refused.
+  const end =
+    endCandidate && (!start || isAfterOrSame(endCandidate, start)) ? endCandidate : undefined;
+  const period: Period | undefined =
+    start || end ? { ...(start ? { start } : {}), ...(end ? { end } : {}) } : undefined;
+  const incidentType = text(c.incidentType);
+  const priority = text(c.transportPriority);
+  const encounter = make<Encounter>(idFor('encounter'), {
+    resourceType: 'Encounter',
+    identifier: [{ system: CASE_ID_SYSTEM, value: c.caseId }],
+    status: c.status === 'completed' ? 'finished' : 'in-progress',
+    class: { system: ACT_CODE, code: 'EMER', display: 'emergency' },
+    ...(priority ? { priority: { text: priority } } : {}),
+    subject: patientRef,
+    ...(performerRef ? { participant: [{ individual: performerRef }] } : {}),
+    ...(period ? { period } : {}),
+    ...(incidentType ? { reasonCode: [{ text: incidentType }] } : {}),
+    ...(hospital || refused
+      ? {
+          hospitalization: {
+            ...(hospital ? { destination: ref(hospital, hospitalName) } : {}),
+            ...(refused ? { dischargeDisposition: { text: 'Patient refused transport' } } : {}),
+          },
+        }
+      : {}),
+    ...(scene || ambulance
+      ? {
+          location: [
+            ...(scene ? [{ location: ref(scene, sceneText ?? 'Incident scene') }] : []),
+            ...(ambulance ? [{ location: ref(ambulance, ambulanceId) }] : []),
+          ],
+        }
+      : {}),
+  });
+  const encounterRef = ref(encounter, c.caseId);
+
+  const common = {
+    subject: patientRef,
+    encounter: encounterRef,
+    ...(performerRef ? { performer: [performerRef] } : {}),
+  };
+
+  // Observations -------------------------------------------------------------------------
+  const observations: Entry<Observation>[] = [];
+  const initialAssessment = dateTime(c.responderArrivalTime);
+
+  if (typeof c.approximateAge === 'number') {
+    observations.push(
+      make<Observation>(idFor('age'), {
+        resourceType: 'Observation',
+        status: 'final',
+        code: loinc(AGE_LOINC, 'Age', 'Approximate age'),
+        method: { text: 'Estimated by the responder' },
+        ...common,
+        ...(start ? { effectiveDateTime: start } : {}),
+        valueQuantity: { value: c.approximateAge, unit: 'years', system: UCUM, code: 'a' },
+      }),
+    );
+  }
+
+  for (const vital of input.vitals) {
+    if (vital.voidedAt) continue;
+    const uuid = vital.id.toLowerCase();
+    observations.push(
+      vitalObservation(
+        UUID_RE.test(uuid) ? uuid : idFor(`vital:${vital.id}`),
+        vital.type,
+        vital.value,
+        {
+          numericValue: vital.numericValue ?? null,
+          status: vital.status ?? null,
+          effective: dateTime(vital.timestamp),
+          note: text(vital.notes),
+          common,
+        },
+      ),
+    );
+  }
+
+  // What the primary survey charted on the case itself (as distinct from timed readings).
+  const primarySurvey = 'Primary survey';
+  if (typeof c.respiratoryRate === 'number') {
+    observations.push(
+      vitalObservation(
+        idFor('primary:respiratoryRate'),
+        'respiratoryRate',
+        String(c.respiratoryRate),
+        {
+          numericValue: c.respiratoryRate,
+          effective: initialAssessment,
+          note: primarySurvey,
+          common,
+        },
+      ),
+    );
+  }
+  if (typeof c.capillaryRefillTime === 'number') {
+    observations.push(
+      vitalObservation(
+        idFor('primary:capillaryRefill'),
+        'capillaryRefill',
+        String(c.capillaryRefillTime),
+        {
+          numericValue: c.capillaryRefillTime,
+          effective: initialAssessment,
+          note: primarySurvey,
+          common,
+        },
+      ),
+    );
+  }
+  if (typeof c.painScore === 'number') {
+    observations.push(
+      vitalObservation(idFor('primary:painScore'), 'painScore', String(c.painScore), {
+        numericValue: c.painScore,
+        effective: initialAssessment,
+        note: primarySurvey,
+        common,
+      }),
+    );
+  }
+  const gcs = gcsObservation(idFor('primary:gcs'), c, initialAssessment, common);
+  if (gcs) observations.push(gcs);
+  if (typeof c.neuroGcsTotal === 'number') {
+    const code = VITAL_SIGN_FHIR_CODES.gcs;
+    const at = dateTime(c.neuroReassessmentTime);
+    observations.push(
+      make<Observation>(idFor('neuro:gcs'), {
+        resourceType: 'Observation',
+        status: 'final',
+        category: category(code.category),
+        code: loinc(code.loinc, code.display, 'GCS (neuro reassessment)'),
+        ...common,
+        ...(at ? { effectiveDateTime: at } : {}),
+        valueQuantity: quantity(c.neuroGcsTotal, code),
+        note: [{ text: 'Neuro reassessment' }],
+      }),
+    );
+  }
+
+  // Procedures ---------------------------------------------------------------------------
+  const procedures: Entry<Procedure>[] = [];
+  const procedureCommon = {
+    subject: patientRef,
+    encounter: encounterRef,
+    ...(performerRef ? { performer: [{ actor: performerRef }] } : {}),
+  };
+  for (const intervention of INTERVENTIONS) {
+    if (c[intervention] !== true) continue;
+    const snomed = INTERVENTION_SNOMED[intervention];
+    const performed =
+      intervention === 'tourniquetApplication' ? dateTime(c.tourniquetApplicationTime) : undefined;
+    procedures.push(
+      make<Procedure>(idFor(`procedure:${intervention}`), {
+        resourceType: 'Procedure',
+        status: 'completed',
+        code: { ...(snomed ? { coding: [snomed] } : {}), text: CASE_FIELD_LABELS[intervention] },
+        ...procedureCommon,
+        ...(performed ? { performedDateTime: performed } : {}),
+      }),
+    );
+  }
+  // What the crew wrote in free text, kept word for word.
+  for (const field of [
+    'proceduresPerformed',
+    'treatmentProvided',
+  ] as const satisfies readonly CaseField[]) {
+    const written = text(c[field]);
+    if (!written) continue;
+    procedures.push(
+      make<Procedure>(idFor(`procedure:${field}`), {
+        resourceType: 'Procedure',
+        status: 'completed',
+        code: { text: CASE_FIELD_LABELS[field] },
+        ...procedureCommon,
+        note: [{ text: written }],
+      }),
+    );
+  }
+
+  // Medications given --------------------------------------------------------------------
+  const medications: Entry<MedicationAdministration>[] = [];
+  const medicationsGiven = text(c.medicationsGiven);
+  if (medicationsGiven) {
+    // The record has no time per dose: the administration is dated by the time the patient
+    // was in the crew's care (arrival → hospital arrival, or departure, or completion).
+    const from = dateTime(c.responderArrivalTime) ?? start ?? dateTime(c.createdAt) ?? generatedAt;
+    const untilCandidate =
+      dateTime(c.hospitalArrivalTime) ?? dateTime(c.departureTime) ?? dateTime(c.completedAt);
+    const until =
+      untilCandidate && isAfterOrSame(untilCandidate, from) ? untilCandidate : undefined;
+    medications.push(
+      make<MedicationAdministration>(idFor('medications'), {
+        resourceType: 'MedicationAdministration',
+        status: 'completed',
+        medicationCodeableConcept: { text: medicationsGiven },
+        subject: patientRef,
+        context: encounterRef,
+        ...(until ? { effectivePeriod: { start: from, end: until } } : { effectiveDateTime: from }),
+        ...(performerRef ? { performer: [{ actor: performerRef }] } : {}),
+      }),
+    );
+  }
+
+  // Addenda ------------------------------------------------------------------------------
+  const provenances: Entry<Provenance>[] = (input.addenda ?? []).map((addendum) => {
+    const labels = addendum.changes.map(({ field }) =>
+      field in CASE_FIELD_LABELS ? CASE_FIELD_LABELS[field as CaseField] : field,
+    );
+    const author = text(addendum.authorName);
+    return make<Provenance>(idFor(`addendum:${addendum.id.toLowerCase()}`), {
+      resourceType: 'Provenance',
+      target: [encounterRef],
+      recorded: dateTime(addendum.createdAt) ?? generatedAt,
+      reason: [{ text: addendum.reason }],
+      activity: {
+        coding: [{ system: DATA_OPERATION, code: 'UPDATE', display: 'revise' }],
+        text: labels.length > 0 ? `Addendum: ${labels.join(', ')}` : 'Addendum',
+      },
+      agent: [
+        {
+          who: {
+            ...(typeof addendum.userId === 'number'
+              ? { identifier: { system: USER_ID_SYSTEM, value: String(addendum.userId) } }
+              : {}),
+            display: author ?? 'Addendum author',
+          },
+        },
+      ],
+    });
+  });
+
+  const entries: Entry<Resource>[] = [
+    patient,
+    encounter,
+    ...(practitioner ? [practitioner] : []),
+    ...(scene ? [scene] : []),
+    ...(ambulance ? [ambulance] : []),
+    ...(hospital ? [hospital] : []),
+    ...observations,
+    ...procedures,
+    ...medications,
+    ...provenances,
+  ];
+
+  return {
+    resourceType: 'Bundle',
+    // One id per export (case + time of export), as a URI (FHIR's convention for urn:uuid).
+    identifier: {
+      system: 'urn:ietf:rfc:3986',
+      value: `urn:uuid:${nameBasedUuid(`rescuelog:${caseKey}:export:${generatedAt}`)}`,
+    },
+    type: 'collection',
+    timestamp: generatedAt,
+    entry: entries.map(({ uuid, resource }): BundleEntry => ({
+      fullUrl: `urn:uuid:${uuid}`,
+      resource,
+    })),
+  };
+}
+
+interface ObservationContext {
+  numericValue: number | null;
+  status?: VitalSignStatus | null;
+  effective: string | undefined;
+  note?: string | undefined;
+  common: Pick<Observation, 'subject' | 'encounter' | 'performer'>;
+}
+
+function vitalObservation(
+  uuid: string,
+  type: VitalSignType,
+  value: string,
+  ctx: ObservationContext,
+): Entry<Observation> {
+  const code = VITAL_SIGN_FHIR_CODES[type];
+  const interpretation = ctx.status ? [{ coding: [INTERPRETATIONS[ctx.status]] }] : undefined;
+  const base = {
+    resourceType: 'Observation' as const,
+    status: 'final' as const,
+    category: category(code.category),
+    code: loinc(code.loinc, code.display, undefined, code.alsoCoded),
+    ...ctx.common,
+    ...(ctx.effective ? { effectiveDateTime: ctx.effective } : {}),
+    ...(interpretation ? { interpretation } : {}),
+    ...(ctx.note ? { note: [{ text: ctx.note }] } : {}),
+  };
+  // The core vital-signs profiles need a time and a coded value; claim one only when both hold.
+  const profiled = (ok: boolean) =>
+    ok && code.profile && ctx.effective ? { meta: { profile: [code.profile] } } : {};
+
+  if (type === 'bloodPressure') {
+    const match = /^\s*(\d{1,3}(?:\.\d+)?)\s*\/\s*(\d{1,3}(?:\.\d+)?)\s*$/.exec(value);
+    if (match) {
+      const component = (loincCode: string, display: string, v: number): ObservationComponent => ({
+        code: loinc(loincCode, display),
+        valueQuantity: quantity(v, code),
+      });
+      return make<Observation>(uuid, {
+        ...profiled(true),
+        ...base,
+        component: [
+          component(BP_SYSTOLIC_LOINC, 'Systolic blood pressure', Number(match[1])),
+          component(BP_DIASTOLIC_LOINC, 'Diastolic blood pressure', Number(match[2])),
+        ],
+      });
+    }
+    return make<Observation>(uuid, { ...base, valueString: value });
+  }
+
+  const numeric = ctx.numericValue ?? parseDecimal(value);
+  if (numeric === undefined || !Number.isFinite(numeric)) {
+    // Charted as text (e.g. "HI" from a glucometer): kept as written.
+    return make<Observation>(uuid, { ...base, valueString: value });
+  }
+  return make<Observation>(uuid, {
+    ...profiled(true),
+    ...base,
+    valueQuantity: quantity(numeric, code),
+  });
+}
+
+/** The primary survey's GCS as one observation: the total, with E, V and M as components. */
+function gcsObservation(
+  uuid: string,
+  c: FhirExportInput['case'],
+  effective: string | undefined,
+  common: ObservationContext['common'],
+): Entry<Observation> | undefined {
+  const parts = gcsPartsOf(c);
+  const total = typeof c.gcsTotal === 'number' ? c.gcsTotal : computeGcsTotal(parts);
+  if (
+    parts.eye === null &&
+    parts.verbal === null &&
+    parts.motor === null &&
+    !parts.verbalIntubated &&
+    total === null
+  ) {
+    return undefined;
+  }
+  const score = VITAL_SIGN_FHIR_CODES.gcs;
+  const component = (
+    loincCode: string,
+    display: string,
+    v: number | null,
+    absent?: string,
+  ): ObservationComponent => ({
+    code: loinc(loincCode, display),
+    ...(v !== null
+      ? { valueQuantity: quantity(v, score) }
+      : {
+          dataAbsentReason: absent
+            ? {
+                coding: [
+                  { system: DATA_ABSENT_REASON, code: 'not-performed', display: 'Not Performed' },
+                ],
+                text: absent,
+              }
+            : { coding: [{ system: DATA_ABSENT_REASON, code: 'unknown', display: 'Unknown' }] },
+        }),
+  });
+  const notes = ['Primary survey'];
+  if (parts.verbalIntubated)
+    notes.push('Intubated: verbal response not testable (VT); the total counts it as 1.');
+  return make<Observation>(uuid, {
+    resourceType: 'Observation',
+    status: 'final',
+    category: category(score.category),
+    code: loinc(score.loinc, score.display),
+    ...common,
+    ...(effective ? { effectiveDateTime: effective } : {}),
+    ...(total !== null ? { valueQuantity: quantity(total, score) } : {}),
+    component: [
+      component(GCS_EYE_LOINC, 'Glasgow coma score eye opening', parts.eye),
+      component(
+        GCS_VERBAL_LOINC,
+        'Glasgow coma score verbal',
+        parts.verbalIntubated ? null : parts.verbal,
+        parts.verbalIntubated ? 'Intubated (charted T)' : undefined,
+      ),
+      component(GCS_MOTOR_LOINC, 'Glasgow coma score motor', parts.motor),
+    ],
+    note: notes.map((t) => ({ text: t })),
+  });
+}
