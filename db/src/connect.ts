@@ -4,6 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import type { LogConfig } from 'kysely';
 import pg from 'pg';
@@ -78,7 +79,8 @@ export async function createEmbeddedDatabase(
   opts: { log?: LogConfig; acquireTimeoutMs?: number } = {},
 ): Promise<DatabaseHandle> {
   if (pgliteDir) await mkdir(pgliteDir, { recursive: true });
-  const pglite = await PGlite.create(pgliteDir ?? 'memory://', { parsers: pgliteParsers });
+  // pg_trgm: trigram indexes for case search by name (migration 2026-11-21T0810-case-search).
+  const pglite = await PGlite.create(pgliteDir ?? 'memory://', { parsers: pgliteParsers, extensions: { pg_trgm } });
   const pool = new PglitePool(
     pglite,
     opts.acquireTimeoutMs === undefined ? {} : { acquireTimeoutMs: opts.acquireTimeoutMs },

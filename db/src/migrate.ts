@@ -11,6 +11,9 @@ import * as clinical from './migrations/2026-11-21T0530-clinical';
 import * as sync from './migrations/2026-11-21T0540-sync';
 import * as updatedAt from './migrations/2026-11-21T0550-updated-at';
 import * as syncFields from './migrations/2026-11-21T0700-sync-fields';
+import * as caseSearch from './migrations/2026-11-21T0810-case-search';
+import * as caseAccessAudit from './migrations/2026-11-21T0820-case-access-audit';
+import * as caseSearchIndexStats from './migrations/2026-11-21T0830-case-search-index-stats';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -20,6 +23,9 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0540-sync': sync,
   '2026-11-21T0550-updated-at': updatedAt,
   '2026-11-21T0700-sync-fields': syncFields,
+  '2026-11-21T0810-case-search': caseSearch,
+  '2026-11-21T0820-case-access-audit': caseAccessAudit,
+  '2026-11-21T0830-case-search-index-stats': caseSearchIndexStats,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
