@@ -75,6 +75,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       void (reply as unknown as FastifyReply).code(status).send(body);
     },
     clientErrorHandler: answerClientError,
+    // Start-up opens the embedded database (PGlite: a WASM PostgreSQL) and runs migrations;
+    // on a slow or busy machine that takes longer than Fastify's 10 s default per plugin,
+    // and a start that gives up is worse than a slow one.
+    pluginTimeout: 120_000,
   });
 
   // A POST with `Content-Type: application/json` and no body (logout, mark-all-read) is fine.

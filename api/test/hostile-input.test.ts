@@ -16,6 +16,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
+import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
 import { build, loginAs, type TestApp, type TestClient } from './helpers';
 
@@ -49,6 +50,10 @@ const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/api/objects/:name', as: 'member', fuzz: ['params'] },
   { method: 'GET', path: '/api/stats', as: 'member', fuzz: ['suffix', 'ignoredQuery'] },
   { method: 'GET', path: '/api/cases', as: 'member', fuzz: ['query'] },
+  { method: 'GET', path: '/api/cases/:caseId', as: 'member', fuzz: ['params'] },
+  { method: 'POST', path: '/api/cases/:caseId/unlock', as: 'admin', fuzz: ['params', 'body'] },
+  { method: 'GET', path: '/api/cases/:caseId/access-history', as: 'admin', fuzz: ['params', 'query'] },
+  { method: 'GET', path: '/api/cases/:caseId/fhir', as: 'member', fuzz: ['params'] },
   { method: 'GET', path: '/api/user/notifications/unread-count', as: 'member', fuzz: ['suffix', 'ignoredQuery'] },
   { method: 'GET', path: '/api/user/notifications/unread', as: 'member', fuzz: ['suffix', 'ignoredQuery'] },
   { method: 'GET', path: '/api/user/notifications/read', as: 'member', fuzz: ['suffix', 'ignoredQuery'] },
@@ -154,7 +159,7 @@ const KNOWN_KEYS = new Set([
   'email', 'password', 'fullName', 'callSign', 'contactNumber', 'idNumber', 'qualifications', 'qualificationsOther',
   'nextOfKinName', 'nextOfKinRelationship', 'nextOfKinContact', 'idDocumentUrl', 'certificationsUrl', 'role', 'roleId',
   'permissions', 'status', 'name', 'displayName', 'description', 'title', 'message', 'type', 'priority', 'targetUserIds',
-  'targetRoles', 'scheduledFor', 'url', 'sound', 'limit',
+  'targetRoles', 'scheduledFor', 'url', 'sound', 'limit', 'reason', 'cursor',
 ]);
 
 const unknownKey = fc.oneof(
@@ -243,6 +248,7 @@ describe('hostile input on every route', () => {
   const clients = new Map<Who, TestClient>();
   let targetUserId = 0;
   let targetRoleId = 0;
+  let targetCaseNumber = '';
 
   beforeAll(async () => {
     t = await build({
@@ -261,6 +267,9 @@ describe('hostile input on every route', () => {
     targetRoleId = (
       await t.db.insertInto('roles').values({ name: 'target-role', displayName: 'Target', description: null }).returning('id').executeTakeFirstOrThrow()
     ).id;
+    // A completed case: a valid unlock would change it, so every refused body is checked on a real target.
+    targetCaseNumber = generateHumanId('C');
+    await t.db.insertInto('cases').values({ caseId: targetCaseNumber, userId: targetUserId, status: 'completed', completedAt: new Date() }).execute();
   });
   afterAll(() => t.close());
 
@@ -290,6 +299,7 @@ describe('hostile input on every route', () => {
       if (params[name] !== undefined) return params[name];
       if (name === 'id') return String(route.path.includes('/roles/') ? targetRoleId : targetUserId);
       if (name === 'token') return 'A'.repeat(43);
+      if (name === 'caseId') return targetCaseNumber;
       return 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.pdf';
     });
   }

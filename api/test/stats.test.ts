@@ -119,7 +119,7 @@ describe('stats and cases', () => {
       expect(cases.map((c) => c.createdAt)).toEqual(['2026-11-12T08:00:00.000Z', '2026-11-11T08:00:00.000Z', '2026-11-10T08:00:00.000Z']);
       expect(cases[0]).toMatchObject({ status: 'in_progress', incidentType: 'MVA', completedAt: null, userId: author.row.id });
       expect(typeof cases[0]?.id).toBe('string');
-      expect(Object.keys(cases[0] ?? {}).sort()).toEqual(['caseId', 'completedAt', 'createdAt', 'id', 'incidentType', 'patientName', 'status', 'userId']);
+      expect(Object.keys(cases[0] ?? {}).sort()).toEqual(['caseId', 'completedAt', 'createdAt', 'id', 'incidentType', 'patientName', 'responderCallSign', 'responderName', 'status', 'userId']);
     });
 
     it("shows only a user's own cases when their casesLogged permission withholds view", async () => {

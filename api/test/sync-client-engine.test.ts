@@ -15,7 +15,7 @@ import { createFetchTransport, type SyncTransport } from '@rescuelog/sync-protoc
 import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
 import { build, type TestApp, type TestClient, type TestUser } from './helpers';
-import { ensureSyncSchema, syncUser } from './sync-fixtures';
+import { completeCaseFields, completeCaseVital, ensureSyncSchema, syncUser } from './sync-fixtures';
 
 let t: TestApp;
 let member: TestUser;
@@ -145,7 +145,8 @@ describe('client engine against the real API', () => {
   it('moves a change the server refuses (a completed case) to the rejections store with its data', async () => {
     const db = openDb();
     const c = newCase('Locked Case');
-    await saveMutation(db, c.input);
+    await saveMutation(db, { ...c.input, args: { ...c.input.args, fields: completeCaseFields({ patientName: 'Locked Case' }) } } as MutationInput);
+    await saveMutation(db, { name: 'vitalSign.record', args: completeCaseVital(c.id), entityIds: [c.id], baseVersion: null, actorUserId: member.row.id });
     await saveMutation(db, {
       name: 'case.complete',
       args: { id: c.id, completedAt: new Date().toISOString() },
@@ -160,9 +161,9 @@ describe('client engine against the real API', () => {
       baseVersion: null,
       actorUserId: member.row.id,
     });
-    expect(await drainOutbox({ db, transport: transport() })).toMatchObject({ kind: 'drained', acknowledged: 3, rejected: 1 });
+    expect(await drainOutbox({ db, transport: transport() })).toMatchObject({ kind: 'drained', acknowledged: 4, rejected: 1 });
     const [rejection] = await readRejections(db);
-    expect(rejection).toMatchObject({ seq: 3, code: 'CASE_LOCKED', mutation: { args: { fields: { patientName: 'Too late' } } } });
+    expect(rejection).toMatchObject({ seq: 4, code: 'CASE_LOCKED', mutation: { args: { fields: { patientName: 'Too late' } } } });
     expect(await serverCases([c.id])).toEqual([{ id: c.id, patientName: 'Locked Case' }]);
   });
 });

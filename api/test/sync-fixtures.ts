@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Permissions } from '@rescuelog/sync-protocol/permissions';
+import type { CaseFields } from '@rescuelog/sync-protocol/sync/entities';
 import { generateHumanId, type HumanIdPrefix } from '@rescuelog/sync-protocol/sync/human-id';
 import type { Mutation, MutationName, MutationOf } from '@rescuelog/sync-protocol/sync/mutations';
 import {
@@ -55,6 +56,40 @@ export async function syncUser(
     .where('id', '=', user.row.id)
     .execute();
   return { user, id: user.row.id, client: await loginAs(t, user) };
+}
+
+/**
+ * A case with every field completion requires (sync-protocol case/completion.ts); with one
+ * vital sign reading (completeCaseVital) it can be completed. Overrides replace fields.
+ */
+export function completeCaseFields(overrides: CaseFields = {}): CaseFields {
+  const call = Date.parse('2026-11-21T08:00:00.000Z');
+  return {
+    patientName: 'Thandi',
+    incidentType: 'MVA',
+    incidentLocation: 'N2 near Somerset West',
+    approximateAge: 34,
+    patientGender: 'female',
+    avpu: 'A',
+    triageStatus: 'YELLOW',
+    callReceivedTime: new Date(call).toISOString(),
+    responderArrivalTime: new Date(call + 12 * 60_000).toISOString(),
+    receivingHospital: 'Tygerberg Hospital',
+    transportPriority: 'P2',
+    ...overrides,
+  };
+}
+
+/** The vital sign reading a complete case needs. */
+export function completeCaseVital(caseId: string): MutationOf<'vitalSign.record'>['args'] {
+  return {
+    id: randomUUID(),
+    caseId,
+    type: 'heartRate',
+    value: '88',
+    numericValue: 88,
+    timestamp: '2026-11-21T08:15:00.000Z',
+  };
 }
 
 export const uuid = (): string => randomUUID();

@@ -3,9 +3,12 @@
 // the real server over HTTP. fast-check generates interleavings of local edits, syncs under
 // faults (offline, 5xx, a response lost after the server committed, duplicated and stale
 // replayed batches, a captive-portal page), expired sessions (401 mid-queue), app restarts
-// with a pending queue and server restarts. Cases are also completed (locked: later edits,
-// vital signs and deletes are rejected, addenda accepted) and deleted (later changes
-// rejected), so rejections and tombstones meet pending edits. After quiescence it checks:
+// with a pending queue and server restarts. Cases are also completed (refused while a
+// required field or a vital sign is missing, by the real completion rule; once completed
+// locked: later edits, vital signs and deletes are rejected, addenda accepted and applied,
+// a stale addendum recorded as a conflict) and deleted (later changes rejected), so
+// rejections and tombstones meet pending edits; views and exports are recorded through the
+// outbox (case.access, one audit entry each). After quiescence it checks:
 // - nothing lost: every saved mutation was acknowledged and applied once, and every field
 //   holds the value of the last write the server applied;
 // - nothing applied twice: vital signs exist once each, one audit entry per effect;
@@ -40,6 +43,8 @@ import {
   type TransportResponse,
 } from '@rescuelog/sync-protocol/client/transport';
 import { parseEnv } from '@rescuelog/sync-protocol/env';
+import { validateCaseForCompletion } from '@rescuelog/sync-protocol/case/completion';
+import { CASE_ACCESS_ACTIONS } from '@rescuelog/sync-protocol/sync/mutations';
 import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
 import { buildApp } from '../src/app';
 import { resolveConfig } from '../src/config';
@@ -70,6 +75,18 @@ const VALUES: Record<EditField, readonly (string | number | null)[]> = {
   approximateAge: [4, 40, 82],
 };
 
+/** The other fields completion requires (incidentType and approximateAge are edit fields). */
+const FILL = {
+  incidentLocation: 'Main Road, Muizenberg',
+  patientGender: 'female',
+  avpu: 'A',
+  triageStatus: 'GREEN',
+  callReceivedTime: '2026-11-21T08:00:00.000Z',
+  responderArrivalTime: '2026-11-21T08:10:00.000Z',
+  receivingHospital: 'Victoria Hospital',
+  transportPriority: 'P3',
+} as const;
+
 const FAULTS = [
   'none',
   'none',
@@ -87,7 +104,8 @@ type Step =
   | { kind: 'edit'; device: number; record: number; field: EditField; value: number }
   | { kind: 'vital'; device: number; record: number }
   | { kind: 'complete'; device: number; record: number }
-  | { kind: 'addendum'; device: number; record: number }
+  | { kind: 'addendum'; device: number; record: number; field: EditField; value: number }
+  | { kind: 'access'; device: number; record: number; action: number }
   | { kind: 'delete'; device: number; record: number }
   | { kind: 'void'; device: number; record: number }
   | { kind: 'casualty'; device: number; colour: number }
@@ -167,10 +185,29 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       pullFault: fc.constantFrom(...FAULTS),
     }),
   },
-  ...(['complete', 'addendum', 'delete'] as const).map((kind) => ({
-    weight: 1,
+  ...(['complete', 'delete'] as const).map((kind) => ({
+    weight: kind === 'complete' ? 2 : 1,
     arbitrary: fc.record({ kind: fc.constant(kind), device, record: fc.nat({ max: 20 }) }),
   })),
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('addendum' as const),
+      device,
+      record: fc.nat({ max: 20 }),
+      field,
+      value: fc.nat({ max: 3 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('access' as const),
+      device,
+      record: fc.nat({ max: 20 }),
+      action: fc.nat({ max: CASE_ACCESS_ACTIONS.length - 1 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('replay-stale' as const), device }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('expire-session' as const), device }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reopen-app' as const), device }) },
@@ -214,7 +251,7 @@ class Server {
   }
 }
 
-/** A last-write-wins write the model replays. */
+/** A last-write-wins write (or an addendum's corrections) the model replays. */
 interface Saved {
   mutationId: string;
   actor: number;
@@ -222,6 +259,10 @@ interface Saved {
   entity: 'cases' | 'mci_casualties';
   recordId: string;
   fields: Record<string, unknown>;
+  /** A create: the server stamps a version on every field it names, null ones too. */
+  created?: boolean;
+  /** An addendum: the values its author saw (a conflict is judged by them, not by versions). */
+  before?: Record<string, unknown>;
 }
 
 /** What the model needs to predict a mutation's rejection. */
@@ -238,6 +279,7 @@ function touchesOf(input: MutationInput): Touches {
     case 'case.delete':
       return { name: input.name, caseId: input.args.id };
     case 'case.addendum':
+    case 'case.access':
       return { name: input.name, caseId: input.args.caseId };
     case 'vitalSign.record':
       return { name: input.name, caseId: input.args.caseId, vitalId: input.args.id };
@@ -386,6 +428,7 @@ describe('sync protocol model', () => {
     const allMutationIds: string[] = [];
     const touches = new Map<string, Touches>();
     const createdAddenda: string[] = [];
+    const createdAccess: string[] = [];
 
     const relogin = async (d: ModelDevice) => {
       d.client = await loginAs(t, d.owner.user);
@@ -417,7 +460,10 @@ describe('sync protocol model', () => {
           .where('deletedAt', 'is not', null)
           .execute();
         for (const { id } of deleted)
-          expect(await d.db.cases.get(id), `deleted case ${id} still on the device`).toBeUndefined();
+          expect(
+            await d.db.cases.get(id),
+            `deleted case ${id} still on the device`,
+          ).toBeUndefined();
       }
       d.fault = 'none';
     };
@@ -481,6 +527,7 @@ describe('sync protocol model', () => {
             entity: 'cases',
             recordId: id,
             fields,
+            created: true,
           });
           break;
         }
@@ -533,6 +580,47 @@ describe('sync protocol model', () => {
           const target = cases[step.record % Math.max(cases.length, 1)];
           if (!target) break;
           const id = String(target.id);
+          if (step.kind === 'complete' && step.record % 3 !== 0 && target.status !== 'completed') {
+            // Mostly the responder first fills in what is missing and takes a reading; else
+            // the completion may well be refused (CASE_INCOMPLETE).
+            const baseVersion = typeof target.version === 'string' ? target.version : null;
+            const fill: Record<string, unknown> = {
+              ...FILL,
+              ...(target.incidentType == null ? { incidentType: 'MVA' } : {}),
+              ...(target.approximateAge == null ? { approximateAge: 40 } : {}),
+            };
+            const entry = await save(d, {
+              name: 'case.upsert',
+              args: { id, fields: fill },
+              entityIds: [id],
+              baseVersion,
+              actorUserId: d.owner.id,
+            });
+            saved.push({
+              mutationId: entry.mutationId,
+              actor: d.owner.id,
+              baseVersion,
+              entity: 'cases',
+              recordId: id,
+              fields: fill,
+            });
+            const vitalId = crypto.randomUUID();
+            createdVitals.push(vitalId);
+            await save(d, {
+              name: 'vitalSign.record',
+              args: {
+                id: vitalId,
+                caseId: id,
+                type: 'spo2',
+                value: '97',
+                numericValue: 97,
+                timestamp: new Date().toISOString(),
+              },
+              entityIds: [vitalId, id],
+              baseVersion: null,
+              actorUserId: d.owner.id,
+            });
+          }
           await save(
             d,
             step.kind === 'complete'
@@ -559,10 +647,46 @@ describe('sync protocol model', () => {
           if (!target) break;
           const id = crypto.randomUUID();
           createdAddenda.push(id);
-          await save(d, {
+          // Corrects one field from the value this device shows (which may be stale).
+          const before = (target[step.field] ?? null) as string | number | null;
+          const after = valueOf(step.field, step.value);
+          const entry = await save(d, {
             name: 'case.addendum',
-            args: { id, caseId: String(target.id), reason: 'Found the second name later', changes: [] },
+            args: {
+              id,
+              caseId: String(target.id),
+              reason: 'Found the second name later',
+              changes: [{ field: step.field, before, after }],
+            },
             entityIds: [id, String(target.id)],
+            baseVersion: null,
+            actorUserId: d.owner.id,
+          });
+          saved.push({
+            mutationId: entry.mutationId,
+            actor: d.owner.id,
+            baseVersion: null,
+            entity: 'cases',
+            recordId: String(target.id),
+            fields: { [step.field]: after },
+            before: { [step.field]: before },
+          });
+          break;
+        }
+        case 'access': {
+          const target = cases[step.record % Math.max(cases.length, 1)];
+          if (!target) break;
+          const id = crypto.randomUUID();
+          createdAccess.push(id);
+          await save(d, {
+            name: 'case.access',
+            args: {
+              id,
+              caseId: String(target.id),
+              action: CASE_ACCESS_ACTIONS[step.action] ?? 'view',
+              detail: 'model',
+            },
+            entityIds: [id],
             baseVersion: null,
             actorUserId: d.owner.id,
           });
@@ -699,7 +823,13 @@ describe('sync protocol model', () => {
       expect(await readOutbox(d.db)).toEqual([]);
       for (const r of await readRejections(d.db)) {
         expect(r.mutation.mutationId).toBe(r.mutationId);
-        expect(['CASE_LOCKED', 'DELETED', 'NOT_FOUND']).toContain(r.code);
+        expect([
+          'CASE_LOCKED',
+          'DELETED',
+          'NOT_FOUND',
+          'CASE_INCOMPLETE',
+          'INVALID_STATE',
+        ]).toContain(r.code);
         rejectedIds.push(r.mutationId);
       }
     }
@@ -718,11 +848,16 @@ describe('sync protocol model', () => {
     const order = [...applied].sort(
       (a, b) => a.appliedAt.getTime() - b.appliedAt.getTime() || Number(a.seq) - Number(b.seq),
     );
-    // Replay the lock and delete rules: a completed case takes only addenda (and a repeated
-    // completion); a deleted case takes nothing but a repeated delete.
+    // Replay the lock, completion and delete rules: a case completes only when the completion
+    // rule passes on the fields and readings the server holds; a completed case takes only
+    // addenda (and a repeated completion); an addendum needs a completed case; a deleted case
+    // takes nothing but a repeated delete (and access records: the access happened).
     const caseState = new Map<string, { completed: boolean; deleted: boolean }>();
     const vitalCase = new Map<string, string>();
     const predictedRejected = new Set<string>();
+    const savedBy = new Map(saved.map((s) => [s.mutationId, s]));
+    const caseFields = new Map<string, Record<string, unknown>>();
+    const liveVitals = new Map<string, Set<string>>();
     for (const a of order) {
       const m = touches.get(a.mutationId);
       if (!m) continue;
@@ -737,28 +872,52 @@ describe('sync protocol model', () => {
           break;
         case 'case.complete':
           if (!cs || cs.deleted) rejected = true;
-          else cs.completed = true;
+          else if (!cs.completed) {
+            const readings = [...(liveVitals.get(String(m.caseId)) ?? [])].map(() => ({
+              type: 'heartRate',
+              voidedAt: null,
+            }));
+            const problems = validateCaseForCompletion(
+              caseFields.get(String(m.caseId)) ?? {},
+              readings,
+            );
+            if (problems.length > 0) rejected = true;
+            else cs.completed = true;
+          }
           break;
         case 'case.delete':
           if (!cs || (cs.completed && !cs.deleted)) rejected = true;
           else cs.deleted = true;
           break;
         case 'case.addendum':
-          rejected = !cs || cs.deleted;
+          rejected = !cs || cs.deleted || !cs.completed;
+          break;
+        case 'case.access':
+          rejected = !cs;
           break;
         case 'vitalSign.record':
           rejected = closed(cs);
-          if (!rejected) vitalCase.set(String(m.vitalId), String(m.caseId));
+          if (!rejected) {
+            vitalCase.set(String(m.vitalId), String(m.caseId));
+            const live = liveVitals.get(String(m.caseId)) ?? new Set<string>();
+            liveVitals.set(String(m.caseId), live.add(String(m.vitalId)));
+          }
           break;
         case 'vitalSign.void': {
           const caseId = vitalCase.get(String(m.vitalId));
           rejected = closed(caseId === undefined ? undefined : caseState.get(caseId));
+          if (!rejected && caseId !== undefined) liveVitals.get(caseId)?.delete(String(m.vitalId));
           break;
         }
         default:
           break;
       }
       if (rejected) predictedRejected.add(a.mutationId);
+      // What the server's copy of the case holds (last applied write of each field wins).
+      const write = savedBy.get(a.mutationId);
+      if (!rejected && write?.entity === 'cases') {
+        caseFields.set(write.recordId, { ...caseFields.get(write.recordId), ...write.fields });
+      }
     }
     expect(rejectedIds.sort()).toEqual([...predictedRejected].sort());
     const vitals =
@@ -784,6 +943,23 @@ describe('sync protocol model', () => {
       (id) => touches.get(id)?.name === 'case.addendum' && !predictedRejected.has(id),
     );
     expect(addenda).toHaveLength(acceptedAddenda.length);
+    // Every access record the server accepted is in the audit log exactly once.
+    const accessAudits =
+      createdAccess.length === 0
+        ? []
+        : await t.db
+            .selectFrom('auditLog')
+            .select(['action', 'details'])
+            .where('action', 'like', 'case.%')
+            .where((eb) => eb(eb.ref('details', '->>').key('accessEventId'), 'in', createdAccess))
+            .execute();
+    const acceptedAccess = allMutationIds.filter(
+      (id) => touches.get(id)?.name === 'case.access' && !predictedRejected.has(id),
+    );
+    expect(accessAudits).toHaveLength(acceptedAccess.length);
+    expect(
+      accessAudits.map((a) => (a.details as { mutationId?: string }).mutationId).sort(),
+    ).toEqual([...acceptedAccess].sort());
     const cprEvents = await t.db
       .selectFrom('cprEvents')
       .select('id')
@@ -829,9 +1005,14 @@ describe('sync protocol model', () => {
       for (const [f, value] of Object.entries(s.fields)) {
         const key = `${s.entity}:${s.recordId}:${f}`;
         const current = state.get(key);
-        // Every edited field starts null on a new case; writing the value it holds changes nothing.
-        if (JSON.stringify(current ? current.value : null) === JSON.stringify(value)) continue;
-        if (current && current.by !== s.actor && current.version > BigInt(s.baseVersion ?? '0')) {
+        // Every edited field starts null on a new case; writing the value it holds changes
+        // nothing (a create stamps every field it names, even a null).
+        const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y);
+        if (!s.created && same(current ? current.value : null, value)) continue;
+        const stale = s.before
+          ? !same(current ? current.value : null, s.before[f] ?? null)
+          : current !== undefined && current.version > BigInt(s.baseVersion ?? '0');
+        if (current && current.by !== s.actor && stale) {
           expectedConflicts.push(
             JSON.stringify([s.entity, s.recordId, f, current.value, value, current.by, s.actor]),
           );
@@ -843,7 +1024,7 @@ describe('sync protocol model', () => {
     }
     if (process.env.SYNC_MODEL_STATS)
       console.info(
-        `steps ${String(steps.length)} cases ${String(createdCases.length)} casualties ${String(createdCasualties.length)} cpr ${String(createdCprEvents.length)} mutations ${String(allMutationIds.length)} conflicts ${String(expectedConflicts.length)} rejected ${String(predictedRejected.size)} completed ${String([...caseState.values()].filter((c) => c.completed).length)} deleted ${String([...caseState.values()].filter((c) => c.deleted).length)} addenda ${String(acceptedAddenda.length)}`,
+        `steps ${String(steps.length)} cases ${String(createdCases.length)} casualties ${String(createdCasualties.length)} cpr ${String(createdCprEvents.length)} mutations ${String(allMutationIds.length)} conflicts ${String(expectedConflicts.length)} rejected ${String(predictedRejected.size)} completed ${String([...caseState.values()].filter((c) => c.completed).length)} deleted ${String([...caseState.values()].filter((c) => c.deleted).length)} addenda ${String(acceptedAddenda.length)} access ${String(acceptedAccess.length)}`,
       );
     const serverCases =
       createdCases.length === 0

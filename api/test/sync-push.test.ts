@@ -6,6 +6,7 @@ import { build, type TestApp } from './helpers';
 import {
   Device,
   RESPONDER,
+  completeCaseFields,
   ensureSyncSchema,
   humanId,
   syncUser,
@@ -185,7 +186,7 @@ describe('sync push', () => {
 
   it('locks a completed case: only addenda are accepted', async () => {
     const device = new Device(alice);
-    const { id } = await newCase(device);
+    const { id } = await newCase(device, completeCaseFields());
     const vital = uuid();
     await device.push(
       device.m('vitalSign.record', {
@@ -230,8 +231,9 @@ describe('sync push', () => {
       'applied',
       'applied',
     ]);
+    // The edit was refused; the addendum's correction is applied.
     expect(await caseRow(id)).toMatchObject({
-      patientName: 'Thandi',
+      patientName: 'Thandie',
       status: 'completed',
       deletedAt: null,
     });

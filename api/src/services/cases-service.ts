@@ -1,9 +1,19 @@
-// GET /api/cases: case summaries for the dashboard's Recent Cases and the case list.
-import type { Kysely } from 'kysely';
+// GET /api/cases: case search for Cases Logged and the dashboard's Recent Cases. The filters
+// mean exactly what sync-protocol/src/case/search.ts says (the device runs that matcher over
+// its own cases); here they become SQL that the indexes of migration
+// 2026-11-21T0810-case-search answer (docs/decisions/009-case-search.md). Pages are keyset
+// pages in the list's order (created_at desc, case_id desc): the cursor is the last row's
+// position, so a page never skips or repeats a row when cases are added meanwhile.
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { z } from 'zod';
 import type { Database } from '@rescuelog/db/schema';
-import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
+import { caseSearchDateBounds, foldCaseNumber, foldText } from '@rescuelog/sync-protocol/case/search';
+import type { CaseSearchQuery, CaseSummary } from '@rescuelog/sync-protocol/cases';
+import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { hasPermission } from '@rescuelog/sync-protocol/permissions';
 import type { User } from '@rescuelog/sync-protocol/users';
+import { ApiError } from '../lib/api-error';
+import { SERVICE_TIME_ZONE } from './stats-service';
 
 /**
  * Who sees which cases: a user allowed `casesLogged.view` by the §6 check rule (applied to
@@ -15,21 +25,109 @@ export function canSeeAllCases(user: Pick<User, 'role' | 'permissions'>): boolea
   return hasPermission(user, 'casesLogged', 'view');
 }
 
-export async function listCaseSummaries(db: Kysely<Database>, user: Pick<User, 'id' | 'role' | 'permissions'>, limit: number): Promise<CaseSummary[]> {
-  let query = db
+/** A row's position in the list: created_at to the microsecond (UTC) and case_id. */
+interface CasePosition {
+  createdAt: string;
+  caseId: string;
+}
+
+const positionSchema = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), z.string().min(1).max(100)]);
+
+/** The opaque cursor: base64url of the JSON pair [createdAt, caseId]. */
+export function encodeCaseCursor(p: CasePosition): string {
+  return Buffer.from(JSON.stringify([p.createdAt, p.caseId]), 'utf8').toString('base64url');
+}
+
+const invalidCursor = () => new ApiError(400, ErrorCode.VALIDATION_FAILED, 'Invalid input', { fieldErrors: { cursor: ['Invalid input'] } });
+
+export function decodeCaseCursor(cursor: string): CasePosition {
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalidCursor();
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidCursor();
+  }
+  const parsed = positionSchema.safeParse(json);
+  if (!parsed.success || Number.isNaN(Date.parse(parsed.data[0]))) throw invalidCursor();
+  return { createdAt: parsed.data[0], caseId: parsed.data[1] };
+}
+
+/** LIKE pattern text with its wildcards escaped (the default escape character, backslash). */
+function likeText(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export interface CaseSearchPage {
+  cases: CaseSummary[];
+  /** The cursor of the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export async function searchCases(
+  db: Kysely<Database>,
+  user: Pick<User, 'id' | 'role' | 'permissions'>,
+  q: CaseSearchQuery,
+  timeZone: string = SERVICE_TIME_ZONE,
+): Promise<CaseSearchPage> {
+  const conditions: Expression<SqlBool>[] = [sql<boolean>`deleted_at is null`];
+  if (q.mine || !canSeeAllCases(user)) conditions.push(sql<boolean>`user_id = ${user.id}`);
+  if (q.caseId !== undefined) {
+    // Twin of foldCaseNumber(); the expression matches cases_search_case_number_idx.
+    conditions.push(sql<boolean>`translate(upper(case_id), 'OIL- ', '011') like ${`${likeText(foldCaseNumber(q.caseId))}%`}`);
+  }
+  if (q.patientName !== undefined) {
+    conditions.push(sql<boolean>`lower(patient_name) like ${`%${likeText(foldText(q.patientName))}%`}`);
+  }
+  if (q.incidentType !== undefined) conditions.push(sql<boolean>`lower(incident_type) = ${foldText(q.incidentType)}`);
+  if (q.status !== undefined) conditions.push(sql<boolean>`status = ${q.status}`);
+  if (q.responder !== undefined) {
+    const pattern = `%${likeText(foldText(q.responder))}%`;
+    conditions.push(sql<boolean>`(lower(responder_name) like ${pattern} or lower(responder_call_sign) like ${pattern})`);
+  }
+  const { fromMs, toMs } = caseSearchDateBounds(q, timeZone);
+  if (fromMs !== null) conditions.push(sql<boolean>`created_at >= ${new Date(fromMs).toISOString()}::timestamptz`);
+  if (toMs !== null) conditions.push(sql<boolean>`created_at < ${new Date(toMs).toISOString()}::timestamptz`);
+  if (q.cursor !== undefined) {
+    const after = decodeCaseCursor(q.cursor);
+    conditions.push(sql<boolean>`(created_at, case_id collate "C") < (${after.createdAt}::timestamptz, ${after.caseId})`);
+  }
+
+  const rows = await db
     .selectFrom('cases')
-    .select(['id', 'caseId', 'patientName', 'incidentType', 'status', 'createdAt', 'completedAt', 'userId'])
-    .where('deletedAt', 'is', null);
-  if (!canSeeAllCases(user)) query = query.where('userId', '=', user.id);
-  const rows = await query.orderBy('createdAt', 'desc').orderBy('caseId', 'desc').limit(limit).execute();
-  return rows.map((row) => ({
-    id: String(row.id),
-    caseId: row.caseId,
-    patientName: row.patientName,
-    incidentType: row.incidentType,
-    status: row.status,
-    createdAt: row.createdAt.toISOString(),
-    completedAt: row.completedAt ? row.completedAt.toISOString() : null,
-    userId: row.userId,
-  }));
+    .select([
+      'id',
+      'caseId',
+      'patientName',
+      'incidentType',
+      'status',
+      'createdAt',
+      'completedAt',
+      'userId',
+      'responderName',
+      'responderCallSign',
+      sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('position'),
+    ])
+    .where((eb) => eb.and(conditions))
+    .orderBy(sql`created_at desc, case_id collate "C" desc`)
+    .limit(q.limit + 1)
+    .execute();
+
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  return {
+    cases: page.map((row) => ({
+      id: String(row.id),
+      caseId: row.caseId,
+      patientName: row.patientName,
+      incidentType: row.incidentType,
+      status: row.status,
+      createdAt: row.createdAt.toISOString(),
+      completedAt: row.completedAt ? row.completedAt.toISOString() : null,
+      userId: row.userId,
+      responderName: row.responderName,
+      responderCallSign: row.responderCallSign,
+    })),
+    nextCursor: rows.length > q.limit && last ? encodeCaseCursor({ createdAt: last.position, caseId: last.caseId }) : null,
+  };
 }

@@ -5,6 +5,8 @@ import { protectedHooks } from './hooks';
 import { currentUserRoutes } from './current-user';
 import { adminRoutes } from './admin/admin-routes';
 import { caseRoutes } from './cases';
+import { caseRecordRoutes } from './case-record';
+import { caseExportRoutes } from './case-export';
 import { objectRoutes } from './objects/objects-routes';
 import { statsRoutes } from './stats';
 import { syncRoutes } from './sync/sync-routes';
@@ -19,6 +21,8 @@ export async function protectedRoutes(fastify: FastifyInstance, options: { extra
   await fastify.register(objectRoutes);
   await fastify.register(statsRoutes);
   await fastify.register(caseRoutes);
+  await fastify.register(caseRecordRoutes);
+  await fastify.register(caseExportRoutes);
   await fastify.register(syncRoutes);
   await fastify.register(adminRoutes);
 

@@ -9,15 +9,21 @@
 //   latest write wins) but both values go to sync_conflicts for review: nothing is silently
 //   overwritten.
 // - vital signs, CPR events and case addenda are append-only; corrections are voids.
-// - a completed case accepts only case.addendum.
+// - case.complete checks the completion rule (sync-protocol case/completion.ts) on the
+//   server's copy; a completed case accepts only case.addendum, whose `after` values are
+//   applied to the case (docs/decisions/007).
+// - case.access writes one audit entry and changes no record.
 // - deletes are tombstones (deleted_at).
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database, JsonValue } from '@rescuelog/db/schema';
 import {
+  caseFieldsSchema,
   CPR_SESSION_REQUIRED_ON_CREATE,
+  type CaseRecord,
   INCIDENT_REPORT_REQUIRED_ON_CREATE,
   MCI_INCIDENT_REQUIRED_ON_CREATE,
 } from '@rescuelog/sync-protocol/sync/entities';
+import { validateCaseForCompletion } from '@rescuelog/sync-protocol/case/completion';
 import type { ParsedMutation } from '@rescuelog/sync-protocol/sync/mutations';
 import type { SyncConflictReport } from '@rescuelog/sync-protocol/sync/push-pull';
 import { REJECTION_MESSAGES, RejectionCode } from '@rescuelog/sync-protocol/sync/rejections';
@@ -26,6 +32,7 @@ import {
   canChange,
   canCreate,
   canDelete,
+  canSeeAll,
   type AccessDecision,
   type AccessFamily,
   type Actor,
@@ -39,6 +46,7 @@ import {
   readFieldVersions,
   sameValue,
   toDbValues,
+  toWireRecord,
   toWireValue,
   type FieldVersions,
   type LwwEntity,
@@ -69,6 +77,18 @@ export interface ApplyContext {
   mutation: ParsedMutation;
   /** Appends an audit entry in the same transaction. */
   audit(entry: AuditWrite): Promise<void>;
+  /**
+   * Optional (the push gives it): true when no row of `table` has `column` = `value` — read
+   * once for the whole batch, and nothing in the batch has named that value since. Spares a
+   * create its own existence and number-clash reads.
+   */
+  knownAbsent?: (table: string, column: string, value: string) => boolean;
+  /**
+   * Optional (the push gives it only to a create it knows is one: its id and number known
+   * absent, see push-service.ts): takes the new row to insert later, together with the rows
+   * of the creates after it (one statement for many), instead of inserting it now.
+   */
+  insertLater?: (table: string, row: Row) => void;
 }
 
 export interface Applied {
@@ -91,6 +111,7 @@ function definedFields(fields: Record<string, unknown>): Record<string, unknown>
 }
 
 async function findRow(ctx: ApplyContext, table: string, id: string): Promise<Row | undefined> {
+  if (ctx.knownAbsent?.(table, 'id', id)) return undefined;
   return dynamic(ctx.tx).selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -213,11 +234,13 @@ async function createLww(
       throw new Rejection(RejectionCode.HUMAN_ID_MISMATCH, 'A new record needs its number.', {
         id,
       });
-    const clash = await d
-      .selectFrom(table)
-      .select(['id'])
-      .where(cfg.humanIdColumn, '=', humanId)
-      .executeTakeFirst();
+    const clash = ctx.knownAbsent?.(table, cfg.humanIdColumn, humanId)
+      ? undefined
+      : await d
+          .selectFrom(table)
+          .select(['id'])
+          .where(cfg.humanIdColumn, '=', humanId)
+          .executeTakeFirst();
     if (clash) {
       // Two devices made the same number: reported, never merged.
       throw new Rejection(
@@ -245,7 +268,8 @@ async function createLww(
   );
   row.fieldVersions = JSON.stringify(fieldVersions);
   if (cfg.stampUpdatedBy) row.updatedBy = ctx.actor.id;
-  await d.insertInto(table).values(row).execute();
+  if (ctx.insertLater) ctx.insertLater(table, row);
+  else await d.insertInto(table).values(row).execute();
   await ctx.audit(
     auditEntry(ctx, cfg.entity, id, {
       created: true,
@@ -370,6 +394,226 @@ async function openCase(ctx: ApplyContext, caseId: string): Promise<Row> {
 }
 
 // ---------------------------------------------------------------------------------------
+// Completion
+// ---------------------------------------------------------------------------------------
+
+/**
+ * The device checks before it sends case.complete; the server checks again on the case as it
+ * holds it (another device's edit or a voided reading may have changed it since), with the
+ * same rule (sync-protocol case/completion.ts).
+ */
+async function assertCompletable(ctx: ApplyContext, row: Row): Promise<void> {
+  const id = String(row.id);
+  const vitals = await ctx.tx
+    .selectFrom('vitalSigns')
+    .select(['type', 'voidedAt', 'deletedAt'])
+    .where('caseId', '=', id)
+    .execute();
+  const problems = validateCaseForCompletion(
+    toWireRecord(row) as Partial<CaseRecord>,
+    vitals.map((v) => ({
+      type: v.type,
+      voidedAt: v.voidedAt ? v.voidedAt.toISOString() : null,
+      deletedAt: v.deletedAt ? v.deletedAt.toISOString() : null,
+    })),
+  );
+  if (problems.length === 0) return;
+  throw new Rejection(
+    RejectionCode.CASE_INCOMPLETE,
+    `The case cannot be completed: ${problems.map((p) => p.message).join('; ')}.`,
+    { id, problems: problems.map((p) => ({ field: p.field, step: p.step, message: p.message })) },
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Addenda: the corrections a completed case takes
+// ---------------------------------------------------------------------------------------
+
+type AddendumArgs = Extract<ParsedMutation, { name: 'case.addendum' }>['args'];
+
+/** The changes' `after` values as case fields, checked like case.upsert's fields. */
+function addendumValues(changes: AddendumArgs['changes']): Record<string, unknown> {
+  const seen = new Set<string>();
+  for (const change of changes) {
+    if (seen.has(change.field))
+      throw new Rejection(
+        RejectionCode.VALIDATION_FAILED,
+        `changes: ${change.field} appears more than once; list each field once.`,
+        { field: change.field },
+      );
+    seen.add(change.field);
+  }
+  const parsed = caseFieldsSchema.safeParse(
+    Object.fromEntries(changes.map((c) => [c.field, c.after])),
+  );
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+    throw new Rejection(
+      RejectionCode.VALIDATION_FAILED,
+      `${where}${issue?.message ?? 'Invalid input'}`,
+      {
+        issues: parsed.error.issues
+          .slice(0, 20)
+          .map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+      },
+    );
+  }
+  return definedFields(parsed.data);
+}
+
+/**
+ * Appends the addendum row (its before/after pairs are the history) and applies each change's
+ * `after` to the case like an upsert: one new version, field versions stamped. A completed
+ * case only: an in-progress case is edited directly. When a field no longer holds the
+ * `before` the author saw and another person wrote it last, the correction is still applied
+ * (it is the later write) and both values go to sync_conflicts, as last write wins does.
+ */
+async function applyAddendum(ctx: ApplyContext, args: AddendumArgs): Promise<Applied> {
+  const { actor } = ctx;
+  const c = await requireRow(ctx, 'cases', args.caseId, 'case');
+  if (c.status !== 'completed')
+    throw new Rejection(
+      RejectionCode.INVALID_STATE,
+      'An addendum corrects a completed case; this case is still in progress, so change the fields directly.',
+      { caseId: args.caseId },
+    );
+  assertAllowed(canChange(actor, 'case', ownerOf(c)));
+  const content = { caseId: args.caseId, reason: args.reason, changes: args.changes };
+  if ((await appendOnce(ctx, 'caseAddenda', args.id, content)) === 'exists') return NOTHING;
+  const values = addendumValues(args.changes);
+  await ctx.tx
+    .insertInto('caseAddenda')
+    .values({
+      id: args.id,
+      caseId: args.caseId,
+      userId: actor.id,
+      reason: args.reason,
+      changes: JSON.stringify(args.changes),
+      createdAt: ctx.mutation.clientTime,
+    })
+    .execute();
+
+  const versions = readFieldVersions(c);
+  const changed: Record<string, unknown> = {};
+  const conflicts: SyncConflictReport[] = [];
+  for (const change of args.changes) {
+    const after = values[change.field];
+    const serverValue = toWireValue(change.field, c[change.field]);
+    if (sameValue(serverValue, after)) continue;
+    const written = versions[change.field];
+    if (!sameValue(serverValue, change.before) && written && written.by !== actor.id) {
+      conflicts.push({
+        field: change.field,
+        serverValue: asJson(serverValue),
+        clientValue: asJson(after),
+      });
+      await ctx.tx
+        .insertInto('syncConflicts')
+        .values({
+          entityType: CONFLICT_ENTITY_TYPE.case,
+          entityId: args.caseId,
+          field: change.field,
+          baseVersion: ctx.mutation.baseVersion,
+          serverValue: JSON.stringify(asJson(serverValue)),
+          clientValue: JSON.stringify(asJson(after)),
+          serverAuthor: written.by,
+          clientAuthor: actor.id,
+        })
+        .execute();
+    }
+    changed[change.field] = after;
+  }
+  let version: string | undefined;
+  if (Object.keys(changed).length > 0) {
+    version = await nextVersion(ctx.tx);
+    const nextVersions: FieldVersions = { ...versions };
+    for (const field of Object.keys(changed)) nextVersions[field] = { version, by: actor.id };
+    await dynamic(ctx.tx)
+      .updateTable('cases')
+      .set({
+        ...toDbValues(changed),
+        fieldVersions: JSON.stringify(nextVersions),
+        updatedBy: actor.id,
+      })
+      .where('id', '=', args.caseId)
+      .execute();
+  }
+  await ctx.audit(
+    auditEntry(ctx, 'caseAddendum', args.id, {
+      caseId: args.caseId,
+      reason: args.reason,
+      fields: args.changes.map((change) => change.field),
+      applied: Object.keys(changed),
+      ...(version !== undefined ? { fieldVersion: version } : {}),
+      ...(conflicts.length > 0 ? { conflicts: conflicts.map((x) => x.field) } : {}),
+    }),
+  );
+  return { conflicts };
+}
+
+// ---------------------------------------------------------------------------------------
+// Case access (audit only)
+// ---------------------------------------------------------------------------------------
+
+/**
+ * A view, print, PDF or export of a case, recorded on the device (offline too) and written
+ * here as one audit entry `case.<action>`: `at` is when the server received it, `occurredAt`
+ * the device's time of the access. It changes no synced record. Keyed by the event's own id
+ * (unique index audit_log_access_event_idx), so a resend adds no second entry. A deleted case
+ * is still recorded (the access happened); only a case the actor may not see is refused.
+ */
+async function recordCaseAccess(
+  ctx: ApplyContext,
+  args: { id: string; caseId: string; action: string; detail?: string | undefined },
+): Promise<Applied> {
+  const c = await findRow(ctx, 'cases', args.caseId);
+  if (!c)
+    throw new Rejection(RejectionCode.NOT_FOUND, 'The case does not exist on the server.', {
+      caseId: args.caseId,
+    });
+  if (ownerOf(c) !== ctx.actor.id && !canSeeAll(ctx.actor, 'case')) {
+    throw new Rejection(RejectionCode.FORBIDDEN, 'You do not have permission to see this case.', {
+      caseId: args.caseId,
+      module: 'casesLogged',
+      action: 'view',
+    });
+  }
+  const action = `case.${args.action}`;
+  const seen = await ctx.tx
+    .selectFrom('auditLog')
+    .select(['action', 'entityId'])
+    .where(sql<boolean>`details ? 'accessEventId'`)
+    .where(sql<string>`details->>'accessEventId'`, '=', args.id)
+    .executeTakeFirst();
+  if (seen) {
+    if (seen.action === action && seen.entityId === args.caseId) return NOTHING;
+    throw new Rejection(RejectionCode.APPEND_ONLY, REJECTION_MESSAGES.APPEND_ONLY, {
+      id: args.id,
+    });
+  }
+  const m = ctx.mutation;
+  await ctx.audit({
+    action,
+    entityType: 'case',
+    entityId: args.caseId,
+    details: {
+      accessEventId: args.id,
+      caseId: args.caseId,
+      humanId: String(c.caseId),
+      source: 'device',
+      occurredAt: m.clientTime,
+      ...(args.detail !== undefined ? { detail: args.detail } : {}),
+      ...(c.deletedAt !== null ? { caseDeleted: true } : {}),
+      mutationId: m.mutationId,
+      deviceId: m.deviceId,
+      seq: m.seq,
+    },
+  });
+  return NOTHING;
+}
+
+// ---------------------------------------------------------------------------------------
 
 export async function applyMutation(ctx: ApplyContext): Promise<Applied> {
   const m = ctx.mutation;
@@ -389,6 +633,7 @@ export async function applyMutation(ctx: ApplyContext): Promise<Applied> {
       const row = await requireRow(ctx, 'cases', m.args.id, 'case');
       if (row.status === 'completed') return NOTHING;
       assertAllowed(canChange(actor, 'case', ownerOf(row)));
+      await assertCompletable(ctx, row);
       await ctx.tx
         .updateTable('cases')
         .set({ status: 'completed', completedAt: m.args.completedAt, updatedBy: actor.id })
@@ -398,30 +643,11 @@ export async function applyMutation(ctx: ApplyContext): Promise<Applied> {
       return NOTHING;
     }
 
-    case 'case.addendum': {
-      const c = await requireRow(ctx, 'cases', m.args.caseId, 'case');
-      assertAllowed(canChange(actor, 'case', ownerOf(c)));
-      const content = { caseId: m.args.caseId, reason: m.args.reason, changes: m.args.changes };
-      if ((await appendOnce(ctx, 'caseAddenda', m.args.id, content)) === 'exists') return NOTHING;
-      await ctx.tx
-        .insertInto('caseAddenda')
-        .values({
-          id: m.args.id,
-          caseId: m.args.caseId,
-          userId: actor.id,
-          reason: m.args.reason,
-          changes: JSON.stringify(m.args.changes),
-          createdAt: m.clientTime,
-        })
-        .execute();
-      await ctx.audit(
-        auditEntry(ctx, 'caseAddendum', m.args.id, {
-          caseId: m.args.caseId,
-          fields: m.args.changes.map((c) => c.field),
-        }),
-      );
-      return NOTHING;
-    }
+    case 'case.addendum':
+      return applyAddendum(ctx, m.args);
+
+    case 'case.access':
+      return recordCaseAccess(ctx, m.args);
 
     case 'case.delete':
     case 'incidentReport.delete': {

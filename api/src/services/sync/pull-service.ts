@@ -4,7 +4,7 @@
 // always holds every version up to its highest one and the returned cursor never skips a
 // change. Only what the user may see is returned (sync-access.ts).
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { Database } from '@rescuelog/db/schema';
+import type { Database, DbExecutor } from '@rescuelog/db/schema';
 import type { SyncEntity } from '@rescuelog/sync-protocol/sync/entities';
 import type { PullResponse, SyncChange } from '@rescuelog/sync-protocol/sync/push-pull';
 import { hasPermission } from '@rescuelog/sync-protocol/permissions';
@@ -50,6 +50,40 @@ function visibility(actor: Actor, entity: SyncEntity): Visibility {
 
 const ENTITIES = Object.keys(ENTITY_TABLE) as SyncEntity[];
 
+function toChange(entity: SyncEntity, row: Row): SyncChange {
+  return {
+    entity,
+    id: String(row.id),
+    version: String(row.version),
+    deleted: row.deletedAt !== null,
+    data: row.deletedAt !== null ? null : toWireRecord(row),
+  } as SyncChange;
+}
+
+/**
+ * The current rows with these ids that the actor may see (the pull rule), as pull changes.
+ * A push answers with them for its rejected and duplicate mutations (push-pull.ts `records`).
+ */
+export async function readVisibleRecords(
+  tx: DbExecutor,
+  actor: Actor,
+  ids: readonly string[],
+): Promise<SyncChange[]> {
+  if (ids.length === 0) return [];
+  const d = dynamic(tx);
+  const out: SyncChange[] = [];
+  for (const entity of ENTITIES) {
+    const visible = visibility(actor, entity);
+    let query = d
+      .selectFrom(ENTITY_TABLE[entity])
+      .selectAll()
+      .where('id', 'in', [...ids]);
+    if (visible !== 'all') query = query.where(visible);
+    for (const row of await query.execute()) out.push(toChange(entity, row));
+  }
+  return out;
+}
+
 export async function pullChanges(
   db: Kysely<Database>,
   actor: Actor,
@@ -79,16 +113,7 @@ export async function pullChanges(
       const page = found.slice(0, request.limit);
       const hasMore = found.length > request.limit;
       const lastVersion = page.at(-1)?.version ?? after;
-      const changes = page.map(
-        ({ entity, row, version }) =>
-          ({
-            entity,
-            id: String(row.id),
-            version: version.toString(),
-            deleted: row.deletedAt !== null,
-            data: row.deletedAt !== null ? null : toWireRecord(row),
-          }) as SyncChange,
-      );
+      const changes = page.map(({ entity, row }) => toChange(entity, row));
       return { cursor: (lastVersion > after ? lastVersion : after).toString(), hasMore, changes };
     });
 }

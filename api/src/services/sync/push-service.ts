@@ -3,8 +3,8 @@
 // mutation is applied or, if it can never apply, rejected (recorded, acknowledged and
 // returned so it cannot block the queue). The device's last applied seq advances in the
 // same transaction as the effects, so a response lost after commit only causes duplicates.
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, JsonValue } from '@rescuelog/db/schema';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import type { Database, JsonValue, NewAuditEntry } from '@rescuelog/db/schema';
 import { databaseError } from '@rescuelog/db/errors';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import {
@@ -18,12 +18,14 @@ import {
   type PushResponse,
 } from '@rescuelog/sync-protocol/sync/push-pull';
 import { REJECTION_MESSAGES, RejectionCode } from '@rescuelog/sync-protocol/sync/rejections';
+import { uuidSchema } from '@rescuelog/sync-protocol/sync/values';
 import { MIN_SCHEMA_VERSION } from '@rescuelog/sync-protocol/sync/versions';
 import { ApiError } from '../../lib/api-error';
 import { toJsonValue } from '../../lib/json-value';
 import { applyMutation, Rejection, type AuditWrite } from './apply-mutation';
+import { readVisibleRecords } from './pull-service';
 import type { Actor } from './sync-access';
-import { lockSyncWrites } from './sync-tables';
+import { dynamic, lockSyncWrites, reserveVersions, type Row } from './sync-tables';
 
 export interface RequestOrigin {
   ip: string | null;
@@ -40,6 +42,35 @@ export const DEVICE_USER_MISMATCH_MESSAGE =
 export const ACTOR_MISMATCH_MESSAGE =
   'These changes were made by another user; sign in as that user to send them.';
 
+/**
+ * A push's audit entries, inserted together before it commits: one statement for the batch
+ * instead of one per mutation. Entries of a mutation that is rolled back to its savepoint are
+ * dropped with it. `direct` writes at once instead, for a mutation that reads the audit log
+ * itself (see READS_AUDIT_LOG).
+ */
+interface AuditBuffer {
+  rows: NewAuditEntry[];
+  direct: boolean;
+}
+const auditBuffers = new WeakMap<Transaction<Database>, AuditBuffer>();
+/** 500 rows of 8 values stay far below PostgreSQL's 65,535 parameters per statement. */
+const INSERT_CHUNK = 500;
+
+async function insertAuditRows(tx: Transaction<Database>, rows: NewAuditEntry[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await tx
+      .insertInto('auditLog')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .execute();
+  }
+}
+
+/** Writes what the push's buffer holds, in order (before commit, or before a direct write). */
+async function flushAudit(tx: Transaction<Database>): Promise<void> {
+  const buffer = auditBuffers.get(tx);
+  if (buffer && buffer.rows.length > 0) await insertAuditRows(tx, buffer.rows.splice(0));
+}
+
 async function writeAudit(
   tx: Transaction<Database>,
   actor: Actor,
@@ -47,19 +78,19 @@ async function writeAudit(
   entry: AuditWrite,
   outcome: 'success' | 'denied' | 'failure',
 ): Promise<void> {
-  await tx
-    .insertInto('auditLog')
-    .values({
-      actorUserId: actor.id,
-      action: entry.action,
-      outcome,
-      entityType: entry.entityType,
-      entityId: entry.entityId,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
-      details: entry.details,
-    })
-    .execute();
+  const row: NewAuditEntry = {
+    actorUserId: actor.id,
+    action: entry.action,
+    outcome,
+    entityType: entry.entityType,
+    entityId: entry.entityId,
+    ip: origin.ip,
+    userAgent: origin.userAgent,
+    details: entry.details,
+  };
+  const buffer = auditBuffers.get(tx);
+  if (buffer && !buffer.direct) buffer.rows.push(row);
+  else await insertAuditRows(tx, [row]);
 }
 
 /** Database refusals that no retry can fix (bad data, missing parent): the mutation is rejected. */
@@ -104,7 +135,214 @@ function validateMutation(raw: RawMutation): Rejection | { mutation: ParsedMutat
   );
 }
 
+/** The mutation ids of these that the server has handled before (applied or rejected). */
+async function readHandled(tx: Transaction<Database>, mutationIds: string[]): Promise<Set<string>> {
+  if (mutationIds.length === 0) return new Set();
+  const rows = await tx
+    .selectFrom('appliedMutations')
+    .select('mutationId')
+    .where('mutationId', 'in', mutationIds)
+    .execute();
+  return new Set(rows.map((row) => row.mutationId));
+}
+
+/**
+ * Mutations whose apply reads the audit log (apply-mutation.ts: an access event is looked up
+ * by its id, so a replay under another mutation adds no second entry). Their entries are
+ * written at once, after everything buffered before them.
+ */
+const READS_AUDIT_LOG = new Set<string>(['case.access']);
+
+type NewAppliedMutation = Insertable<Database['appliedMutations']>;
+
+/** The table a mutation creates its record in, looked up by args.id, and its number column. */
+const CREATES: Record<string, { table: string; humanIdColumn: string | null }> = {
+  'case.upsert': { table: 'cases', humanIdColumn: 'caseId' },
+  'cprSession.upsert': { table: 'cprSessions', humanIdColumn: 'sessionId' },
+  'incidentReport.upsert': { table: 'incidentReports', humanIdColumn: 'incidentId' },
+  'mciIncident.upsert': { table: 'mciIncidents', humanIdColumn: 'incidentId' },
+  'mciCasualty.record': { table: 'mciCasualties', humanIdColumn: null },
+  'vitalSign.record': { table: 'vitalSigns', humanIdColumn: null },
+  'cprEvent.record': { table: 'cprEvents', humanIdColumn: null },
+  'cprEvent.void': { table: 'cprEvents', humanIdColumn: null },
+  'case.addendum': { table: 'caseAddenda', humanIdColumn: null },
+};
+
+/** Every string in a mutation's args and entity ids (what it could write rows under). */
+function namedValues(raw: RawMutation): string[] {
+  const out: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') out.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(raw.args);
+  walk(raw.entityIds);
+  return out;
+}
+
+/**
+ * Which records the batch's creates name do not exist yet, and which of their numbers are
+ * free: one narrow read per table for the whole batch instead of two reads per create. A value
+ * stays "known absent" only until a mutation of the batch names it (forget), so a record this
+ * batch creates is read from the database again by the mutations after it.
+ */
+class Absences {
+  private readonly absent = new Map<string, Set<string>>();
+
+  static async read(tx: Transaction<Database>, mutations: RawMutation[]): Promise<Absences> {
+    const found = new Absences();
+    const wanted = new Map<
+      string,
+      { humanIdColumn: string | null; ids: Set<string>; numbers: Set<string> }
+    >();
+    for (const raw of mutations) {
+      const create = CREATES[raw.name];
+      const args: unknown = raw.args;
+      if (!create || args === null || typeof args !== 'object') continue;
+      const entry = wanted.get(create.table) ?? {
+        humanIdColumn: create.humanIdColumn,
+        ids: new Set<string>(),
+        numbers: new Set<string>(),
+      };
+      wanted.set(create.table, entry);
+      const id = 'id' in args ? uuidSchema.safeParse(args.id) : undefined;
+      if (id?.success) entry.ids.add(id.data);
+      if (create.humanIdColumn && 'humanId' in args && typeof args.humanId === 'string')
+        entry.numbers.add(args.humanId);
+    }
+    const d = dynamic(tx);
+    for (const [table, { humanIdColumn, ids, numbers }] of wanted) {
+      if (ids.size === 0 && numbers.size === 0) continue;
+      const columns = humanIdColumn ? ['id', humanIdColumn] : ['id'];
+      const rows = await d
+        .selectFrom(table)
+        .select(columns)
+        .where((eb) =>
+          eb.or([
+            ...(ids.size > 0 ? [eb('id', 'in', [...ids])] : []),
+            ...(humanIdColumn && numbers.size > 0 ? [eb(humanIdColumn, 'in', [...numbers])] : []),
+          ]),
+        )
+        .execute();
+      const existingIds = new Set(rows.map((row) => String(row.id)));
+      found.absent.set(`${table}.id`, new Set([...ids].filter((x) => !existingIds.has(x))));
+      if (humanIdColumn) {
+        const taken = new Set(rows.map((row) => String(row[humanIdColumn])));
+        found.absent.set(
+          `${table}.${humanIdColumn}`,
+          new Set([...numbers].filter((x) => !taken.has(x))),
+        );
+      }
+    }
+    return found;
+  }
+
+  readonly knownAbsent = (table: string, column: string, value: string): boolean =>
+    this.absent.get(`${table}.${column}`)?.has(value) ?? false;
+
+  /** After a mutation ran (whatever its outcome): what it named may exist now. */
+  forget(raw: RawMutation): void {
+    const values = namedValues(raw);
+    for (const set of this.absent.values()) for (const value of values) set.delete(value);
+  }
+}
+
+/** Last-write-wins creates whose rows may wait for one multi-row insert (createLww). */
+const DEFERRABLE_CREATES = new Set([
+  'case.upsert',
+  'cprSession.upsert',
+  'incidentReport.upsert',
+  'mciIncident.upsert',
+]);
+/** Values per insert statement: far below PostgreSQL's 65,535 parameters. */
+const INSERT_PARAMETERS = 30_000;
+
+/**
+ * New rows of consecutive creates into one table, inserted by one statement instead of one
+ * each (a single-row insert of a case costs ~1 ms on PGlite, nearly all of it per statement,
+ * not per index). Only while the batch runs without savepoints, and only for a create the
+ * batch's one read showed to be new, number included (`deferrable`): such a create reads
+ * nothing before its insert. Every other mutation, and the end of the batch, flushes the rows
+ * first, so statements run in the same order as inserting at once, and a later mutation
+ * that reads or refers to a row finds it. A flush the database refuses (a constraint) is
+ * a mutation that failed to apply: the batch runs again with savepoints and inserts at once,
+ * so the outcome stays that of applying the mutations one at a time.
+ */
+class PendingInserts {
+  private table: string | null = null;
+  private rows: Row[] = [];
+
+  constructor(private readonly tx: Transaction<Database>) {}
+
+  /** The table a mutation's create would insert into, when it may wait; else null. */
+  static deferrable(mutation: ParsedMutation, absences: Absences): string | null {
+    const create = CREATES[mutation.name];
+    if (!create || !DEFERRABLE_CREATES.has(mutation.name)) return null;
+    // The args apply-mutation reads (its checks of absence use these very values).
+    const args: unknown = mutation.args;
+    if (args === null || typeof args !== 'object' || !('id' in args) || typeof args.id !== 'string')
+      return null;
+    if (!absences.knownAbsent(create.table, 'id', args.id)) return null;
+    if (create.humanIdColumn) {
+      const humanId = 'humanId' in args ? args.humanId : undefined;
+      if (typeof humanId !== 'string') return null;
+      if (!absences.knownAbsent(create.table, create.humanIdColumn, humanId)) return null;
+    }
+    return create.table;
+  }
+
+  /** Inserts what waits unless the next mutation's create (into `table`) may join it. */
+  async before(table: string | null): Promise<void> {
+    if (table === null || table !== this.table) await this.flush();
+  }
+
+  readonly add = (table: string, row: Row): void => {
+    if (this.table !== table) throw new Error('PendingInserts.add: flush before another table');
+    this.rows.push(row);
+  };
+
+  /** Starts (or continues) collecting rows for `table`. */
+  collect(table: string): void {
+    this.table = table;
+  }
+
+  async flush(): Promise<void> {
+    const table = this.table;
+    const rows = this.rows.splice(0);
+    this.table = null;
+    if (table === null || rows.length === 0) return;
+    const d = dynamic(this.tx);
+    try {
+      let chunk: Row[] = [];
+      const columns = new Set<string>();
+      for (const row of rows) {
+        for (const key of Object.keys(row)) columns.add(key);
+        if (chunk.length > 0 && (chunk.length + 1) * columns.size > INSERT_PARAMETERS) {
+          await d.insertInto(table).values(chunk).execute();
+          chunk = [];
+          columns.clear();
+          for (const key of Object.keys(row)) columns.add(key);
+        }
+        chunk.push(row);
+      }
+      if (chunk.length > 0) await d.insertInto(table).values(chunk).execute();
+    } catch (error) {
+      if (permanentDatabaseRefusal(error)) throw new RetryWithSavepoints();
+      throw error;
+    }
+  }
+}
+
+/** A raw mutation's entity ids that are uuids (it may be malformed: it was read loosely). */
+function entityIdsOf(raw: RawMutation | undefined): string[] {
+  if (!raw || !Array.isArray(raw.entityIds)) return [];
+  return raw.entityIds.filter((x): x is string => uuidSchema.safeParse(x).success);
+}
+
 const PERMISSION_CODES = new Set<RejectionCode>([RejectionCode.FORBIDDEN, RejectionCode.NOT_OWNER]);
+/** Mutations whose args.id is the case's id. */
+const CASE_MUTATIONS = new Set(['case.upsert', 'case.complete', 'case.delete']);
 
 /** Kept in sync_rejections with the data, audited (a permission refusal as a denial). */
 async function recordRejection(
@@ -133,6 +371,18 @@ async function recordRejection(
   const entityIds = Array.isArray(raw.entityIds)
     ? raw.entityIds.filter((x): x is string => typeof x === 'string')
     : [];
+  // A refused change to a case or its children (vital sign, addendum, access record) belongs
+  // in that case's access history, which finds entries by details.caseId.
+  const args: unknown = raw.args;
+  const caseIdArg =
+    args === null || typeof args !== 'object'
+      ? undefined
+      : 'caseId' in args
+        ? args.caseId
+        : CASE_MUTATIONS.has(raw.name) && 'id' in args
+          ? args.id
+          : undefined;
+  const caseId = caseIdArg === undefined ? undefined : uuidSchema.safeParse(caseIdArg);
   await writeAudit(
     tx,
     actor,
@@ -146,6 +396,7 @@ async function recordRejection(
         deviceId,
         seq: raw.seq,
         code: rejection.code,
+        ...(caseId?.success ? { caseId: caseId.data } : {}),
         ...rejection.details,
       },
     },
@@ -153,24 +404,46 @@ async function recordRejection(
   );
 }
 
+/** Rejections recorded for replayed mutations, by replayKey. */
+type StoredRejections = Map<string, { reason: string; details: Record<string, JsonValue> }>;
+
+function replayKey(raw: { seq: number | string; mutationId: string }): string {
+  return `${String(raw.seq)}:${raw.mutationId}`;
+}
+
+/** One read for every replayed mutation of the batch: (device_id, seq) is indexed, and the
+ * mutation id makes sure it is the same mutation. */
+async function readRejections(
+  tx: Transaction<Database>,
+  deviceId: string,
+  replays: RawMutation[],
+): Promise<StoredRejections> {
+  const found: StoredRejections = new Map();
+  if (replays.length === 0) return found;
+  const rows = await tx
+    .selectFrom('syncRejections')
+    .select(['seq', 'mutationId', 'reason', 'details'])
+    .where('deviceId', '=', deviceId)
+    .where(
+      'seq',
+      'in',
+      replays.map((raw) => String(raw.seq)),
+    )
+    .execute();
+  for (const row of rows) found.set(replayKey(row), row);
+  return found;
+}
+
 /**
  * The answer for a mutation the server has already handled. A rejection is answered again as
  * a rejection: when the first answer was lost, the device would otherwise drop the entry as a
  * duplicate, never show the rejection in its inbox and keep the rejected value on screen.
  */
-async function replayedResult(
-  tx: Transaction<Database>,
-  deviceId: string,
+function replayedResult(
+  rejections: StoredRejections,
   raw: { seq: number; mutationId: string },
-): Promise<MutationResult> {
-  // (device_id, seq) is indexed; the mutation id makes sure it is the same mutation.
-  const rejected = await tx
-    .selectFrom('syncRejections')
-    .select(['reason', 'details'])
-    .where('deviceId', '=', deviceId)
-    .where('seq', '=', String(raw.seq))
-    .where('mutationId', '=', raw.mutationId)
-    .executeTakeFirst();
+): MutationResult {
+  const rejected = rejections.get(replayKey(raw));
   if (!rejected) return { seq: raw.seq, mutationId: raw.mutationId, status: 'duplicate' };
   const code = mutationResultSchema.shape.code.safeParse(rejected.reason);
   const message = rejected.details.message;
@@ -203,17 +476,45 @@ export async function pushBatch(
   }
   const ordered = [...batch.mutations].sort((a, b) => a.seq - b.seq);
 
+  // Most batches apply whole: first without a savepoint per mutation (two statements fewer
+  // each). The first mutation that fails to apply rolls that attempt back entirely, and the
+  // batch runs again from the start, each mutation in its own savepoint, so that only the
+  // failing one is undone. Either way one transaction commits, in seq order.
+  try {
+    return await applyBatch(db, actor, origin, batch.deviceId, ordered, false);
+  } catch (error) {
+    if (!(error instanceof RetryWithSavepoints)) throw error;
+    return applyBatch(db, actor, origin, batch.deviceId, ordered, true);
+  }
+}
+
+/** Thrown out of a batch applied without savepoints when one of its mutations fails to apply. */
+class RetryWithSavepoints extends Error {
+  constructor() {
+    super('A mutation failed to apply; the batch runs again with a savepoint per mutation');
+    this.name = 'RetryWithSavepoints';
+  }
+}
+
+async function applyBatch(
+  db: Kysely<Database>,
+  actor: Actor,
+  origin: RequestOrigin,
+  deviceId: string,
+  ordered: RawMutation[],
+  savepoints: boolean,
+): Promise<PushResponse> {
   return db.transaction().execute(async (tx) => {
     await lockSyncWrites(tx);
     let device = await tx
       .selectFrom('devices')
       .selectAll()
-      .where('deviceId', '=', batch.deviceId)
+      .where('deviceId', '=', deviceId)
       .executeTakeFirst();
     if (!device) {
       device = await tx
         .insertInto('devices')
-        .values({ deviceId: batch.deviceId, userId: actor.id, userAgent: origin.userAgent })
+        .values({ deviceId, userId: actor.id, userAgent: origin.userAgent })
         .returningAll()
         .executeTakeFirstOrThrow();
     }
@@ -221,22 +522,36 @@ export async function pushBatch(
       throw new ApiError(409, ErrorCode.DEVICE_USER_MISMATCH, DEVICE_USER_MISMATCH_MESSAGE);
 
     let last = Number(device.lastAppliedSeq);
+    // Read once for the whole batch what each mutation would otherwise look up on its own:
+    // which ones were handled before (under their seq, or renumbered) and their rejections.
+    const fresh = ordered.filter((raw) => raw.seq > last);
+    const handled = await readHandled(
+      tx,
+      fresh.map((raw) => raw.mutationId),
+    );
+    const rejections = await readRejections(
+      tx,
+      deviceId,
+      ordered.filter((raw) => raw.seq <= last || handled.has(raw.mutationId)),
+    );
+    if (fresh.length > 1) await reserveVersions(tx, fresh.length);
+    const absences = await Absences.read(tx, fresh);
+    const audit: AuditBuffer = { rows: [], direct: false };
+    auditBuffers.set(tx, audit);
+    const inserts = new PendingInserts(tx);
+    const handledNow: NewAppliedMutation[] = [];
+
     const results: MutationResult[] = [];
     for (const raw of ordered) {
       if (raw.seq <= last) {
-        results.push(await replayedResult(tx, batch.deviceId, raw));
+        results.push(replayedResult(rejections, raw));
         continue;
       }
       if (raw.seq > last + 1) break;
 
-      const seen = await tx
-        .selectFrom('appliedMutations')
-        .select('seq')
-        .where('mutationId', '=', raw.mutationId)
-        .executeTakeFirst();
-      if (seen) {
+      if (handled.has(raw.mutationId)) {
         // The same mutation under a new seq (a client that renumbered its queue): no second effect.
-        results.push(await replayedResult(tx, batch.deviceId, raw));
+        results.push(replayedResult(rejections, raw));
         last = raw.seq;
         continue;
       }
@@ -244,16 +559,29 @@ export async function pushBatch(
       const checked = validateMutation(raw);
       let rejection: Rejection | undefined = checked instanceof Rejection ? checked : undefined;
       let result: MutationResult | undefined;
+      const insertTable =
+        savepoints || checked instanceof Rejection
+          ? null
+          : PendingInserts.deferrable(checked.mutation, absences);
+      await inserts.before(insertTable);
       if (!(checked instanceof Rejection)) {
-        await sql`savepoint sync_mutation`.execute(tx);
+        if (insertTable !== null) inserts.collect(insertTable);
+        audit.direct = READS_AUDIT_LOG.has(checked.mutation.name);
+        // Entries already buffered go in first, outside the savepoint, so a rollback of this
+        // mutation cannot take them along.
+        if (audit.direct) await flushAudit(tx);
+        const mark = audit.rows.length;
+        if (savepoints) await sql`savepoint sync_mutation`.execute(tx);
         try {
           const applied = await applyMutation({
             tx,
             actor,
             mutation: checked.mutation,
             audit: (entry) => writeAudit(tx, actor, origin, entry, 'success'),
+            knownAbsent: absences.knownAbsent,
+            ...(insertTable !== null ? { insertLater: inserts.add } : {}),
           });
-          await sql`release savepoint sync_mutation`.execute(tx);
+          if (savepoints) await sql`release savepoint sync_mutation`.execute(tx);
           result = {
             seq: raw.seq,
             mutationId: raw.mutationId,
@@ -263,12 +591,18 @@ export async function pushBatch(
         } catch (error) {
           rejection = error instanceof Rejection ? error : permanentDatabaseRefusal(error);
           if (!rejection) throw error;
+          // Its writes so far cannot be undone alone (a database error has even aborted the
+          // transaction): roll this attempt back and run the batch with savepoints.
+          if (!savepoints) throw new RetryWithSavepoints();
           await sql`rollback to savepoint sync_mutation`.execute(tx);
           await sql`release savepoint sync_mutation`.execute(tx);
+          // Its audit entries were never written (or were rolled back with it).
+          audit.rows.length = mark;
         }
+        audit.direct = false;
       }
       if (rejection) {
-        await recordRejection(tx, actor, origin, batch.deviceId, raw, rejection);
+        await recordRejection(tx, actor, origin, deviceId, raw, rejection);
         result = {
           seq: raw.seq,
           mutationId: raw.mutationId,
@@ -277,19 +611,36 @@ export async function pushBatch(
           message: rejection.message,
         };
       }
+      absences.forget(raw);
       if (!result) throw new Error('A mutation ended neither applied nor rejected');
-      await tx
-        .insertInto('appliedMutations')
-        .values({ mutationId: raw.mutationId, deviceId: batch.deviceId, seq: raw.seq })
-        .execute();
+      handledNow.push({ mutationId: raw.mutationId, deviceId: deviceId, seq: raw.seq });
+      handled.add(raw.mutationId);
       results.push(result);
       last = raw.seq;
+    }
+    await inserts.flush();
+    await flushAudit(tx);
+    auditBuffers.delete(tx);
+    for (let i = 0; i < handledNow.length; i += INSERT_CHUNK) {
+      await tx
+        .insertInto('appliedMutations')
+        .values(handledNow.slice(i, i + INSERT_CHUNK))
+        .execute();
     }
     await tx
       .updateTable('devices')
       .set({ lastAppliedSeq: last, lastSeenAt: new Date() })
-      .where('deviceId', '=', batch.deviceId)
+      .where('deviceId', '=', deviceId)
       .execute();
-    return { lastAppliedSeq: last, results };
+    // The device undoes a rejected change (and rebuilds a duplicate's records) from these,
+    // without waiting for a pull (push-pull.ts `records`).
+    const undoIds = new Set<string>();
+    for (const result of results) {
+      if (result.status === 'applied') continue;
+      const raw = ordered.find((m) => m.seq === result.seq && m.mutationId === result.mutationId);
+      for (const id of entityIdsOf(raw)) undoIds.add(id);
+    }
+    const records = await readVisibleRecords(tx, actor, [...undoIds]);
+    return { lastAppliedSeq: last, results, ...(records.length > 0 ? { records } : {}) };
   });
 }

@@ -123,8 +123,36 @@ export async function lockSyncWrites(tx: Transaction<Database>): Promise<void> {
   await sql`select pg_advisory_xact_lock(${SYNC_WRITE_LOCK_KEY})`.execute(tx);
 }
 
+/** Versions taken ahead for one transaction (reserveVersions), handed out in ascending order. */
+const reservedVersions = new WeakMap<Transaction<Database>, string[]>();
+
+/**
+ * Takes `count` values of the version sequence in one statement, for a push that will need
+ * about that many field versions (one per applied write): one read for the batch instead of
+ * one per mutation. Only under the sync write lock, which makes this safe: every value is
+ * above every version a device could have pulled before this transaction commits, and below
+ * the row versions the trigger assigns later in it, so a device that pulled the written row
+ * has a base version at or above the field's version and one that did not has one below it
+ * (the only comparison field versions take part in). Values left unused are skipped numbers,
+ * as after a rolled-back nextval; cursors never need the sequence to be dense.
+ */
+export async function reserveVersions(tx: Transaction<Database>, count: number): Promise<void> {
+  const { rows } = await sql<{
+    v: string;
+  }>`select nextval('sync_version_seq')::text as v from generate_series(1, ${count}::int)`.execute(
+    tx,
+  );
+  const values = rows
+    .map((row) => BigInt(row.v))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(String);
+  reservedVersions.set(tx, [...(reservedVersions.get(tx) ?? []), ...values]);
+}
+
 /** Takes the next value of the version sequence (for field versions written with a row). */
 export async function nextVersion(tx: Transaction<Database>): Promise<string> {
+  const reserved = reservedVersions.get(tx)?.shift();
+  if (reserved !== undefined) return reserved;
   const { rows } = await sql<{ v: string }>`select nextval('sync_version_seq')::text as v`.execute(
     tx,
   );
