@@ -6,6 +6,8 @@ import { makeUser } from '@/test/fixtures';
 import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
 
+// Case capture screens need the user's local database (fake IndexedDB) and a quiet sync
+// server: they are scanned in a11y-cases.test.tsx, so these tests stay without one.
 describe('accessibility (axe, structural rules)', () => {
   it('/auth sign in and register tabs', async () => {
     signedInAs(null);

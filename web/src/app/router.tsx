@@ -13,6 +13,13 @@ const DashboardRoute = lazyNamed(() => import('./routes/dashboard'), 'DashboardR
 const AdminUsersRoute = lazyNamed(() => import('./routes/admin/users'), 'AdminUsersRoute');
 const NotFoundRoute = lazyNamed(() => import('./routes/not-found'), 'NotFoundRoute');
 const SyncInboxRoute = lazyNamed(() => import('@/features/sync-status/components/sync-inbox'), 'SyncInbox');
+const PatientDetailsRoute = lazyNamed(() => import('./routes/cases/patient-details'), 'PatientDetailsRoute');
+const PrimarySurveyRoute = lazyNamed(() => import('./routes/cases/primary-survey'), 'PrimarySurveyRoute');
+const SecondarySurveyRoute = lazyNamed(() => import('./routes/cases/secondary-survey'), 'SecondarySurveyRoute');
+const TreatmentProvidedRoute = lazyNamed(() => import('./routes/cases/treatment-provided'), 'TreatmentProvidedRoute');
+const ResponseDetailsRoute = lazyNamed(() => import('./routes/cases/response-details'), 'ResponseDetailsRoute');
+const CaseCompletedRoute = lazyNamed(() => import('./routes/cases/case-completed'), 'CaseCompletedRoute');
+const CaseSearchRoute = lazyNamed(() => import('./routes/cases/case-search'), 'CaseSearchRoute');
 const NotAvailable = lazy(async () => ({ default: (await import('./routes/not-available')).NotAvailableRoute }));
 
 /** Screens that belong to later issues; each shows an honest "not available yet" page. */
@@ -22,14 +29,7 @@ export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?
   { path: '/internal-protocols', screen: 'Internal SOPs' },
   { path: '/help', screen: 'Help & Guide' },
   { path: '/system-settings', screen: 'System Settings' },
-  { path: '/patient-details/:caseId?', screen: 'Patient Details' },
-  { path: '/primary-survey/:caseId', screen: 'Primary Survey' },
-  { path: '/secondary-survey/:caseId', screen: 'Secondary Survey' },
-  { path: '/treatment-provided/:caseId', screen: 'Treatment Provided' },
-  { path: '/response-details/:caseId', screen: 'Response Details' },
-  { path: '/case-completed/:caseId', screen: 'Completed Case' },
   { path: '/protocols/:category?', screen: 'First Aid Protocols' },
-  { path: '/case-search', screen: 'Cases Logged' },
   { path: '/cpr-logger', screen: 'CPR Logger' },
   { path: '/cpr-logs', screen: 'CPR Logs' },
   { path: '/multi-patient', screen: 'Multi-Patient Incident Command' },
@@ -63,6 +63,14 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/', element: <DashboardRoute /> },
           { path: '/sync-inbox', element: <SyncInboxRoute /> },
+          // Patient case documentation (issue 5): the capture steps, the completed case, search.
+          { path: '/patient-details/:caseId?', element: <PatientDetailsRoute /> },
+          { path: '/primary-survey/:caseId', element: <PrimarySurveyRoute /> },
+          { path: '/secondary-survey/:caseId', element: <SecondarySurveyRoute /> },
+          { path: '/treatment-provided/:caseId', element: <TreatmentProvidedRoute /> },
+          { path: '/response-details/:caseId', element: <ResponseDetailsRoute /> },
+          { path: '/case-completed/:caseId', element: <CaseCompletedRoute /> },
+          { path: '/case-search', element: <CaseSearchRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({ path: s.path, element: <NotAvailable screen={s.screen} /> })),
           {
             element: <RequireAdministrator />,

@@ -9,13 +9,64 @@ import { z } from 'zod';
 
 export const USER_QUERY_KEY = ['/api/user'] as const;
 
-async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<User | null> {
+/**
+ * The last account this device signed in with, kept so the app opens without signal: a crew
+ * that reloads the app (or starts it) in a dead zone must still reach its cases. It is the
+ * user's own profile, written when the server confirms the session and removed at logout or
+ * when the server says the session is gone (401). Not a `cache_` entry: those expire after
+ * 24 h (spec §9), and a shift can be longer than a day without signal.
+ */
+export const KNOWN_USER_KEY = 'rescuelog.knownUser';
+const knownUserSchema = currentUserResponseSchema;
+
+export function readKnownUser(): User | null {
   try {
-    const { user } = await getJson('/api/user', currentUserResponseSchema, signal);
+    const raw = localStorage.getItem(KNOWN_USER_KEY);
+    if (raw === null) return null;
+    const parsed = knownUserSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data.user : null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberUser(user: User | null): void {
+  try {
+    if (user) localStorage.setItem(KNOWN_USER_KEY, JSON.stringify({ user }));
+    else localStorage.removeItem(KNOWN_USER_KEY);
+  } catch {
+    // Storage disabled (private mode): the app then needs signal to open.
+  }
+}
+
+/** How long the first request for the user may take before the device's copy is used
+ * (a hanging captive portal or a dying signal must not leave a spinner). */
+export const USER_FETCH_TIMEOUT_MS = 8000;
+
+async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<User | null> {
+  // AbortSignal.any is missing on older iOS Safari: combine by hand.
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  signal.addEventListener('abort', abort, { once: true });
+  const timer = setTimeout(abort, USER_FETCH_TIMEOUT_MS);
+  try {
+    const { user } = await getJson('/api/user', currentUserResponseSchema, controller.signal);
+    rememberUser(user);
     return user;
   } catch (error) {
-    if (error instanceof HttpError && error.status === 401) return null;
+    if (error instanceof HttpError && error.status === 401) {
+      rememberUser(null);
+      return null;
+    }
+    // No answer, a server error or a page that is not ours (captive portal): without signal
+    // the account this device last signed in with opens the app; the sync engine asks for a
+    // new sign-in if the server later refuses the session.
+    const known = signal.aborted ? null : readKnownUser();
+    if (known) return known;
     throw error;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', abort);
   }
 }
 
@@ -26,6 +77,7 @@ export function useUser() {
 }
 
 export function setCurrentUser(queryClient: QueryClient, user: User | null): void {
+  rememberUser(user);
   queryClient.setQueryData<User | null>(USER_QUERY_KEY, user);
 }
 

@@ -1,9 +1,16 @@
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
 import { ChevronRight } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { Spinner } from '@/components/ui/spinner';
+import { useAfterFirstLoad } from '@/hooks/use-after-first-load';
 import { formatRelativeTime } from '@/lib/format';
-import { useRecentCases } from '../api/use-recent-cases';
+import type { RecentCases as RecentCasesState } from '../api/use-recent-cases';
+import { useRecentServerCases } from '../api/use-recent-server-cases';
+
+// The device's own cases join the list once the first screen has loaded: reading them needs
+// the local database code (Dexie), which would otherwise add ~45 KiB to the first render.
+const DeviceRecentCases = lazy(async () => ({ default: (await import('./recent-cases-device')).DeviceRecentCases }));
 
 export function caseLink(c: CaseSummary): string {
   const id = encodeURIComponent(c.caseId);
@@ -27,8 +34,12 @@ function CaseRow({ c }: { c: CaseSummary }) {
   );
 }
 
+function ServerRecentCases() {
+  return <RecentCasesList recent={useRecentServerCases()} />;
+}
+
 export function RecentCases() {
-  const { data: cases, isPending, isError, error } = useRecentCases();
+  const afterLoad = useAfterFirstLoad();
   return (
     <section className="card" aria-labelledby="recent-cases-title">
       <div className="card__header">
@@ -39,19 +50,37 @@ export function RecentCases() {
           View All
         </Link>
       </div>
-      {isPending ? (
-        <Spinner label="Loading recent cases" />
-      ) : isError ? (
-        <p className="text-danger">Recent cases could not be loaded ({error.message}).</p>
-      ) : cases.length === 0 ? (
-        <p className="empty-state">No cases yet</p>
+      {afterLoad ? (
+        <Suspense fallback={<ServerRecentCases />}>
+          <DeviceRecentCases />
+        </Suspense>
       ) : (
-        <ul className="case-list">
-          {cases.map((c) => (
-            <CaseRow key={c.id} c={c} />
-          ))}
-        </ul>
+        <ServerRecentCases />
       )}
     </section>
+  );
+}
+
+/** The list in each state (loading, error, empty, cases), whichever source fills it. */
+export function RecentCasesList({ recent }: { recent: RecentCasesState }) {
+  return (
+    <>
+      {recent.state === 'loading' ? (
+        <Spinner label="Loading recent cases" />
+      ) : recent.state === 'error' ? (
+        <p className="text-danger">Recent cases could not be loaded ({recent.error.message}).</p>
+      ) : recent.cases.length === 0 ? (
+        <p className="empty-state">No cases yet</p>
+      ) : (
+        <>
+          <ul className="case-list">
+            {recent.cases.map((c) => (
+              <CaseRow key={c.caseId} c={c} />
+            ))}
+          </ul>
+          {recent.serverError ? <p className="text-muted">Showing cases on this device: the server could not be reached.</p> : null}
+        </>
+      )}
+    </>
   );
 }

@@ -15,6 +15,7 @@ const MUTATION_LABELS: Record<MutationName, string> = {
   'case.complete': 'Case completion',
   'case.addendum': 'Case addendum',
   'case.delete': 'Case deletion',
+  'case.access': 'Case access record',
   'vitalSign.record': 'Vital sign',
   'vitalSign.void': 'Vital sign correction',
   'cprSession.upsert': 'CPR session changes',

@@ -1,0 +1,65 @@
+// The addenda of a case, oldest first: who wrote each (the author's name when this device
+// knows it), when, why, and every field's value before and after.
+import { CASE_FIELD_LABELS, formatCaseDateTime, formatCaseValue } from '@rescuelog/sync-protocol/case/fields';
+import type { CaseField } from '@rescuelog/sync-protocol/sync/entities';
+import { CASE_FIELDS } from '@rescuelog/sync-protocol/sync/entities';
+import type { LocalAddendum } from '../data/use-case';
+
+const KNOWN_FIELDS = new Set<string>(CASE_FIELDS);
+
+function fieldLabel(field: string): string {
+  return KNOWN_FIELDS.has(field) ? CASE_FIELD_LABELS[field as CaseField] : field;
+}
+
+function valueText(field: string, value: unknown): string {
+  return KNOWN_FIELDS.has(field) ? formatCaseValue(field as CaseField, value) : JSON.stringify(value ?? null);
+}
+
+export function AddendaList({ addenda, authorName }: { addenda: readonly LocalAddendum[]; authorName: (userId: number | undefined) => string }) {
+  const live = addenda.filter((a) => !a.deletedAt);
+  if (live.length === 0) return <p className="completed-empty">No addenda.</p>;
+  return (
+    <ol className="addenda">
+      {live.map((addendum, index) => {
+        const headingId = `addendum-${addendum.id}`;
+        const changes = addendum.changes ?? [];
+        return (
+          <li key={addendum.id} className="addendum" aria-labelledby={headingId}>
+            <h4 id={headingId} className="addendum__title">
+              Addendum {index + 1} · {formatCaseDateTime(addendum.createdAt) ?? 'time not known yet'}
+            </h4>
+            <p className="addendum__author">By {authorName(addendum.userId)}</p>
+            <p className="addendum__reason">
+              <span className="addendum__reason-label">Reason:</span> {addendum.reason}
+            </p>
+            {changes.length === 0 ? (
+              <p className="addendum__note">A note: no field was changed.</p>
+            ) : (
+              <div className="addendum__table-wrap">
+                <table className="addendum__table">
+                  <caption className="sr-only">Fields changed by addendum {index + 1}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Field</th>
+                      <th scope="col">Before</th>
+                      <th scope="col">After</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {changes.map((change) => (
+                      <tr key={change.field}>
+                        <th scope="row">{fieldLabel(change.field)}</th>
+                        <td className="addendum__before">{valueText(change.field, change.before)}</td>
+                        <td className="addendum__after">{valueText(change.field, change.after)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,121 @@
+// The completed-case screen's body, for a case on this device or one fetched from the server:
+// where the case stands (locked or in progress), the completion check (device, in progress),
+// the handover with print / PDF / FHIR, the addenda (adding one on a locked case held by this
+// device), the whole record read-only, the vital signs, and the administrator's tools.
+import { buildHandover, type AddendumLike, type VitalLike2 } from '@rescuelog/sync-protocol/case/handover';
+import { formatCaseDateTime } from '@rescuelog/sync-protocol/case/fields';
+import type { VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
+import { FilePlus2, Lock, PencilLine } from 'lucide-react';
+import { useCallback, useMemo, useState } from 'react';
+import { useUser } from '@/lib/auth';
+import type { LocalAddendum, LocalCase, LocalVitalSign } from '../data/use-case';
+import { VitalSignsTable } from '../vitals/vital-signs-table';
+import type { ReadingLike } from '../vitals/vital-display';
+import { AddendaList } from './addenda-list';
+import { AddendumForm } from './addendum-form';
+import { AdminCaseTools } from './admin-case-tools';
+import { CaseSummary } from './case-summary';
+import { CompletionPanel } from './completion-panel';
+import { HandoverCard, type HandoverCardProps } from './handover-card';
+import './completed.css';
+
+export interface CaseRecordViewProps {
+  record: LocalCase & { caseId: string };
+  vitals: readonly LocalVitalSign[] | undefined;
+  addenda: readonly LocalAddendum[] | undefined;
+  /** 'device': this device holds the case (it can be completed or corrected here). */
+  source: 'device' | 'server';
+  download: HandoverCardProps['download'];
+  exportFhir: HandoverCardProps['exportFhir'];
+}
+
+function readings(vitals: readonly LocalVitalSign[]): ReadingLike[] {
+  return vitals.flatMap((v) => (v.type && typeof v.value === 'string' ? [{ ...v, type: v.type as VitalSignType, value: v.value }] : []));
+}
+
+export function CaseRecordView({ record, vitals, addenda, source, download, exportFhir }: CaseRecordViewProps) {
+  const { data: user } = useUser();
+  const [adding, setAdding] = useState(false);
+  const completed = record.status === 'completed';
+  const onDevice = source === 'device';
+
+  // This device knows only the signed-in user's name; others show by their user number.
+  const authorName = useCallback(
+    (userId: number | undefined) => {
+      if (userId !== undefined && user && userId === user.id) return user.callSign ? `${user.fullName} (${user.callSign})` : user.fullName;
+      return userId === undefined ? 'Unknown author' : `User ${String(userId)}`;
+    },
+    [user],
+  );
+
+  const handover = useMemo(() => {
+    const handoverVitals: VitalLike2[] = (vitals ?? []).flatMap((v) =>
+      v.type && typeof v.value === 'string' && v.timestamp ? [{ type: v.type, value: v.value, timestamp: v.timestamp, status: v.status ?? null, voidedAt: v.voidedAt ?? null, deletedAt: v.deletedAt ?? null }] : [],
+    );
+    const handoverAddenda: AddendumLike[] = (addenda ?? []).map((a) => ({
+      createdAt: a.createdAt ?? new Date().toISOString(),
+      reason: a.reason ?? '',
+      changes: a.changes ?? [],
+      authorName: authorName(a.userId),
+      deletedAt: a.deletedAt ?? null,
+    }));
+    return buildHandover({ case: record, vitals: handoverVitals, addenda: handoverAddenda, generatedAt: new Date() });
+  }, [record, vitals, addenda, authorName]);
+
+  const liveAddenda = (addenda ?? []).filter((a) => !a.deletedAt);
+
+  return (
+    <div className="completed">
+      <section className={`card completed-status${completed ? ' completed-status--locked' : ''}`} aria-label="Case status">
+        {completed ? (
+          <p className="completed-status__badge">
+            <Lock size={22} aria-hidden="true" /> Completed and locked
+          </p>
+        ) : (
+          <p className="completed-status__badge">
+            <PencilLine size={22} aria-hidden="true" /> In progress
+          </p>
+        )}
+        <p className="completed-status__meta">
+          {completed
+            ? `Completed ${formatCaseDateTime(record.completedAt) ?? '(time not known yet)'}. Read-only: corrections are addenda.`
+            : `Started ${formatCaseDateTime(record.createdAt) ?? '(time not known yet)'}.`}
+          {onDevice ? null : ' Opened from the server: this device does not hold this case.'}
+        </p>
+      </section>
+
+      {!completed && onDevice ? <CompletionPanel record={record} vitals={vitals} /> : null}
+
+      <HandoverCard caseUuid={record.id} caseId={record.caseId} handover={handover} download={download} exportFhir={exportFhir} />
+
+      {completed || liveAddenda.length > 0 ? (
+        <section className="card completed-card" aria-labelledby="addenda-heading">
+          <div className="completed-card__head">
+            <h2 id="addenda-heading" className="case-section__title">
+              Addenda
+            </h2>
+            {completed && onDevice && !adding ? (
+              <button type="button" className="button button--primary" onClick={() => setAdding(true)}>
+                <FilePlus2 size={20} aria-hidden="true" /> Add addendum
+              </button>
+            ) : null}
+          </div>
+          {completed && !onDevice ? <p className="field__hint">Addenda are added on a device that holds the case.</p> : null}
+          {adding ? <AddendumForm record={record} onDone={() => setAdding(false)} /> : null}
+          {addenda === undefined ? <p role="status">Loading addenda…</p> : <AddendaList addenda={addenda} authorName={authorName} />}
+        </section>
+      ) : null}
+
+      <CaseSummary record={record} caseId={record.caseId} editable={!completed && onDevice} />
+
+      <section className="card completed-card" aria-labelledby="completed-vitals-heading">
+        <h2 id="completed-vitals-heading" className="case-section__title">
+          Vital signs
+        </h2>
+        {vitals === undefined ? <p role="status">Loading readings…</p> : <VitalSignsTable readings={readings(vitals)} ageYears={record.approximateAge ?? null} />}
+      </section>
+
+      {user?.role === 'administrator' ? <AdminCaseTools caseId={record.caseId} completed={completed} /> : null}
+    </div>
+  );
+}

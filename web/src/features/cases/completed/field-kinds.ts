@@ -1,0 +1,115 @@
+// What kind of input an addendum offers for a case field, read from the synced schema itself
+// (caseFieldsSchema), so a new field gets a suitable input without a list to keep in step:
+// a time gets date-and-time with "Now", a yes/no gets Yes / No (and "Not recorded" when it
+// may be empty), AVPU gets its letters, a number a number, a list one item per line, and
+// structured values JSON. The new value is parsed by the same schema before it is saved.
+import { isTimeField } from '@rescuelog/sync-protocol/case/fields';
+import { caseFieldsSchema, type CaseField, type CaseFields } from '@rescuelog/sync-protocol/sync/entities';
+import { z } from 'zod';
+
+export type FieldKind =
+  | { kind: 'time'; nullable: true }
+  | { kind: 'boolean'; nullable: boolean }
+  | { kind: 'choice'; options: readonly string[]; nullable: boolean }
+  | { kind: 'number'; integer: boolean; nullable: boolean }
+  | { kind: 'text'; multiline: boolean; nullable: boolean }
+  | { kind: 'list' }
+  | { kind: 'json' };
+
+const accepts = (field: CaseField, value: unknown) => caseFieldsSchema.safeParse({ [field]: value }).success;
+
+/** The enum values of a field declared as z.enum (AVPU), if it is one. */
+function enumOptions(field: CaseField): readonly string[] | null {
+  let schema: unknown = caseFieldsSchema.shape[field];
+  // optional (every field of the partial schema) and nullable wrappers
+  while (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) schema = schema.unwrap();
+  return schema instanceof z.ZodEnum ? (schema.options as string[]) : null;
+}
+
+export function fieldKind(field: CaseField): FieldKind {
+  const nullable = accepts(field, null);
+  if (isTimeField(field)) return { kind: 'time', nullable: true };
+  if (accepts(field, true)) return { kind: 'boolean', nullable };
+  const options = enumOptions(field);
+  if (options) return { kind: 'choice', options, nullable };
+  if (accepts(field, 'x')) return { kind: 'text', multiline: accepts(field, 'x'.repeat(501)), nullable };
+  if (accepts(field, 1)) return { kind: 'number', integer: !accepts(field, 1.5), nullable };
+  if (accepts(field, ['x'])) return { kind: 'list' };
+  return { kind: 'json' };
+}
+
+/** The draft text an input starts from for a stored value. */
+export function draftOf(kind: FieldKind, value: unknown): string {
+  if (value === null || value === undefined) return '';
+  switch (kind.kind) {
+    case 'boolean':
+      return value === true ? 'yes' : value === false ? 'no' : '';
+    case 'list':
+      return Array.isArray(value) ? value.map(String).join('\n') : '';
+    case 'json':
+      return JSON.stringify(value, null, 2);
+    case 'time':
+    case 'choice':
+    case 'number':
+    case 'text':
+      return String(value);
+  }
+}
+
+export type ParsedValue = { ok: true; value: unknown } | { ok: false; message: string };
+
+/**
+ * The value a draft stands for, checked against the field's schema. Times arrive as ISO
+ * instants (the input converts), yes/no as 'yes' | 'no' | '' (not recorded).
+ */
+export function parseDraft(field: CaseField, kind: FieldKind, draft: string): ParsedValue {
+  let value: unknown;
+  const text = draft.trim();
+  switch (kind.kind) {
+    case 'boolean':
+      value = text === 'yes' ? true : text === 'no' ? false : null;
+      if (value === null && !kind.nullable) return { ok: false, message: 'Choose Yes or No' };
+      break;
+    case 'time':
+    case 'choice':
+      value = text === '' ? null : text;
+      break;
+    case 'text':
+      value = text === '' ? null : draft;
+      break;
+    case 'number': {
+      if (text === '') {
+        value = null;
+        break;
+      }
+      const n = Number(text.replace(',', '.'));
+      if (!Number.isFinite(n)) return { ok: false, message: kind.integer ? 'Enter a whole number' : 'Enter a number' };
+      value = n;
+      break;
+    }
+    case 'list':
+      value = draft
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
+      break;
+    case 'json':
+      try {
+        value = JSON.parse(text === '' ? 'null' : text);
+      } catch {
+        return { ok: false, message: 'Enter valid JSON' };
+      }
+      break;
+  }
+  const parsed = caseFieldsSchema.safeParse({ [field]: value });
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? 'Invalid value';
+    return { ok: false, message: value === null ? 'This field cannot be empty' : message };
+  }
+  return { ok: true, value: (parsed.data as CaseFields)[field] ?? null };
+}
+
+/** Stored values compare as JSON (a case field holds JSON values only). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}

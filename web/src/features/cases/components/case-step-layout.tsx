@@ -1,0 +1,189 @@
+// The frame of every case screen: which case (its number, big, to read over the radio),
+// the steps (tap any to jump; capture is not linear on scene), whether the device still
+// holds unsynced changes, a lock banner on completed cases, and Back / Next at the bottom.
+// It also handles the states a case screen can be in before the form shows: loading, not
+// on this device, unreadable, no local database.
+import { CASE_STEPS, adjacentStep, stepPath, type CaseStepKey } from '@rescuelog/sync-protocol/case/steps';
+import { AlertTriangle, ArrowLeft, ArrowRight, CloudOff, Home, Lock, RefreshCw } from 'lucide-react';
+import { useEffect, type ReactNode } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { PageSpinner } from '@/components/ui/spinner';
+import { AwaitFirstSync } from './await-first-sync';
+import { StatusPage } from '@/components/ui/status-page';
+import { useHasPendingChanges } from '@/lib/sync/use-sync';
+import { recordCaseAccess } from '../data/case-writes';
+import type { CaseLookup, LocalCase } from '../data/use-case';
+import { CaseFormProvider, useCaseForm } from './case-form';
+import './case-form.css';
+
+interface CaseStepLayoutProps {
+  step: CaseStepKey;
+  lookup: CaseLookup;
+  /** What to show for a case this device does not hold (the completed screen can fetch it). */
+  missing?: (caseId: string) => ReactNode;
+  children: (record: LocalCase & { caseId: string }) => ReactNode;
+}
+
+export function CaseStepLayout({ step, lookup, missing, children }: CaseStepLayoutProps) {
+  switch (lookup.state) {
+    case 'loading':
+      return <PageSpinner />;
+    case 'no-device-store':
+      return (
+        <StatusPage icon={<CloudOff size={40} />} title="Cases need this device's storage" tone="warning" actions={<HomeLink />}>
+          <p>This browser is not keeping data on the device (private browsing, or storage is switched off), so cases cannot be captured here. Use the installed app or a normal browser window.</p>
+        </StatusPage>
+      );
+    case 'missing':
+      return (
+        <AwaitFirstSync>
+          {missing ? (
+            missing(lookup.caseId)
+          ) : (
+            <StatusPage icon={<AlertTriangle size={40} />} title="Case not on this device" tone="warning" actions={<HomeLink />}>
+              <p>
+                Case <strong className="case-number-text">{lookup.caseId || '(no number)'}</strong> is not stored on this device. If it was started on another device, it appears here after that device has synced and this one has pulled the changes.
+              </p>
+            </StatusPage>
+          )}
+        </AwaitFirstSync>
+      );
+    case 'unreadable':
+      return (
+        <StatusPage icon={<AlertTriangle size={40} />} title="This case cannot be shown" tone="danger" actions={<HomeLink />}>
+          <p>
+            The copy of case <strong className="case-number-text">{lookup.caseId}</strong> on this device could not be read ({lookup.message}). Nothing has been deleted. Update the app, or report this to your administrator.
+          </p>
+        </StatusPage>
+      );
+    case 'ready':
+      return (
+        <CaseFormProvider record={lookup.record}>
+          <StepFrame step={step} record={lookup.record}>
+            {children(lookup.record)}
+          </StepFrame>
+        </CaseFormProvider>
+      );
+  }
+}
+
+function HomeLink() {
+  return (
+    <Link to="/" className="button button--primary button--block">
+      Back to Home
+    </Link>
+  );
+}
+
+/**
+ * A completion problem links to `/<step>/<caseId>#field-<name>`: bring that field into view
+ * and focus it (the first input of a fieldset), once the step has rendered.
+ */
+function useFocusFieldFromHash(): void {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (!hash.startsWith('#field-')) return;
+    const frame = requestAnimationFrame(() => {
+      const target = document.getElementById(decodeURIComponent(hash.slice(1)));
+      if (!target) return;
+      target.scrollIntoView({ block: 'center' });
+      const focusable = target.matches('input, textarea, select, button') ? target : target.querySelector<HTMLElement>('input, textarea, select, button');
+      focusable?.focus({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [hash]);
+}
+
+function SyncMark({ recordId }: { recordId: string }) {
+  const pending = useHasPendingChanges(recordId);
+  if (pending === undefined) return null;
+  return pending ? (
+    <span className="case-header__sync case-header__sync--pending" role="status">
+      <RefreshCw size={16} aria-hidden="true" /> Not yet synced
+    </span>
+  ) : (
+    <span className="case-header__sync case-header__sync--done" role="status">
+      Synced
+    </span>
+  );
+}
+
+function StepFrame({ step, record, children }: { step: CaseStepKey; record: LocalCase & { caseId: string }; children: ReactNode }) {
+  const { readOnly, saveError } = useCaseForm();
+  const current = CASE_STEPS.find((s) => s.key === step);
+  const previous = adjacentStep(step, -1);
+  const next = adjacentStep(step, 1);
+
+  useEffect(() => {
+    void recordCaseAccess(record.id, 'view', step).catch(() => undefined);
+  }, [record.id, step]);
+  useFocusFieldFromHash();
+
+  return (
+    <main className="case-page">
+      <header className="case-header">
+        <Link to="/" className="button case-header__home" aria-label="Dashboard">
+          <Home size={22} aria-hidden="true" />
+        </Link>
+        <div className="case-header__ids">
+          <h1 className="case-header__title">{current?.title ?? 'Case'}</h1>
+          <p className="case-header__case">
+            Case <span className="case-number-text">{record.caseId}</span>
+            {record.patientName ? <span className="case-header__patient"> · {record.patientName}</span> : null}
+          </p>
+        </div>
+        <SyncMark recordId={record.id} />
+      </header>
+
+      <nav className="case-steps" aria-label="Case steps">
+        <ol>
+          {CASE_STEPS.map((s, index) => (
+            <li key={s.key}>
+              <Link to={stepPath(s.key, record.caseId)} className="case-steps__link" aria-current={s.key === step ? 'step' : undefined}>
+                <span className="case-steps__number" aria-hidden="true">
+                  {index + 1}
+                </span>
+                <span className="case-steps__label">{s.short}</span>
+              </Link>
+            </li>
+          ))}
+        </ol>
+      </nav>
+
+      {readOnly && step !== 'case-completed' ? (
+        <div className="case-banner case-banner--locked" role="note">
+          <Lock size={20} aria-hidden="true" />
+          <p>
+            This case is completed and locked. Corrections are added as addenda on the{' '}
+            <Link to={stepPath('case-completed', record.caseId)}>completed case</Link>.
+          </p>
+        </div>
+      ) : null}
+      {saveError ? (
+        <div className="case-banner case-banner--error" role="alert">
+          <AlertTriangle size={20} aria-hidden="true" />
+          <p>Could not save on this device: {saveError}</p>
+        </div>
+      ) : null}
+
+      <div className="case-body">{children}</div>
+
+      <nav className="case-footer" aria-label="Previous and next step">
+        {previous ? (
+          <Link to={stepPath(previous.key, record.caseId)} className="button case-footer__prev">
+            <ArrowLeft size={20} aria-hidden="true" /> {previous.title}
+          </Link>
+        ) : (
+          <Link to="/" className="button case-footer__prev">
+            <ArrowLeft size={20} aria-hidden="true" /> Dashboard
+          </Link>
+        )}
+        {next ? (
+          <Link to={stepPath(next.key, record.caseId)} className="button button--primary case-footer__next">
+            {next.key === 'case-completed' ? 'Review and complete' : next.title} <ArrowRight size={20} aria-hidden="true" />
+          </Link>
+        ) : null}
+      </nav>
+    </main>
+  );
+}

@@ -1,0 +1,186 @@
+// Every change a case screen makes goes through here: one synced mutation per change, saved
+// on the device (domain row + outbox entry in one IndexedDB transaction) and pushed later by
+// the sync engine. Nothing here waits for the network.
+import { caseFieldsSchema, type CaseField, type CaseFields } from '@rescuelog/sync-protocol/sync/entities';
+import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { jsonValueSchema } from '@rescuelog/sync-protocol/sync/values';
+import type { z } from 'zod';
+import type { CaseAccessAction } from '@rescuelog/sync-protocol/sync/mutations';
+import type { VitalSignStatus, VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
+import { getSyncSession, saveLocalChange, type SyncSession } from '@/lib/sync/sync-session';
+
+import type { LocalCase } from './use-case';
+
+function requireSession(): SyncSession {
+  const session = getSyncSession();
+  if (!session) throw new Error('This device has no local database open: sign in again to save.');
+  return session;
+}
+
+function newId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/**
+ * Creates a case on the device with a device-generated case number and returns it. The
+ * responder fields start as the signed-in responder (a sensible default they can change).
+ */
+export async function createCase(initial: CaseFields = {}): Promise<{ id: string; caseId: string }> {
+  const session = requireSession();
+  const id = newId();
+  const caseId = generateHumanId('C');
+  await saveLocalChange({
+    name: 'case.upsert',
+    args: { id, humanId: caseId, fields: initial },
+    entityIds: [id],
+    baseVersion: null,
+    actorUserId: session.userId,
+  });
+  return { id, caseId };
+}
+
+export type CaseFieldError = { field: CaseField; message: string };
+
+/** Checks values against the synced schema without saving (the controls show the message). */
+export function validateCaseFields(fields: CaseFields): CaseFieldError[] {
+  const parsed = caseFieldsSchema.safeParse(fields);
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => ({ field: String(issue.path[0]) as CaseField, message: issue.message }));
+}
+
+/**
+ * Saves changed fields of an in-progress case (per-field last write wins on the server).
+ * `record.version` is the server version this edit builds on (null if never pulled).
+ * Throws if a value does not fit the schema (callers validate first) or the case is locked.
+ */
+export async function saveCaseFields(record: Pick<LocalCase, 'id' | 'version' | 'status'>, fields: CaseFields): Promise<void> {
+  if (Object.keys(fields).length === 0) return;
+  if (record.status === 'completed') throw new Error('The case is completed: add an addendum instead.');
+  const session = requireSession();
+  await saveLocalChange({
+    name: 'case.upsert',
+    args: { id: record.id, fields },
+    entityIds: [record.id],
+    baseVersion: record.version ?? null,
+    actorUserId: session.userId,
+  });
+}
+
+/** Locks the case (callers run the completion check first; the server checks again). */
+export async function completeCase(record: Pick<LocalCase, 'id' | 'version'>, completedAt: Date = new Date()): Promise<void> {
+  const session = requireSession();
+  await saveLocalChange({
+    name: 'case.complete',
+    args: { id: record.id, completedAt: completedAt.toISOString() },
+    entityIds: [record.id],
+    baseVersion: record.version ?? null,
+    actorUserId: session.userId,
+  });
+}
+
+export interface AddendumChange {
+  field: CaseField;
+  before: unknown;
+  after: unknown;
+}
+
+/** A correction to a completed case: who (the signed-in user), when, why, and each field's
+ * value before and after. Device and server apply the `after` values to the case. */
+export async function addCaseAddendum(record: Pick<LocalCase, 'id' | 'version'>, reason: string, changes: AddendumChange[]): Promise<string> {
+  const session = requireSession();
+  const id = newId();
+  // Values as JSON (dates as ISO strings); a missing value is null.
+  const json = (v: unknown): z.core.util.JSONType => (v === undefined ? null : jsonValueSchema.parse(JSON.parse(JSON.stringify(v))));
+  await saveLocalChange({
+    name: 'case.addendum',
+    args: {
+      id,
+      caseId: record.id,
+      reason,
+      changes: changes.map((c) => ({ field: c.field, before: json(c.before), after: json(c.after) })),
+    },
+    entityIds: [record.id, id],
+    baseVersion: record.version ?? null,
+    actorUserId: session.userId,
+  });
+  return id;
+}
+
+export interface VitalSignEntry {
+  type: VitalSignType;
+  /** As charted, e.g. '120/80'. */
+  value: string;
+  numericValue: number | null;
+  status: VitalSignStatus | null;
+  timestamp: Date;
+  notes?: string | null;
+}
+
+/** One reading (append-only). Returns the new row's id. */
+export async function recordVitalSign(caseUuid: string, entry: VitalSignEntry): Promise<string> {
+  const session = requireSession();
+  const id = newId();
+  await saveLocalChange({
+    name: 'vitalSign.record',
+    args: {
+      id,
+      caseId: caseUuid,
+      type: entry.type,
+      value: entry.value,
+      numericValue: entry.numericValue,
+      status: entry.status,
+      timestamp: entry.timestamp.toISOString(),
+      notes: entry.notes ?? null,
+    },
+    entityIds: [id, caseUuid],
+    baseVersion: null,
+    actorUserId: session.userId,
+  });
+  return id;
+}
+
+/** Corrections void a reading (with a reason) and, if needed, a new one is recorded. */
+export async function voidVitalSign(vitalId: string, caseUuid: string, reason: string): Promise<void> {
+  const session = requireSession();
+  await saveLocalChange({
+    name: 'vitalSign.void',
+    args: { id: vitalId, reason },
+    entityIds: [vitalId, caseUuid],
+    baseVersion: null,
+    actorUserId: session.userId,
+  });
+}
+
+const VIEW_DEDUPE_MS = 10 * 60 * 1000;
+const recentViews = new Map<string, number>();
+
+/**
+ * Records that the signed-in user viewed, printed, saved as PDF or exported a case (POPIA:
+ * every access to patient data is auditable). Goes through the outbox, so access while
+ * offline reaches the server's audit log too. Repeated views of the same case and screen
+ * within ten minutes are one view.
+ */
+export async function recordCaseAccess(caseUuid: string, action: CaseAccessAction, detail?: string, now: number = Date.now()): Promise<void> {
+  const session = getSyncSession();
+  if (!session) return;
+  if (action === 'view') {
+    const key = `${String(session.userId)}:${caseUuid}:${detail ?? ''}`;
+    const last = recentViews.get(key);
+    if (last !== undefined && now - last < VIEW_DEDUPE_MS) return;
+    recentViews.set(key, now);
+  }
+  const id = newId();
+  await saveLocalChange({
+    name: 'case.access',
+    args: { id, caseId: caseUuid, action, ...(detail ? { detail } : {}) },
+    // Not the case's id: a pending access record must not mark the case "not yet synced".
+    entityIds: [id],
+    baseVersion: null,
+    actorUserId: session.userId,
+  });
+}
+
+/** For tests: forget which views were recorded. */
+export function resetRecordedViews(): void {
+  recentViews.clear();
+}

@@ -1,0 +1,53 @@
+// Triage status on the South African Triage Scale: one tap, each option a coloured badge
+// that also says its colour and meaning in words (never colour alone; the badge colours
+// pass 7:1 with their text).
+import { useState } from 'react';
+import { caseFieldId, useCaseForm } from '../components/case-form';
+import { SATS_TRIAGE } from './primary-survey-options';
+
+export function TriageChoice({ required }: { required?: boolean }) {
+  const { record, readOnly, save } = useCaseForm();
+  const [error, setError] = useState<string | undefined>();
+  const value = record.triageStatus ?? null;
+  // Matched without case: 'Yellow' typed elsewhere is the same colour as 'YELLOW'.
+  const selected = value === null ? null : value.trim().toUpperCase();
+  const name = caseFieldId('triageStatus');
+  const write = (next: string | null) => {
+    void save({ triageStatus: next }).then((problems) => setError(problems.triageStatus));
+  };
+  const known = selected === null || SATS_TRIAGE.some((t) => t.value === selected);
+  return (
+    <fieldset className="case-choice case-wide" id={name} aria-describedby={`${name}-hint`}>
+      <legend className="case-field__label">
+        Triage status (South African Triage Scale)
+        {required ? <span className="case-field__required"> (required to complete)</span> : null}
+      </legend>
+      <p className="case-field__hint" id={`${name}-hint`}>
+        Colour and urgency of care.
+        {!known ? ` Recorded as ${value ?? ''}.` : null}
+      </p>
+      <div className="triage-options">
+        {SATS_TRIAGE.map((option) => {
+          const id = `${name}-${option.value}`;
+          return (
+            <label key={option.value} className="case-choice__option triage-option" htmlFor={id}>
+              <input id={id} type="radio" name={name} checked={selected === option.value} disabled={readOnly} onChange={() => write(option.value)} />
+              <span className={`triage-badge triage-badge--${option.value.toLowerCase()}`}>{option.value}</span>
+              <span className="case-choice__text">{option.description}</span>
+            </label>
+          );
+        })}
+      </div>
+      {!readOnly && value !== null ? (
+        <button type="button" className="button case-choice__clear" onClick={() => write(null)}>
+          Clear triage status
+        </button>
+      ) : null}
+      {error ? (
+        <p className="case-field__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}

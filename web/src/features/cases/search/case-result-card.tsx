@@ -1,0 +1,51 @@
+// One case in the Cases Logged list: a big card the whole of which opens the case.
+import { stepPath } from '@rescuelog/sync-protocol/case/steps';
+import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
+import { ChevronRight, CloudOff } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { formatDateTime } from '@/lib/format';
+import { STATUS_LABELS } from './case-search-form';
+
+/**
+ * Where a case opens: an in-progress case on this device resumes at the primary survey; a
+ * completed case, or any case this device does not hold (the server's read-only view,
+ * GET /api/cases/:caseId), opens the completed-case screen.
+ */
+export function caseResultLink(c: Pick<CaseSummary, 'caseId' | 'status'>, onDevice: boolean): string {
+  return stepPath(c.status === 'in_progress' && onDevice ? 'primary-survey' : 'case-completed', c.caseId);
+}
+
+function responderText(c: CaseSummary): string | null {
+  if (c.responderName && c.responderCallSign) return `${c.responderName} (${c.responderCallSign})`;
+  return c.responderName || c.responderCallSign || null;
+}
+
+export function CaseResultCard({ summary: c, onDevice, pending }: { summary: CaseSummary; onDevice: boolean; pending: boolean }) {
+  const inProgress = c.status === 'in_progress';
+  const responder = responderText(c);
+  return (
+    <li>
+      <Link to={caseResultLink(c, onDevice)} className="case-card">
+        <span className="case-card__main">
+          <span className="case-card__top">
+            <span className="case-card__id">{c.caseId}</span>
+            <span className={`pill ${inProgress ? 'pill--progress' : 'pill--done'}`}>{STATUS_LABELS[c.status]}</span>
+          </span>
+          <span className={`case-card__patient${c.patientName ? '' : ' case-card__patient--unknown'}`}>{c.patientName || 'Unknown patient'}</span>
+          <span className="case-card__type">{c.incidentType || 'Unknown Incident'}</span>
+          <span className="case-card__meta">
+            <span>{formatDateTime(c.createdAt)}</span>
+            {responder ? <span>{responder}</span> : null}
+          </span>
+          {pending ? (
+            <span className="case-card__sync">
+              <CloudOff aria-hidden="true" size={16} />
+              Not yet synced
+            </span>
+          ) : null}
+        </span>
+        <ChevronRight aria-hidden="true" size={24} className="case-card__chevron" />
+      </Link>
+    </li>
+  );
+}

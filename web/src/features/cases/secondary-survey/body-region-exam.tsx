@@ -1,0 +1,56 @@
+// Head-to-toe exam: for each region, examined (checkbox), normal / abnormal (one tap, which
+// also ticks examined: a finding means the region was looked at) and notes. Notes open once
+// the region is examined, so an untouched region stays one line.
+import { BODY_REGION_LABELS, isEmptyCaseValue } from '@rescuelog/sync-protocol/case/fields';
+import { BODY_REGIONS, type BodyRegion, type CaseFields } from '@rescuelog/sync-protocol/sync/entities';
+import { CaseCheckbox, CaseSection, CaseTextField, ChoiceGroup } from '../components/case-controls';
+import { caseFieldId, useCaseForm } from '../components/case-form';
+
+const FINDING_OPTIONS = [
+  { value: false, label: 'Normal' },
+  { value: true, label: 'Abnormal' },
+] as const;
+
+function RegionRow({ region }: { region: BodyRegion }) {
+  const { record, readOnly, save } = useCaseForm();
+  const label = BODY_REGION_LABELS[region];
+  const examined = record[`${region}Examined`] === true;
+  const abnormal = record[`${region}Abnormal`];
+  const notes = record[`${region}Notes`];
+  const showNotes = examined || typeof abnormal === 'boolean' || !isEmptyCaseValue(notes);
+  const setFinding = (value: boolean | null) => {
+    const fields: CaseFields = { [`${region}Abnormal`]: value };
+    if (value !== null && !examined) fields[`${region}Examined`] = true;
+    void save(fields);
+  };
+  return (
+    <div className={`secondary-region${abnormal === true ? ' secondary-region--abnormal' : ''}`}>
+      <h3 className="secondary-region__title">{label}</h3>
+      <div className="secondary-region__controls">
+        <CaseCheckbox field={`${region}Examined`} label={`${label} examined`} />
+        <ChoiceGroup
+          name={caseFieldId(`${region}Abnormal`)}
+          legend={`${label} findings`}
+          options={FINDING_OPTIONS}
+          value={typeof abnormal === 'boolean' ? abnormal : null}
+          readOnly={readOnly}
+          columns={2}
+          onChange={setFinding}
+        />
+      </div>
+      {showNotes ? <CaseTextField field={`${region}Notes`} label={`${label} notes`} multiline rows={2} placeholder={abnormal === true ? 'What did you find?' : undefined} /> : null}
+    </div>
+  );
+}
+
+export function BodyRegionExam() {
+  return (
+    <CaseSection title="Head-to-toe exam" id="body-exam" description="Tick each region you examined; Normal or Abnormal ticks it for you.">
+      <div className="case-wide secondary-regions">
+        {BODY_REGIONS.map((region) => (
+          <RegionRow key={region} region={region} />
+        ))}
+      </div>
+    </CaseSection>
+  );
+}
