@@ -1,6 +1,9 @@
 // `pnpm bench`: every benchmark, one after the other (they would skew each other in
 // parallel). Needs the build (`pnpm run build`). Results go to stdout and bench/results/.
 import { runApiBench } from './api-user-vs-bare';
+import { runCaseSearchDeviceBench } from './case-search-device';
+import { runCaseSearchServerBench } from './case-search-server';
+import { runLocalSaveBench } from './local-save';
 import { runSyncBench } from './sync-engine';
 import { runWebBench } from './web-first-render';
 
@@ -8,3 +11,6 @@ console.log('RescueLog benchmarks (reports only; nothing here fails on a slow ma
 await runApiBench();
 await runWebBench();
 await runSyncBench();
+await runLocalSaveBench();
+await runCaseSearchServerBench();
+await runCaseSearchDeviceBench();

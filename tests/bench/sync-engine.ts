@@ -3,6 +3,7 @@
 // batches versus one request each, and the server's applied pushes per second. The page
 // runs the client engine from sync-protocol/src/client against the real built server.
 // Targets: local save p95 <= 16 ms; batched drain >= 10x faster. Reports only.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
@@ -19,6 +20,19 @@ const BATCH = 200;
 declare global {
   interface Window {
     chaos: ChaosPageApi;
+  }
+}
+
+/** A process's CPU time so far (user + system) from /proc, in ms; NaN where unavailable. */
+function processCpuMs(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th
+    // and 13th, in clock ticks (100 per second on Linux).
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
   }
 }
 
@@ -68,11 +82,15 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
     const sorted = [...saveMs].sort((a, b) => a - b);
 
     // 2. Drain MUTATIONS batched, then MUTATIONS more one request each.
+    const serverCpuBefore = processCpuMs(server.state.pid);
     const batched = await page.evaluate((b) => window.chaos.drain(b), BATCH);
+    const serverCpuBatched = processCpuMs(server.state.pid) - serverCpuBefore;
     await page.evaluate(async (n) => {
       for (let i = 0; i < n; i++) await window.chaos.timeSave(`Bench single ${String(i)}`);
     }, MUTATIONS);
+    const serverCpuBeforeSingle = processCpuMs(server.state.pid);
     const single = await page.evaluate(() => window.chaos.drain(1));
+    const serverCpuSingle = processCpuMs(server.state.pid) - serverCpuBeforeSingle;
     if (batched.acknowledged !== MUTATIONS || single.acknowledged !== MUTATIONS) {
       throw new Error(`drain did not finish: batched ${JSON.stringify(batched)}, single ${JSON.stringify(single)}`);
     }
@@ -86,8 +104,16 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
         oneByOneMs: round(single.ms),
         ratio: round(single.ms / batched.ms, 1),
         targetRatio: 10,
+        // Time waiting for the server's answers; the rest is the device (IndexedDB, parsing).
+        batchedRequestMs: round(batched.requestMs),
+        oneByOneRequestMs: round(single.requestMs),
       },
       server: {
+        // The server process's CPU time: unlike wall time it hardly moves when other work
+        // shares the machine (NaN where /proc is missing).
+        cpuMsPerMutationBatched: round(serverCpuBatched / MUTATIONS, 2),
+        cpuMsPerMutationOneByOne: round(serverCpuSingle / MUTATIONS, 2),
+        cpuRatio: round(serverCpuSingle / serverCpuBatched, 1),
         appliedPushesPerSecondBatched: round((MUTATIONS / batched.ms) * 1000, 0),
         appliedPushesPerSecondOneByOne: round((MUTATIONS / single.ms) * 1000, 0),
       },
@@ -99,7 +125,12 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
       { measure: `drain ${String(MUTATIONS)} batched (ms)`, value: result.drain.batchedMs },
       { measure: `drain ${String(MUTATIONS)} one by one (ms)`, value: result.drain.oneByOneMs },
       { measure: 'one-by-one / batched', value: result.drain.ratio, target: '>= 10', met: result.drain.ratio >= 10 ? 'yes' : 'NO' },
+      { measure: 'batched: waiting for the server (ms)', value: result.drain.batchedRequestMs },
+      { measure: 'one by one: waiting for the server (ms)', value: result.drain.oneByOneRequestMs },
       { measure: 'server applied pushes/s (batched)', value: result.server.appliedPushesPerSecondBatched },
+      { measure: 'server CPU ms per mutation, batched', value: result.server.cpuMsPerMutationBatched },
+      { measure: 'server CPU ms per mutation, one by one', value: result.server.cpuMsPerMutationOneByOne },
+      { measure: 'server CPU one-by-one / batched', value: result.server.cpuRatio },
     ]);
     console.log(`results: ${writeResult('sync-engine', result)}`);
     return result;

@@ -1,6 +1,6 @@
-// axe (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) on every screen of the web-shell issue, on a
-// 360 px phone and on a tablet. Zero violations expected. One registration per screen
-// (registration is rate limited per address: 10 an hour).
+// axe (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) on every screen of the web shell and the patient
+// case screens, on a 360 px phone and on a tablet. Zero violations expected. One registration
+// per screen (registration is rate limited per address: 10 an hour).
 import type { Page } from '@playwright/test';
 import {
   ADMIN,
@@ -9,6 +9,7 @@ import {
   signInAsAdmin,
   signInAsNewMember,
 } from './support/accounts';
+import { caseIdFromUrl, choose, tick } from './support/cases';
 import { expect, expectNoAxeViolations, test } from './support/fixtures';
 
 const VIEWPORTS = [
@@ -133,5 +134,53 @@ test('member: dashboard, notifications dialog, Access Denied', async ({ page, op
   await page.goto('/admin/users');
   await scanAtEachViewport(page, 'Access Denied', () =>
     expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible(),
+  );
+});
+
+test('patient case screens: every capture step, the completed case and Cases Logged', async ({
+  page,
+}) => {
+  await signInAsAdmin(page);
+  await page.goto('/');
+  await page.getByRole('link', { name: /New Case/ }).click();
+  await expect(page).toHaveURL(/\/patient-details\/C-/);
+  const caseId = caseIdFromUrl(page);
+
+  // Conditional parts open, so they are scanned too.
+  await choose(page, 'hasMedicalAid', true);
+  await scanAtEachViewport(page, 'Patient Details', () =>
+    expect(page.getByRole('heading', { level: 1, name: 'Patient Details' })).toBeVisible(),
+  );
+
+  await page.goto(`/primary-survey/${caseId}`);
+  await choose(page, 'hemorrhagingActive', true);
+  await scanAtEachViewport(page, 'Primary Survey', () =>
+    expect(page.getByRole('heading', { level: 1, name: 'Primary Survey' })).toBeVisible(),
+  );
+
+  await page.goto(`/secondary-survey/${caseId}`);
+  await scanAtEachViewport(page, 'Secondary Survey', () =>
+    expect(page.getByRole('heading', { level: 1, name: 'Secondary Survey' })).toBeVisible(),
+  );
+
+  await page.goto(`/treatment-provided/${caseId}`);
+  await tick(page, 'endotrachealIntubation');
+  await scanAtEachViewport(page, 'Treatment Provided', () =>
+    expect(page.getByRole('heading', { level: 1, name: 'Treatment Provided' })).toBeVisible(),
+  );
+
+  await page.goto(`/response-details/${caseId}`);
+  await scanAtEachViewport(page, 'Response Details', () =>
+    expect(page.getByRole('heading', { level: 1, name: 'Response Details' })).toBeVisible(),
+  );
+
+  await page.goto(`/case-completed/${caseId}`);
+  await scanAtEachViewport(page, 'Case Completed (problems listed)', () =>
+    expect(page.getByRole('heading', { level: 1, name: 'Case Completed' })).toBeVisible(),
+  );
+
+  await page.goto(`/case-search?caseId=${encodeURIComponent(caseId)}`);
+  await scanAtEachViewport(page, 'Cases Logged', () =>
+    expect(page.getByText(caseId).first()).toBeVisible(),
   );
 });

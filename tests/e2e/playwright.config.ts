@@ -51,8 +51,17 @@ export default defineConfig({
       testMatch: /(accounts|notifications|a11y)\.spec\.ts$/,
       dependencies: ['first-admin'],
     },
-    // Sync chaos (issue 4): its own fault-injecting proxy in front of the run's server.
-    { name: 'sync', testMatch: /sync-chaos\.spec\.ts$/, dependencies: ['app'] },
+    // Sync chaos (issue 4): its own fault-injecting proxy in front of the run's server; the
+    // test-only engine page and the real case screens. Background Sync: the service worker
+    // delivers a change with every page closed.
+    {
+      name: 'sync',
+      testMatch: /sync-(chaos(-cases)?|background)\.spec\.ts$/,
+      dependencies: ['app'],
+    },
+    // Patient cases online (issue 5): addenda, handover, FHIR export, search, access.
+    { name: 'cases', testMatch: /\/cases\.spec\.ts$/, dependencies: ['app'] },
+    // Stops the server: cases-offline.spec.ts (capture with no server), offline.spec.ts.
     { name: 'offline', testMatch: /(offline|pwa-update)\.spec\.ts$/, dependencies: ['app'] },
   ],
 });

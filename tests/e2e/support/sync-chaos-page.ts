@@ -6,15 +6,16 @@ import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { pendingCount, readOutbox, readRejections, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { SyncEngine, type SyncStatus } from '@rescuelog/sync-protocol/client/sync-engine';
-import { createFetchTransport } from '@rescuelog/sync-protocol/client/transport';
+import { createFetchTransport, type SyncTransport } from '@rescuelog/sync-protocol/client/transport';
 import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
 
 export interface ChaosPageApi {
   start(userId: number): void;
   /** The database only, no engine (the benchmark drives the drain itself). */
   open(userId: number): void;
-  /** One drain with this batch size; ms taken and mutations acknowledged. */
-  drain(batchSize: number): Promise<{ ms: number; acknowledged: number; kind: string }>;
+  /** One drain with this batch size; ms taken (requestMs of it waiting for the server's
+   * answers, the rest on the device) and mutations acknowledged. */
+  drain(batchSize: number): Promise<{ ms: number; requestMs: number; acknowledged: number; kind: string }>;
   save(patientName: string): Promise<string>;
   pending(): Promise<number>;
   maxAttempts(): Promise<number>;
@@ -59,9 +60,21 @@ const api: ChaosPageApi = {
     db = new SyncDatabase(id);
   },
   async drain(batchSize) {
+    const fetchTransport = createFetchTransport();
+    let requestMs = 0;
+    const timed: SyncTransport = {
+      async post(path, body) {
+        const sent = performance.now();
+        try {
+          return await fetchTransport.post(path, body);
+        } finally {
+          requestMs += performance.now() - sent;
+        }
+      },
+    };
     const started = performance.now();
-    const outcome = await drainOutbox({ db: need(db), transport: createFetchTransport(), batchSize });
-    return { ms: performance.now() - started, acknowledged: outcome.kind === 'retry' || outcome.kind === 'drained' ? outcome.acknowledged : 0, kind: outcome.kind };
+    const outcome = await drainOutbox({ db: need(db), transport: timed, batchSize });
+    return { ms: performance.now() - started, requestMs, acknowledged: outcome.kind === 'retry' || outcome.kind === 'drained' ? outcome.acknowledged : 0, kind: outcome.kind };
   },
   async save(patientName) {
     const id = await saveCase(patientName).catch((error: unknown) => {
