@@ -9,6 +9,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import type { LogConfig } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import { lockDataDir } from './data-dir-lock';
 import { PglitePool } from './pglite-pool';
 import { pgTextOids, pgliteParsers } from './type-parsers';
 
@@ -73,14 +74,25 @@ export async function createPostgresDatabase(
   };
 }
 
-/** Opens PGlite at `pgliteDir` (a folder), or in memory when it is undefined. */
+/**
+ * Opens PGlite at `pgliteDir` (a folder), or in memory when it is undefined. A folder is
+ * claimed for this process first (data-dir-lock.ts): a second process on it fails with
+ * DataDirLockedError instead of corrupting it.
+ */
 export async function createEmbeddedDatabase(
   pgliteDir: string | undefined,
   opts: { log?: LogConfig; acquireTimeoutMs?: number } = {},
 ): Promise<DatabaseHandle> {
   if (pgliteDir) await mkdir(pgliteDir, { recursive: true });
-  // pg_trgm: trigram indexes for case search by name (migration 2026-11-21T0810-case-search).
-  const pglite = await PGlite.create(pgliteDir ?? 'memory://', { parsers: pgliteParsers, extensions: { pg_trgm } });
+  const lock = pgliteDir ? await lockDataDir(pgliteDir) : null;
+  let pglite: PGlite;
+  try {
+    // pg_trgm: trigram indexes for case search by name (migration 2026-11-21T0810-case-search).
+    pglite = await PGlite.create(pgliteDir ?? 'memory://', { parsers: pgliteParsers, extensions: { pg_trgm } });
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   const pool = new PglitePool(
     pglite,
     opts.acquireTimeoutMs === undefined ? {} : { acquireTimeoutMs: opts.acquireTimeoutMs },
@@ -90,8 +102,12 @@ export async function createEmbeddedDatabase(
     db,
     kind: 'embedded',
     close: async () => {
-      await db.destroy();
-      if (!pglite.closed) await pglite.close();
+      try {
+        await db.destroy();
+        if (!pglite.closed) await pglite.close();
+      } finally {
+        await lock?.release();
+      }
     },
   };
 }

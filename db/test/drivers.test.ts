@@ -1,14 +1,16 @@
 // The two drivers under the one Kysely code path: same JavaScript values from both, the
 // embedded database persisted in its data folder, and PGlite's single connection handed
 // out one holder at a time (a transaction owns it until COMMIT/ROLLBACK).
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, createEmbeddedDatabase } from '../src/connect';
 import type { DatabaseHandle } from '../src/connect';
+import { DataDirLockedError } from '../src/data-dir-lock';
 import { migrateToLatest } from '../src/migrate';
 import { createTestDatabase } from '../src/testing';
 import { insertUser } from './helpers';
@@ -91,6 +93,52 @@ describe('embedded data folder', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('one process per embedded data folder', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'rescuelog-lock-'));
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  const lockFile = () => path.join(dataDir, 'pglite.lock');
+
+  it('refuses a second opening of a folder in use, saying what to do, and frees it on close', async () => {
+    const first = await createDatabase({ dataDir });
+    try {
+      const second = createDatabase({ dataDir });
+      await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
+      await expect(second).rejects.toThrow(/in use by another RescueLog process \(pid \d+ .*Stop that process first/);
+      // The refused opening left the folder and the first holder untouched.
+      await expect(sql`select 1 as one`.execute(first.db)).resolves.toBeTruthy();
+    } finally {
+      await first.close();
+    }
+    expect(existsSync(lockFile())).toBe(false);
+    const again = await createDatabase({ dataDir });
+    await again.close();
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    const gone = spawnSync(process.execPath, ['-e', 'process.exit(0)']);
+    await writeFile(lockFile(), JSON.stringify({ pid: gone.pid, host: hostname(), startedAt: '2026-11-20T10:00:00.000Z' }));
+    const h = await createDatabase({ dataDir });
+    try {
+      expect(JSON.parse(await readFile(lockFile(), 'utf8'))).toMatchObject({ pid: process.pid });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('respects a lock held from another machine (a shared folder) and one being written just now', async () => {
+    await writeFile(lockFile(), JSON.stringify({ pid: 1, host: 'another-host', startedAt: '2026-11-20T10:00:00.000Z' }));
+    await expect(createDatabase({ dataDir })).rejects.toThrow(/pid 1 on another-host/);
+    await writeFile(lockFile(), '');
+    await expect(createDatabase({ dataDir })).rejects.toThrow(/being opened by another process just now/);
+    await rm(lockFile());
   });
 });
 
