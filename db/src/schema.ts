@@ -576,6 +576,10 @@ export interface CaseAddendaTable extends SyncColumns {
   caseId: string;
   /** Author. */
   userId: number;
+  /** The author's full name and call sign when the server applied it (null on rows from
+   * before 2026-11-21T0850: the author is then known by user id only). */
+  authorName: string | null;
+  authorCallSign: string | null;
   reason: string;
   changes: Generated<JsonArray<CaseAddendumChange>>;
   createdAt: Generated<Timestamptz>;
