@@ -29,6 +29,7 @@ import {
   type VitalSignType,
 } from '../sync/clinical';
 import type { CaseAddendumRecord, CaseField, CaseRecord, VitalSignRecord } from '../sync/entities';
+import { addendumAuthorLabel } from './addendum-author';
 import { CASE_FIELD_LABELS } from './fields';
 import { computeGcsTotal, gcsPartsOf } from './gcs';
 
@@ -213,8 +214,9 @@ export type FhirAddendumInput = Pick<CaseAddendumRecord, 'id' | 'reason'> & {
   changes: readonly { field: string }[];
   createdAt?: string | null | undefined;
   userId?: number | null | undefined;
-  /** The author's name, when the caller knows it. */
+  /** The author's name and call sign as the addendum carries them (decision 011). */
   authorName?: string | null | undefined;
+  authorCallSign?: string | null | undefined;
 };
 
 export interface FhirExportInput {
@@ -643,7 +645,7 @@ export function buildFhirBundle(input: FhirExportInput): FhirBundle {
     const labels = addendum.changes.map(({ field }) =>
       field in CASE_FIELD_LABELS ? CASE_FIELD_LABELS[field as CaseField] : field,
     );
-    const author = text(addendum.authorName);
+    const author = addendumAuthorLabel(addendum);
     return make<Provenance>(idFor(`addendum:${addendum.id.toLowerCase()}`), {
       resourceType: 'Provenance',
       target: [encounterRef],

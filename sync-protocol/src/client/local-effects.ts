@@ -2,9 +2,40 @@
 // applied at once so the UI never waits for the network. Used when saving (saveMutation)
 // and again when rebasing still-pending mutations on top of pulled server rows, so it must
 // be safe to apply twice (it sets values, it never increments or appends blindly).
+import { z } from 'zod';
+import '../zod-config';
 import { CASE_FIELD_DEFAULTS, caseFieldsSchema } from '../sync/entities';
 import type { ParsedMutation } from '../sync/mutations';
 import type { DomainTable as TableName, StoredRecord, SyncDatabase } from './local-db';
+
+/**
+ * syncState row `author`: the signed-in user's name and call sign as this device last knew
+ * them, written when they sign an addendum (rememberAuthor). The mutation carries no name
+ * (the server stamps the real one from its users, decision 011), so the local effect reads it
+ * here: the pending addendum shows its author's name offline, and again after a rebase
+ * rebuilds the row (also in the service worker, which has no user profile of its own).
+ */
+export const AUTHOR_STATE_KEY = 'author';
+export const authorStateSchema = z.object({
+  key: z.literal(AUTHOR_STATE_KEY),
+  userId: z.number().int(),
+  fullName: z.string(),
+  callSign: z.string().nullable(),
+});
+export type AuthorState = z.infer<typeof authorStateSchema>;
+
+/** Records who signs this database's addenda; call before saving one. */
+export async function rememberAuthor(db: SyncDatabase, author: { fullName: string; callSign: string | null }): Promise<void> {
+  const row: AuthorState = { key: AUTHOR_STATE_KEY, userId: db.userId, fullName: author.fullName, callSign: author.callSign };
+  await db.syncState.put(row);
+}
+
+/** The author fields of a pending addendum by `userId` (null when this device does not know them). */
+async function pendingAuthor(db: SyncDatabase, userId: number): Promise<{ authorName: string | null; authorCallSign: string | null }> {
+  const parsed = authorStateSchema.safeParse(await db.syncState.get(AUTHOR_STATE_KEY));
+  if (!parsed.success || parsed.data.userId !== userId) return { authorName: null, authorCallSign: null };
+  return { authorName: parsed.data.fullName, authorCallSign: parsed.data.callSign };
+}
 
 async function merge(db: SyncDatabase, table: TableName, id: string, create: () => Record<string, unknown>, changes: Record<string, unknown>): Promise<void> {
   const t = db.domainTable(table);
@@ -51,7 +82,9 @@ export async function applyMutationLocally(db: SyncDatabase, m: ParsedMutation):
       await patchIfPresent(db, 'cases', m.args.id, { status: 'completed', completedAt: m.args.completedAt });
       return;
     case 'case.addendum': {
-      await putIfAbsent(db, 'caseAddenda', { ...created, id: m.args.id, caseId: m.args.caseId, reason: m.args.reason, changes: m.args.changes });
+      // The server's copy, once pulled, keeps the name the server stamped (putIfAbsent).
+      const author = await pendingAuthor(db, m.actorUserId);
+      await putIfAbsent(db, 'caseAddenda', { ...created, ...author, id: m.args.id, caseId: m.args.caseId, reason: m.args.reason, changes: m.args.changes });
       // The server applies each change's `after` to the case (docs/decisions/007); so does the
       // device at once. Values the server would refuse are not shown: it will reject the addendum.
       const after = caseFieldsSchema.safeParse(Object.fromEntries(m.args.changes.map((c) => [c.field, c.after])));

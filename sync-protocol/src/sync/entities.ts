@@ -495,6 +495,15 @@ export const caseAddendumRecordSchema = z.object({
     z.object({ field: z.string(), before: jsonValueSchema, after: jsonValueSchema }),
   ),
   userId: z.number().int(),
+  /**
+   * The author's full name and call sign when the server applied the addendum, stamped by the
+   * server from its users (never taken from the device); a device fills them for its own
+   * pending addendum from the signed-in user (decision 011). Null on addenda from before
+   * schema version 2, and absent from an older server's answers: the author is then known by
+   * user id only.
+   */
+  authorName: z.string().nullable().default(null),
+  authorCallSign: z.string().nullable().default(null),
   createdAt: timestampSchema,
   ...serverColumns,
 });

@@ -3,7 +3,13 @@
 // an app update keep their schemaVersion and still replay after it.
 export const PROTOCOL_VERSION = 1;
 export const MIN_PROTOCOL_VERSION = 1;
-/** Version of the synced record shapes (entity schemas and mutation args). */
-export const SCHEMA_VERSION = 1;
-/** Oldest mutation schemaVersion the server still understands. */
+/**
+ * Version of the synced record shapes (entity schemas and mutation args).
+ * 1: the first shapes.
+ * 2: caseAddendum records carry authorName and authorCallSign (nullable; the server stamps
+ *    them, mutation args are unchanged), decision 011.
+ */
+export const SCHEMA_VERSION = 2;
+/** Oldest mutation schemaVersion the server still understands. Version 1 mutations are
+ * still valid version 2 mutations (no mutation args changed), so it stays 1. */
 export const MIN_SCHEMA_VERSION = 1;

@@ -170,6 +170,7 @@ describe('the FHIR R4 export of a full, completed case', () => {
         createdAt: '2026-11-21T11:00:00.000Z',
         userId: 5,
         authorName: 'Station Chief',
+        authorCallSign: 'HQ-1',
       },
     ],
   });
@@ -368,11 +369,32 @@ describe('the FHIR R4 export of a full, completed case', () => {
     expect(provenance.activity?.text).toBe('Addendum: Patient name');
     expect(provenance.agent[0]?.who).toEqual({
       identifier: { system: 'urn:rescuelog:user-id', value: '5' },
-      display: 'Station Chief',
+      display: 'Station Chief (HQ-1)',
     });
     expect(provenance.target[0]?.reference).toBe(
       fullUrlOf(bundle, only(resources(bundle, 'Encounter'))),
     );
+  });
+
+  it('an addendum from before authors were stamped names its author by account id only', () => {
+    const old = build(fullCase(), [], {
+      addenda: [
+        {
+          id: '9d7c3c1e-1111-4a2b-8c3d-000000000002',
+          reason: 'Note',
+          changes: [],
+          createdAt: '2026-11-21T11:00:00.000Z',
+          userId: 7,
+          authorName: null,
+          authorCallSign: null,
+        },
+      ],
+    });
+    expect(fhirBundleProblems(old)).toEqual([]);
+    expect(only(resources(old, 'Provenance')).agent[0]?.who).toEqual({
+      identifier: { system: 'urn:rescuelog:user-id', value: '7' },
+      display: 'Addendum author',
+    });
   });
 
   it('exporting the same case twice gives the same ids; another case gets others', () => {

@@ -1,0 +1,84 @@
+// The device signs its own pending addendum with the signed-in user's name and call sign
+// (decision 011): the mutation carries no name (the server stamps the real one), so the local
+// effect reads the profile the device remembered, and a rebuilt row (rebase after a pull or a
+// rejection, also in the service worker) is signed again the same way.
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SyncDatabase } from '../../src/client/local-db';
+import { rememberAuthor } from '../../src/client/local-effects';
+import { readLocalRecord } from '../../src/client/local-records';
+import { saveMutation } from '../../src/client/outbox';
+import { restoreFromServer } from '../../src/client/server-copies';
+
+const USER_ID = 7;
+const opened: SyncDatabase[] = [];
+
+function openDb(userId = USER_ID): SyncDatabase {
+  const db = new SyncDatabase(userId, { indexedDB: new IDBFactory(), IDBKeyRange });
+  opened.push(db);
+  return db;
+}
+
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+async function saveAddendum(
+  db: SyncDatabase,
+  caseId: string,
+  actorUserId = db.userId,
+): Promise<string> {
+  const id = crypto.randomUUID();
+  await saveMutation(db, {
+    name: 'case.addendum',
+    args: {
+      id,
+      caseId,
+      reason: 'Age from ID',
+      changes: [{ field: 'approximateAge', before: 34, after: 35 }],
+    },
+    entityIds: [caseId, id],
+    baseVersion: null,
+    actorUserId,
+  });
+  return id;
+}
+
+describe('the author of a pending addendum on the device', () => {
+  it('is the signed-in user as the device knows them, offline, in the parsed local record', async () => {
+    const db = openDb();
+    await rememberAuthor(db, { fullName: 'Thandi Nkosi', callSign: 'Rescue 12' });
+    const id = await saveAddendum(db, crypto.randomUUID());
+    expect(await readLocalRecord(db, 'caseAddendum', id)).toMatchObject({
+      userId: USER_ID,
+      authorName: 'Thandi Nkosi',
+      authorCallSign: 'Rescue 12',
+    });
+  });
+
+  it('stays signed when the row is rebuilt from the server copy + pending outbox', async () => {
+    const db = openDb();
+    await rememberAuthor(db, { fullName: 'Thandi Nkosi', callSign: null });
+    const caseId = crypto.randomUUID();
+    const id = await saveAddendum(db, caseId);
+    // What the drain does after a rejection of another change naming these records: reset to
+    // the server's copy (none yet: removed) and replay what is still pending.
+    await db.transaction('rw', db.writeTables, async () => {
+      await restoreFromServer(db, [caseId, id]);
+    });
+    expect(await readLocalRecord(db, 'caseAddendum', id)).toMatchObject({
+      authorName: 'Thandi Nkosi',
+      authorCallSign: null,
+    });
+  });
+
+  it('is unnamed when the device knows no profile for the author (shown by user number, never a guess)', async () => {
+    const db = openDb();
+    const id = await saveAddendum(db, crypto.randomUUID());
+    expect(await readLocalRecord(db, 'caseAddendum', id)).toMatchObject({
+      userId: USER_ID,
+      authorName: null,
+      authorCallSign: null,
+    });
+  });
+});
