@@ -70,7 +70,11 @@ export async function readCaseForExport(
     changes: a.changes,
     createdAt: a.createdAt,
     userId: a.userId,
-    authorName: byId.get(a.userId)?.fullName ?? null,
+    // The name the addendum was signed with (decision 011); an addendum from before the server
+    // stamped names is named by its author's account as it is now, as before.
+    ...(a.authorName !== null
+      ? { authorName: a.authorName, authorCallSign: a.authorCallSign }
+      : { authorName: byId.get(a.userId)?.fullName ?? null }),
   }));
 
   return {

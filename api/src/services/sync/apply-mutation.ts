@@ -482,12 +482,22 @@ async function applyAddendum(ctx: ApplyContext, args: AddendumArgs): Promise<App
   const content = { caseId: args.caseId, reason: args.reason, changes: args.changes };
   if ((await appendOnce(ctx, 'caseAddenda', args.id, content)) === 'exists') return NOTHING;
   const values = addendumValues(args.changes);
+  // The signature: the author's name and call sign as they are now, read from the server's
+  // users (the mutation carries none; decision 011), kept with the row so every device shows
+  // them offline and a later rename does not rewrite who signed.
+  const author = await ctx.tx
+    .selectFrom('users')
+    .select(['fullName', 'callSign'])
+    .where('id', '=', actor.id)
+    .executeTakeFirst();
   await ctx.tx
     .insertInto('caseAddenda')
     .values({
       id: args.id,
       caseId: args.caseId,
       userId: actor.id,
+      authorName: author?.fullName ?? null,
+      authorCallSign: author?.callSign ?? null,
       reason: args.reason,
       changes: JSON.stringify(args.changes),
       createdAt: ctx.mutation.clientTime,
