@@ -1,5 +1,5 @@
-// The addenda of a case, oldest first: who wrote each (the author's name when this device
-// knows it), when, why, and every field's value before and after.
+// The addenda of a case, oldest first: who wrote each (the name and call sign the addendum
+// was signed with), when, why, and every field's value before and after.
 import { CASE_FIELD_LABELS, formatCaseDateTime, formatCaseValue } from '@rescuelog/sync-protocol/case/fields';
 import type { CaseField } from '@rescuelog/sync-protocol/sync/entities';
 import { CASE_FIELDS } from '@rescuelog/sync-protocol/sync/entities';
@@ -15,7 +15,7 @@ function valueText(field: string, value: unknown): string {
   return KNOWN_FIELDS.has(field) ? formatCaseValue(field as CaseField, value) : JSON.stringify(value ?? null);
 }
 
-export function AddendaList({ addenda, authorName }: { addenda: readonly LocalAddendum[]; authorName: (userId: number | undefined) => string }) {
+export function AddendaList({ addenda, authorName }: { addenda: readonly LocalAddendum[]; authorName: (addendum: LocalAddendum) => string }) {
   const live = addenda.filter((a) => !a.deletedAt);
   if (live.length === 0) return <p className="completed-empty">No addenda.</p>;
   return (
@@ -28,7 +28,7 @@ export function AddendaList({ addenda, authorName }: { addenda: readonly LocalAd
             <h4 id={headingId} className="addendum__title">
               Addendum {index + 1} · {formatCaseDateTime(addendum.createdAt) ?? 'time not known yet'}
             </h4>
-            <p className="addendum__author">By {authorName(addendum.userId)}</p>
+            <p className="addendum__author">By {authorName(addendum)}</p>
             <p className="addendum__reason">
               <span className="addendum__reason-label">Reason:</span> {addendum.reason}
             </p>

@@ -8,6 +8,7 @@ import { CASE_STEPS } from '@rescuelog/sync-protocol/case/steps';
 import type { CaseField } from '@rescuelog/sync-protocol/sync/entities';
 import { Plus, Trash2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
+import { useUser } from '@/lib/auth';
 import { toast } from '@/lib/toast-store';
 import { ChoiceGroup, toLocalInput } from '../components/case-controls';
 import { addCaseAddendum, type AddendumChange } from '../data/case-writes';
@@ -30,6 +31,7 @@ export function AddendumForm({ record, onDone }: { record: LocalCase & { caseId:
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<Partial<Record<CaseField | 'reason' | 'form', string>>>({});
   const [saving, setSaving] = useState(false);
+  const { data: user } = useUser();
   const pickId = useId();
   const reasonId = useId();
 
@@ -63,11 +65,13 @@ export function AddendumForm({ record, onDone }: { record: LocalCase & { caseId:
       else changes.push({ field: row.field, before, after: parsed.value });
     }
     if (reason.trim() === '') next.reason = 'A reason is required';
+    // The addendum is signed by the signed-in user (the app does not open this screen without one).
+    if (!user) next.form = 'Sign in again to add an addendum.';
     setErrors(next);
-    if (Object.keys(next).length > 0) return;
+    if (Object.keys(next).length > 0 || !user) return;
     setSaving(true);
     try {
-      await addCaseAddendum(record, reason.trim(), changes);
+      await addCaseAddendum(record, reason.trim(), changes, { fullName: user.fullName, callSign: user.callSign });
       toast({ title: 'Addendum added', description: changes.length === 0 ? 'The note is on the record.' : `${String(changes.length)} field${changes.length === 1 ? '' : 's'} corrected.` });
       onDone();
     } catch (e) {

@@ -2,6 +2,7 @@
 // where the case stands (locked or in progress), the completion check (device, in progress),
 // the handover with print / PDF / FHIR, the addenda (adding one on a locked case held by this
 // device), the whole record read-only, the vital signs, and the administrator's tools.
+import { addendumAuthorLabel } from '@rescuelog/sync-protocol/case/addendum-author';
 import { buildHandover, type AddendumLike, type VitalLike2 } from '@rescuelog/sync-protocol/case/handover';
 import { formatCaseDateTime } from '@rescuelog/sync-protocol/case/fields';
 import type { VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
@@ -39,10 +40,16 @@ export function CaseRecordView({ record, vitals, addenda, source, download, expo
   const completed = record.status === 'completed';
   const onDevice = source === 'device';
 
-  // This device knows only the signed-in user's name; others show by their user number.
+  // An addendum carries its author's name and call sign as signed (decision 011: stamped by the
+  // server, filled by this device for its own pending ones), so it shows offline too. One
+  // written before names were stamped has only a user id: the signed-in user's own show
+  // their name, anyone else's their user number.
   const authorName = useCallback(
-    (userId: number | undefined) => {
-      if (userId !== undefined && user && userId === user.id) return user.callSign ? `${user.fullName} (${user.callSign})` : user.fullName;
+    (addendum: LocalAddendum) => {
+      const signed = addendumAuthorLabel(addendum);
+      if (signed) return signed;
+      const { userId } = addendum;
+      if (userId !== undefined && user && userId === user.id) return addendumAuthorLabel({ authorName: user.fullName, authorCallSign: user.callSign }) ?? `User ${String(userId)}`;
       return userId === undefined ? 'Unknown author' : `User ${String(userId)}`;
     },
     [user],
@@ -56,7 +63,7 @@ export function CaseRecordView({ record, vitals, addenda, source, download, expo
       createdAt: a.createdAt ?? new Date().toISOString(),
       reason: a.reason ?? '',
       changes: a.changes ?? [],
-      authorName: authorName(a.userId),
+      authorName: authorName(a),
       deletedAt: a.deletedAt ?? null,
     }));
     return buildHandover({ case: record, vitals: handoverVitals, addenda: handoverAddenda, generatedAt: new Date() });

@@ -143,6 +143,11 @@ describe('Completed case: record, addenda, handover', { timeout: 30_000 }, () =>
     const addenda = screen.getByRole('region', { name: 'Addenda' });
     const item = await within(addenda).findByRole('listitem');
     expect(within(item).getByText('By Thandi Nkosi (R7)')).toBeInTheDocument();
+    // Signed on the device (offline: the push fails) with the signed-in user's name and call sign.
+    const addendumId = (addendum as { id: string } | undefined)?.id ?? '';
+    // (Imported here: the session module must load after case-test-kit installs fake-indexeddb.)
+    const { getSyncSession } = await import('@/lib/sync/sync-session');
+    expect(await getSyncSession()?.db.caseAddenda.get(addendumId)).toMatchObject({ userId: 7, authorName: 'Thandi Nkosi', authorCallSign: 'R7' });
     expect(within(item).getByText(/Diverted: Helderberg casualty full/)).toBeInTheDocument();
     const row = within(item).getByRole('row', { name: /Receiving hospital/ });
     expect(within(row).getByRole('cell', { name: 'Helderberg Hospital' })).toBeInTheDocument();
@@ -324,7 +329,10 @@ describe('Completed case: administrators and server copies', { timeout: 30_000 }
         HttpResponse.json({
           case: record,
           vitalSigns: [],
-          addenda: [{ id: crypto.randomUUID(), caseId: record.id, reason: 'Hospital changed', changes: [{ field: 'receivingHospital', before: 'Helderberg Hospital', after: 'Groote Schuur' }], userId: 3, createdAt: '2026-11-20T12:00:00.000Z', version: '13', updatedAt: '2026-11-20T12:00:00.000Z', deletedAt: null }],
+          addenda: [
+            { id: crypto.randomUUID(), caseId: record.id, reason: 'Hospital changed', changes: [{ field: 'receivingHospital', before: 'Helderberg Hospital', after: 'Groote Schuur' }], userId: 3, createdAt: '2026-11-20T12:00:00.000Z', version: '13', updatedAt: '2026-11-20T12:00:00.000Z', deletedAt: null },
+            { id: crypto.randomUUID(), caseId: record.id, reason: 'Time corrected', changes: [], userId: 4, authorName: 'Sipho Dlamini', authorCallSign: null, createdAt: '2026-11-20T12:05:00.000Z', version: '14', updatedAt: '2026-11-20T12:05:00.000Z', deletedAt: null },
+          ],
         }),
       ),
     );
@@ -332,6 +340,7 @@ describe('Completed case: administrators and server copies', { timeout: 30_000 }
     expect(await screen.findByText(/Opened from the server/)).toBeInTheDocument();
     expect(screen.getByText('Completed and locked')).toBeInTheDocument();
     expect(screen.getByText('By User 3')).toBeInTheDocument();
+    expect(screen.getByText('By Sipho Dlamini')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add addendum' })).not.toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Case record' })).getByText('Receiving hospital').nextSibling).toHaveTextContent('Groote Schuur');
   });
@@ -363,6 +372,41 @@ describe('Completed case: administrators and server copies', { timeout: 30_000 }
     // The device's live copy: addenda can be written.
     expect(screen.getByRole('button', { name: 'Add addendum' })).toBeInTheDocument();
     expect(serverCopyRequested).toBe(false);
+  });
+
+  it("names the author of another user's addendum with their call sign from the device's copy, in the list and the handover", async () => {
+    const record = serverCase({ receivingHospital: 'Groote Schuur' });
+    const addendum = (n: number, userId: number, authorName: string | null, authorCallSign: string | null, reason: string) => ({
+      entity: 'caseAddendum',
+      id: `00000000-0000-4000-8000-00000000000${String(n)}`,
+      version: String(12 + n),
+      deleted: false,
+      data: { id: `00000000-0000-4000-8000-00000000000${String(n)}`, caseId: record.id, reason, changes: [], userId, authorName, authorCallSign, createdAt: `2026-11-20T12:0${String(n)}:00.000Z`, version: String(12 + n), updatedAt: '2026-11-20T12:00:00.000Z', deletedAt: null },
+    });
+    server.use(
+      http.post('/api/sync/push', () => HttpResponse.json({ lastAppliedSeq: 0, results: [] })),
+      http.post('/api/sync/pull', () =>
+        HttpResponse.json({
+          cursor: '15',
+          hasMore: false,
+          changes: [
+            { entity: 'case', id: record.id, version: '12', deleted: false, data: record },
+            addendum(1, 4, 'Sipho Dlamini', 'Rescue 3', 'Hospital changed'),
+            // Written before the server stamped names: its author is known by number only.
+            addendum(2, 3, null, null, 'Older note'),
+          ],
+        }),
+      ),
+    );
+    deviceSyncing(MEMBER);
+    renderApp(`/case-completed/${record.caseId}`);
+    const addenda = await screen.findByRole('region', { name: 'Addenda' });
+    expect(await within(addenda).findByText('By Sipho Dlamini (Rescue 3)')).toBeInTheDocument();
+    expect(within(addenda).getByText('By User 3')).toBeInTheDocument();
+    // The device's copy (what it shows without signal), not the server's.
+    expect(screen.queryByText(/Opened from the server/)).not.toBeInTheDocument();
+    const handover = screen.getByRole('article', { name: `Patient handover — ${record.caseId}` });
+    expect(within(handover).getByText(/by Sipho Dlamini \(Rescue 3\)/)).toBeInTheDocument();
   });
 
   it('says so when a case is neither on the device nor reachable offline', async () => {

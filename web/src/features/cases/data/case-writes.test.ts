@@ -47,9 +47,16 @@ describe('case writes on the device', () => {
     expect(await storedCase(id)).toMatchObject({ status: 'completed', completedAt: '2026-11-20T11:00:00.000Z' });
     await expect(saveCaseFields({ id, status: 'completed' }, { patientName: 'After' })).rejects.toThrow(/add an addendum/);
 
-    const addendumId = await addCaseAddendum({ id }, 'Name misspelt', [{ field: 'patientName', before: 'Before', after: 'After' }]);
+    const addendumId = await addCaseAddendum({ id }, 'Name misspelt', [{ field: 'patientName', before: 'Before', after: 'After' }], { fullName: 'Thandi Nkosi', callSign: 'RS-12' });
     expect(await storedCase(id)).toMatchObject({ patientName: 'After', status: 'completed' });
-    expect(await db().caseAddenda.get(addendumId)).toMatchObject({ caseId: id, reason: 'Name misspelt', changes: [{ field: 'patientName', before: 'Before', after: 'After' }] });
+    // Signed on the device by the signed-in user until the server's copy (with its stamp) arrives.
+    expect(await db().caseAddenda.get(addendumId)).toMatchObject({
+      caseId: id,
+      reason: 'Name misspelt',
+      changes: [{ field: 'patientName', before: 'Before', after: 'After' }],
+      authorName: 'Thandi Nkosi',
+      authorCallSign: 'RS-12',
+    });
   });
 
   it('validates values against the synced schema with the field named', () => {

@@ -7,6 +7,7 @@ import { jsonValueSchema } from '@rescuelog/sync-protocol/sync/values';
 import type { z } from 'zod';
 import type { CaseAccessAction } from '@rescuelog/sync-protocol/sync/mutations';
 import type { VitalSignStatus, VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
+import { rememberAuthor } from '@rescuelog/sync-protocol/client/local-effects';
 import { getSyncSession, saveLocalChange, type SyncSession } from '@/lib/sync/sync-session';
 
 import type { LocalCase } from './use-case';
@@ -84,11 +85,19 @@ export interface AddendumChange {
   after: unknown;
 }
 
+/** Who signs an addendum: the signed-in user's profile. */
+export interface AddendumAuthor {
+  fullName: string;
+  callSign: string | null;
+}
+
 /** A correction to a completed case: who (the signed-in user), when, why, and each field's
- * value before and after. Device and server apply the `after` values to the case. */
-export async function addCaseAddendum(record: Pick<LocalCase, 'id' | 'version'>, reason: string, changes: AddendumChange[]): Promise<string> {
+ * value before and after. Device and server apply the `after` values to the case. The
+ * device shows `author` on its pending addendum; the server stamps the name it holds. */
+export async function addCaseAddendum(record: Pick<LocalCase, 'id' | 'version'>, reason: string, changes: AddendumChange[], author: AddendumAuthor): Promise<string> {
   const session = requireSession();
   const id = newId();
+  await rememberAuthor(session.db, author);
   // Values as JSON (dates as ISO strings); a missing value is null.
   const json = (v: unknown): z.core.util.JSONType => (v === undefined ? null : jsonValueSchema.parse(JSON.parse(JSON.stringify(v))));
   await saveLocalChange({
