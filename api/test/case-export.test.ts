@@ -5,12 +5,14 @@
 import type { Bundle, Observation, Resource } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { build, type TestApp } from './helpers';
+import type { TestApp } from './helpers';
 import {
   Device,
-  RESPONDER,
-  ensureSyncSchema,
+  OWN_CASES_ONLY,
+  auditEntries,
+  buildSyncApp,
   humanId,
+  newCase,
   syncUser,
   uuid,
   type SyncUser,
@@ -46,14 +48,10 @@ describe('GET /api/cases/:caseId/fhir', () => {
   const voidedVital = uuid();
 
   beforeAll(async () => {
-    t = await build();
-    await ensureSyncSchema(t);
+    t = await buildSyncApp();
     alice = await syncUser(t);
     colleague = await syncUser(t); // casesLogged.view: sees every case
-    restricted = await syncUser(t, {
-      ...RESPONDER,
-      casesLogged: { view: false, edit: false, delete: false },
-    });
+    restricted = await syncUser(t, OWN_CASES_ONLY);
     device = new Device(alice);
     const result = await device.push(
       device.m('case.upsert', {
@@ -164,19 +162,10 @@ describe('GET /api/cases/:caseId/fhir', () => {
   });
 
   it('records every export in the audit log against the case', async () => {
-    const before = await t.db
-      .selectFrom('auditLog')
-      .select('id')
-      .where('action', '=', 'case.export')
-      .execute();
+    const before = await auditEntries(t, 'case.export');
     const res = await exportAs(colleague);
     expect(res.status).toBe(200);
-    const rows = await t.db
-      .selectFrom('auditLog')
-      .selectAll()
-      .where('action', '=', 'case.export')
-      .where('actorUserId', '=', colleague.id)
-      .execute();
+    const rows = await auditEntries(t, 'case.export', { actorUserId: colleague.id });
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ outcome: 'success', entityType: 'case', entityId: id });
     expect(rows[0]?.details).toMatchObject({
@@ -185,11 +174,7 @@ describe('GET /api/cases/:caseId/fhir', () => {
       source: 'server',
       detail: 'fhir-r4',
     });
-    const after = await t.db
-      .selectFrom('auditLog')
-      .select('id')
-      .where('action', '=', 'case.export')
-      .execute();
+    const after = await auditEntries(t, 'case.export');
     expect(after.length).toBe(before.length + 1);
   });
 
@@ -197,28 +182,12 @@ describe('GET /api/cases/:caseId/fhir', () => {
     const res = await exportAs(restricted);
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ code: ErrorCode.FORBIDDEN });
-    const denied = await t.db
-      .selectFrom('auditLog')
-      .selectAll()
-      .where('action', '=', 'access.denied')
-      .where('actorUserId', '=', restricted.id)
-      .execute();
+    const denied = await auditEntries(t, 'access.denied', { actorUserId: restricted.id });
     expect(denied).toHaveLength(1);
     expect(denied[0]?.details).toMatchObject({ caseId: id, attempted: 'case.export' });
-    const exports = await t.db
-      .selectFrom('auditLog')
-      .select('id')
-      .where('action', '=', 'case.export')
-      .where('actorUserId', '=', restricted.id)
-      .execute();
-    expect(exports).toHaveLength(0);
+    expect(await auditEntries(t, 'case.export', { actorUserId: restricted.id })).toEqual([]);
 
-    const own = new Device(restricted);
-    const ownId = uuid();
-    const ownCaseId = humanId('C');
-    await own.push(
-      own.m('case.upsert', { id: ownId, humanId: ownCaseId, fields: { patientName: 'Sipho' } }),
-    );
+    const { caseId: ownCaseId } = await newCase(new Device(restricted), { patientName: 'Sipho' });
     const mine = await exportAs(restricted, ownCaseId);
     expect(mine.status).toBe(200);
     const bundle = (await mine.json()) as Bundle;

@@ -7,14 +7,16 @@ import {
   type CaseAccessEntry,
 } from '@rescuelog/sync-protocol/cases';
 import { caseRecordSchema } from '@rescuelog/sync-protocol/sync/entities';
-import { build, type TestApp } from './helpers';
+import type { TestApp } from './helpers';
 import {
   Device,
-  RESPONDER,
+  OWN_CASES_ONLY,
+  buildSyncApp,
+  caseRow,
   completeCaseFields,
   completeCaseVital,
-  ensureSyncSchema,
   humanId,
+  newCase,
   pullAll,
   syncUser,
   uuid,
@@ -29,28 +31,18 @@ describe('one case by its number', () => {
   let admin: SyncUser;
 
   beforeAll(async () => {
-    t = await build();
-    await ensureSyncSchema(t);
+    t = await buildSyncApp();
     alice = await syncUser(t);
     await t.db
       .updateTable('users')
       .set({ fullName: 'Alice Dlamini', callSign: 'Rescue 7' })
       .where('id', '=', alice.id)
       .execute();
-    viewer = await syncUser(t, {
-      ...RESPONDER,
-      casesLogged: { view: true, edit: false, delete: false },
-    });
-    outsider = await syncUser(t, {
-      ...RESPONDER,
-      casesLogged: { view: false, edit: false, delete: false },
-    });
+    viewer = await syncUser(t); // RESPONDER: views every case, edits only their own
+    outsider = await syncUser(t, OWN_CASES_ONLY);
     admin = await syncUser(t, {}, 'administrator');
   });
   afterAll(() => t.close());
-
-  const caseRow = (id: string) =>
-    t.db.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   /** A completed case of Alice's with two readings (one voided) and an addendum. */
   async function completedCase() {
@@ -98,7 +90,7 @@ describe('one case by its number', () => {
         patientName: 'Thandi',
         userId: alice.id,
       });
-      expect(body.case.version).toBe((await caseRow(id)).version);
+      expect(body.case.version).toBe((await caseRow(t, id)).version);
       expect(body.vitalSigns).toHaveLength(2);
       expect(body.vitalSigns.filter((v) => v.voidedAt !== null)).toHaveLength(1);
       expect(body.addenda).toMatchObject([
@@ -150,9 +142,7 @@ describe('one case by its number', () => {
         },
       ]);
       // Their own case they always see.
-      const own = new Device(outsider);
-      const mine = humanId('C');
-      await own.push(own.m('case.upsert', { id: uuid(), humanId: mine, fields: {} }));
+      const { caseId: mine } = await newCase(new Device(outsider), {});
       expect((await outsider.client.get(`/api/cases/${mine}`)).status).toBe(200);
     });
 
@@ -179,7 +169,7 @@ describe('one case by its number', () => {
   describe('POST /api/cases/:caseId/unlock', () => {
     it('reopens a completed case for administrators: every device pulls it, the unlock is audited with its reason, and the case can be edited and completed again', async () => {
       const { id, caseId, device } = await completedCase();
-      const before = await caseRow(id);
+      const before = await caseRow(t, id);
       const cursor = (await pullAll(alice.client)).cursor;
 
       const res = await admin.client.post(`/api/cases/${caseId}/unlock`, {
@@ -189,7 +179,7 @@ describe('one case by its number', () => {
       const body = (await res.json()) as { case: unknown };
       const unlocked = caseRecordSchema.parse(body.case);
       expect(unlocked).toMatchObject({ id, status: 'in_progress', completedAt: null });
-      const after = await caseRow(id);
+      const after = await caseRow(t, id);
       expect(after).toMatchObject({
         status: 'in_progress',
         completedAt: null,
@@ -221,7 +211,7 @@ describe('one case by its number', () => {
         device.m('case.complete', { id, completedAt: '2026-11-21T11:00:00.000Z' }),
       );
       expect(edit.results.map((r) => r.code ?? r.status)).toEqual(['applied', 'applied']);
-      expect(await caseRow(id)).toMatchObject({ patientName: 'Thandeka', status: 'completed' });
+      expect(await caseRow(t, id)).toMatchObject({ patientName: 'Thandeka', status: 'completed' });
     });
 
     it('is for administrators only, needs a reason, and only unlocks a completed case', async () => {
@@ -240,7 +230,7 @@ describe('one case by its number', () => {
         expect(res.status, JSON.stringify(body).slice(0, 50)).toBe(400);
         expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
       }
-      expect((await caseRow(id)).status).toBe('completed');
+      expect((await caseRow(t, id)).status).toBe('completed');
 
       expect(
         (await admin.client.post(`/api/cases/${caseId}/unlock`, { reason: 'Fix' })).status,

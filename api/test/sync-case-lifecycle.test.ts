@@ -8,20 +8,21 @@ import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { readRejections, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { pullChanges } from '@rescuelog/sync-protocol/client/pull';
-import { createFetchTransport } from '@rescuelog/sync-protocol/client/transport';
-import type { CaseFields } from '@rescuelog/sync-protocol/sync/entities';
 import { RejectionCode } from '@rescuelog/sync-protocol/sync/rejections';
-import { SESSION_COOKIE } from '../src/plugins/external/session';
-import { build, type TestApp } from './helpers';
+import type { TestApp } from './helpers';
 import {
   Device,
+  OWN_CASES_ONLY,
   RESPONDER,
-  completeCaseFields,
+  auditEntries,
+  buildSyncApp,
+  caseRow,
   completeCaseVital,
-  ensureSyncSchema,
-  humanId,
+  completedCase,
+  newCase,
   pullAll,
   syncUser,
+  transportAs,
   uuid,
   type SyncUser,
 } from './sync-fixtures';
@@ -32,33 +33,11 @@ describe('case lifecycle through sync', () => {
   let bob: SyncUser;
 
   beforeAll(async () => {
-    t = await build();
-    await ensureSyncSchema(t);
+    t = await buildSyncApp();
     alice = await syncUser(t);
     bob = await syncUser(t);
   });
   afterAll(() => t.close());
-
-  const caseRow = (id: string) =>
-    t.db.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-
-  async function newCase(device: Device, fields: CaseFields = completeCaseFields()) {
-    const id = uuid();
-    const caseId = humanId('C');
-    const res = await device.push(device.m('case.upsert', { id, humanId: caseId, fields }));
-    expect(res.results[0]?.status).toBe('applied');
-    return { id, caseId };
-  }
-
-  async function completedCase(device: Device, fields: CaseFields = completeCaseFields()) {
-    const c = await newCase(device, fields);
-    const res = await device.push(
-      device.m('vitalSign.record', completeCaseVital(c.id)),
-      device.m('case.complete', { id: c.id, completedAt: '2026-11-21T09:30:00.000Z' }),
-    );
-    expect(res.results.map((r) => r.code ?? r.status)).toEqual(['applied', 'applied']);
-    return c;
-  }
 
   const accessAudits = (eventId: string) =>
     t.db
@@ -72,7 +51,7 @@ describe('case lifecycle through sync', () => {
     it('writes one audit entry with who, what, the case, when it happened and was received, and from where; no record changes', async () => {
       const device = new Device(alice);
       const { id, caseId } = await newCase(device);
-      const before = await caseRow(id);
+      const before = await caseRow(t, id);
       const eventId = uuid();
       const m = device.m('case.access', {
         id: eventId,
@@ -106,7 +85,7 @@ describe('case lifecycle through sync', () => {
       expect(entry?.userAgent).toEqual(expect.any(String));
       // `at` is the server's receipt, not the device's clock.
       expect(entry?.at.getTime()).toBeGreaterThanOrEqual(started - 5_000);
-      const after = await caseRow(id);
+      const after = await caseRow(t, id);
       expect(after.version).toBe(before.version);
       expect(after.updatedAt).toEqual(before.updatedAt);
     });
@@ -152,10 +131,7 @@ describe('case lifecycle through sync', () => {
     it('refuses and audits as a denial the access of a case the actor may not see; anyone who may see it is never refused', async () => {
       const device = new Device(alice);
       const { id } = await newCase(device);
-      const outsider = await syncUser(t, {
-        ...RESPONDER,
-        casesLogged: { view: false, edit: false, delete: false },
-      });
+      const outsider = await syncUser(t, OWN_CASES_ONLY);
       const od = new Device(outsider);
       const eventId = uuid();
       const refused = await od.push(
@@ -166,16 +142,9 @@ describe('case lifecycle through sync', () => {
         code: RejectionCode.FORBIDDEN,
       });
       expect(await accessAudits(eventId)).toEqual([]);
-      const denial = await t.db
-        .selectFrom('auditLog')
-        .selectAll()
-        .where('action', '=', 'sync.rejected')
-        .where('actorUserId', '=', outsider.id)
-        .executeTakeFirstOrThrow();
-      expect(denial).toMatchObject({
-        outcome: 'denied',
-        details: { caseId: id, code: 'FORBIDDEN' },
-      });
+      expect(await auditEntries(t, 'sync.rejected', { actorUserId: outsider.id })).toMatchObject([
+        { outcome: 'denied', details: { caseId: id, code: 'FORBIDDEN' } },
+      ]);
 
       // Bob may see every case (casesLogged view) but edit none of Alice's: his access counts.
       const bd = new Device(bob);
@@ -211,7 +180,7 @@ describe('case lifecycle through sync', () => {
       ])
         expect(message).toContain(problem);
       expect(message).not.toContain('incident type');
-      expect((await caseRow(id)).status).toBe('in_progress');
+      expect((await caseRow(t, id)).status).toBe('in_progress');
       const rejection = await t.db
         .selectFrom('syncRejections')
         .select('details')
@@ -247,7 +216,7 @@ describe('case lifecycle through sync', () => {
         device.m('case.complete', { id, completedAt }),
       );
       expect(done.results.map((r) => r.status)).toEqual(['applied', 'applied']);
-      expect(await caseRow(id)).toMatchObject({
+      expect(await caseRow(t, id)).toMatchObject({
         status: 'completed',
         completedAt: new Date(completedAt),
       });
@@ -274,17 +243,13 @@ describe('case lifecycle through sync', () => {
       expect(
         await t.db.selectFrom('caseAddenda').select('id').where('caseId', '=', id).execute(),
       ).toEqual([]);
-      expect((await caseRow(id)).patientName).toBe('Thandi');
+      expect((await caseRow(t, id)).patientName).toBe('Thandi');
     });
 
     it('applies each change to the completed case with a new version every device pulls', async () => {
       const device = new Device(alice);
-      const { id } = await newCase(device);
-      await device.push(
-        device.m('vitalSign.record', completeCaseVital(id)),
-        device.m('case.complete', { id, completedAt: '2026-11-21T09:30:00.000Z' }),
-      );
-      const before = await caseRow(id);
+      const { id } = await completedCase(device);
+      const before = await caseRow(t, id);
       const cursor = (await pullAll(bob.client)).cursor;
       const addendumId = uuid();
       const res = await device.push(
@@ -301,7 +266,7 @@ describe('case lifecycle through sync', () => {
       );
       expect(res.results[0]).toMatchObject({ status: 'applied' });
       expect(res.results[0]?.conflicts).toBeUndefined();
-      const after = await caseRow(id);
+      const after = await caseRow(t, id);
       expect(after).toMatchObject({
         approximateAge: 36,
         receivingHospital: 'Groote Schuur',
@@ -317,13 +282,8 @@ describe('case lifecycle through sync', () => {
       expect(versions.patientName).toEqual(
         (before.fieldVersions as Record<string, unknown>).patientName,
       );
-      const audit = await t.db
-        .selectFrom('auditLog')
-        .select('details')
-        .where('action', '=', 'sync.case.addendum')
-        .where('entityId', '=', addendumId)
-        .executeTakeFirstOrThrow();
-      expect(audit.details).toMatchObject({
+      const [audit] = await auditEntries(t, 'sync.case.addendum', { entityId: addendumId });
+      expect(audit?.details).toMatchObject({
         caseId: id,
         fields: ['approximateAge', 'receivingHospital', 'patientName'],
         applied: ['approximateAge', 'receivingHospital'],
@@ -343,7 +303,7 @@ describe('case lifecycle through sync', () => {
     it('refuses a value the case field does not accept, or a field listed twice, and changes nothing', async () => {
       const device = new Device(alice);
       const { id } = await completedCase(device);
-      const before = await caseRow(id);
+      const before = await caseRow(t, id);
       const bad = await device.push(
         device.m('case.addendum', {
           id: uuid(),
@@ -369,7 +329,7 @@ describe('case lifecycle through sync', () => {
         RejectionCode.VALIDATION_FAILED,
       ]);
       expect(bad.results[0]?.message).toContain('approximateAge');
-      const after = await caseRow(id);
+      const after = await caseRow(t, id);
       expect(after.version).toBe(before.version);
       expect(after.patientName).toBe('Thandi');
       expect(
@@ -417,7 +377,7 @@ describe('case lifecycle through sync', () => {
           { field: 'receivingHospital', serverValue: 'Karl Bremer', clientValue: 'Groote Schuur' },
         ],
       });
-      expect((await caseRow(id)).receivingHospital).toBe('Groote Schuur');
+      expect((await caseRow(t, id)).receivingHospital).toBe('Groote Schuur');
       const conflicts = await t.db
         .selectFrom('syncConflicts')
         .selectAll()
@@ -454,13 +414,7 @@ describe('case lifecycle through sync', () => {
       const { id } = await completedCase(device);
       const db = new SyncDatabase(alice.id, { indexedDB: new IDBFactory(), IDBKeyRange });
       try {
-        const transport = createFetchTransport({
-          baseUrl: t.url,
-          headers: (): Record<string, string> =>
-            alice.client.sessionCookie
-              ? { cookie: `${SESSION_COOKIE}=${alice.client.sessionCookie}` }
-              : {},
-        });
+        const transport = transportAs(alice);
         expect(await pullChanges({ db, transport })).toMatchObject({ kind: 'pulled' });
         expect(await db.cases.get(id)).toMatchObject({ status: 'completed', approximateAge: 34 });
         await saveMutation(db, {
@@ -484,7 +438,7 @@ describe('case lifecycle through sync', () => {
           rejected: 0,
         });
         expect(await pullChanges({ db, transport })).toMatchObject({ kind: 'pulled' });
-        const server = await caseRow(id);
+        const server = await caseRow(t, id);
         expect(await db.cases.get(id)).toMatchObject({
           approximateAge: 35,
           patientGender: 'male',

@@ -2,6 +2,10 @@
 // that numbers its mutations like the client's outbox and speaks the real HTTP API.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import {
+  createFetchTransport,
+  type SyncTransport,
+} from '@rescuelog/sync-protocol/client/transport';
 import type { Permissions } from '@rescuelog/sync-protocol/permissions';
 import type { CaseFields } from '@rescuelog/sync-protocol/sync/entities';
 import { generateHumanId, type HumanIdPrefix } from '@rescuelog/sync-protocol/sync/human-id';
@@ -13,7 +17,15 @@ import {
   type PushResponse,
 } from '@rescuelog/sync-protocol/sync/push-pull';
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/sync/versions';
-import { loginAs, type TestApp, type TestClient, type TestUser } from './helpers';
+import { SESSION_COOKIE } from '../src/plugins/external/session';
+import {
+  build,
+  loginAs,
+  type BuildOptions,
+  type TestApp,
+  type TestClient,
+  type TestUser,
+} from './helpers';
 
 /** What a responder normally holds: create, edit and delete their own records. */
 export const RESPONDER: Permissions = {
@@ -24,6 +36,12 @@ export const RESPONDER: Permissions = {
   casesLogged: { view: true, edit: false, delete: false },
   cprLogs: { view: true, edit: false, delete: false },
   multiPatientLogs: { view: true, edit: false, delete: false },
+};
+
+/** A responder whose casesLogged entry withholds view: they see (and may touch) only their own cases. */
+export const OWN_CASES_ONLY: Permissions = {
+  ...RESPONDER,
+  casesLogged: { view: false, edit: false, delete: false },
 };
 
 /** The sync tests need the field-versions migration (2026-11-21T0700-sync-fields). */
@@ -38,6 +56,18 @@ export async function ensureSyncSchema(t: TestApp): Promise<void> {
     );
 }
 
+/** The real app (helpers.ts build()) on a database that has the sync schema. */
+export async function buildSyncApp(options?: BuildOptions): Promise<TestApp> {
+  const t = await build(options);
+  try {
+    await ensureSyncSchema(t);
+  } catch (error) {
+    await t.close();
+    throw error;
+  }
+  return t;
+}
+
 export interface SyncUser {
   user: TestUser;
   id: number;
@@ -50,12 +80,47 @@ export async function syncUser(
   role: 'member' | 'administrator' = 'member',
 ): Promise<SyncUser> {
   const user = await t.createUser({ role, status: 'approved' });
+  await setPermissions(t, user.row.id, permissions);
+  return { user, id: user.row.id, client: await loginAs(t, user) };
+}
+
+/** What an administrator's change of a user's permissions stores (it applies at once). */
+export async function setPermissions(
+  t: TestApp,
+  userId: number,
+  permissions: Permissions,
+): Promise<void> {
   await t.db
     .updateTable('users')
     .set({ permissions: JSON.stringify(permissions) })
-    .where('id', '=', user.row.id)
+    .where('id', '=', userId)
     .execute();
-  return { user, id: user.row.id, client: await loginAs(t, user) };
+}
+
+/** The client engine's transport to the test server, signed in as `user` (their session cookie). */
+export function transportAs(user: SyncUser): SyncTransport {
+  return createFetchTransport({
+    baseUrl: user.client.baseUrl,
+    headers: (): Record<string, string> =>
+      user.client.sessionCookie ? { cookie: `${SESSION_COOKIE}=${user.client.sessionCookie}` } : {},
+  });
+}
+
+/** The server's row of a case (fails when there is none). */
+export function caseRow(t: TestApp, id: string) {
+  return t.db.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** The audit log's entries for `action`, oldest first, narrowed to an actor or an entity. */
+export function auditEntries(
+  t: TestApp,
+  action: string,
+  where: { actorUserId?: number; entityId?: string } = {},
+) {
+  let query = t.db.selectFrom('auditLog').selectAll().where('action', '=', action);
+  if (where.actorUserId !== undefined) query = query.where('actorUserId', '=', where.actorUserId);
+  if (where.entityId !== undefined) query = query.where('entityId', '=', where.entityId);
+  return query.orderBy('id').execute();
 }
 
 /**
@@ -143,6 +208,36 @@ export class Device {
       throw new Error(`push failed: ${String(res.status)} ${await res.text()}`);
     return pushResponseSchema.parse(await res.json());
   }
+}
+
+/** A new case pushed from `device` (every field completion requires unless `fields` says otherwise). */
+export async function newCase(
+  device: Device,
+  fields: ArgsOf<'case.upsert'>['fields'] = completeCaseFields(),
+): Promise<{ id: string; caseId: string }> {
+  const id = randomUUID();
+  const caseId = generateHumanId('C');
+  const [result] = (await device.push(device.m('case.upsert', { id, humanId: caseId, fields })))
+    .results;
+  if (result?.status !== 'applied')
+    throw new Error(`the new case was not applied: ${JSON.stringify(result)}`);
+  return { id, caseId };
+}
+
+/** A new case pushed from `device` with a vital sign reading, then completed. */
+export async function completedCase(
+  device: Device,
+  fields: ArgsOf<'case.upsert'>['fields'] = completeCaseFields(),
+): Promise<{ id: string; caseId: string }> {
+  const c = await newCase(device, fields);
+  const res = await device.push(
+    device.m('vitalSign.record', completeCaseVital(c.id)),
+    device.m('case.complete', { id: c.id, completedAt: '2026-11-21T09:30:00.000Z' }),
+  );
+  const outcomes = res.results.map((r) => r.code ?? r.status);
+  if (outcomes.join() !== 'applied,applied')
+    throw new Error(`the case was not completed: ${JSON.stringify(res.results)}`);
+  return c;
 }
 
 export async function pull(

@@ -14,23 +14,25 @@ import {
   saveMutation,
   type MutationInput,
 } from '@rescuelog/sync-protocol/client/outbox';
-import {
-  createFetchTransport,
-  type SyncTransport,
-} from '@rescuelog/sync-protocol/client/transport';
 import { drainActiveUserOutbox } from '@rescuelog/sync-protocol/client/worker-drain';
-import type { Permissions } from '@rescuelog/sync-protocol/permissions';
 import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
-import { SESSION_COOKIE } from '../src/plugins/external/session';
-import { build, type TestApp } from './helpers';
-import { Device, ensureSyncSchema, RESPONDER, syncUser, type SyncUser } from './sync-fixtures';
+import type { TestApp } from './helpers';
+import {
+  buildSyncApp,
+  Device,
+  OWN_CASES_ONLY,
+  RESPONDER,
+  setPermissions,
+  syncUser,
+  transportAs,
+  type SyncUser,
+} from './sync-fixtures';
 
 let t: TestApp;
 const opened: SyncDatabase[] = [];
 
 beforeAll(async () => {
-  t = await build();
-  await ensureSyncSchema(t);
+  t = await buildSyncApp();
 });
 
 afterAll(async () => {
@@ -40,14 +42,6 @@ afterAll(async () => {
 afterEach(() => {
   for (const db of opened.splice(0)) db.close();
 });
-
-function transport(user: SyncUser): SyncTransport {
-  return createFetchTransport({
-    baseUrl: t.url,
-    headers: (): Record<string, string> =>
-      user.client.sessionCookie ? { cookie: `${SESSION_COOKIE}=${user.client.sessionCookie}` } : {},
-  });
-}
 
 function upsert(
   user: SyncUser,
@@ -66,15 +60,10 @@ function upsert(
 
 /** An administrator takes the responder's case permissions away while they are offline. */
 async function revokeCaseEditing(user: SyncUser): Promise<void> {
-  const permissions: Permissions = {
+  await setPermissions(t, user.id, {
     ...RESPONDER,
     newCase: { read: true, create: false, edit: false, delete: false },
-  };
-  await t.db
-    .updateTable('users')
-    .set({ permissions: JSON.stringify(permissions) })
-    .where('id', '=', user.id)
-    .execute();
+  });
 }
 
 describe('a refused edit of a record the device created, before any pull', () => {
@@ -87,7 +76,7 @@ describe('a refused edit of a record the device created, before any pull', () =>
       db,
       upsert(user, id, { patientName: 'Naledi', incidentType: 'Fall' }, generateHumanId('C')),
     );
-    expect(await drainOutbox({ db, transport: transport(user) })).toMatchObject({
+    expect(await drainOutbox({ db, transport: transportAs(user) })).toMatchObject({
       kind: 'drained',
       acknowledged: 1,
       rejected: 0,
@@ -96,7 +85,7 @@ describe('a refused edit of a record the device created, before any pull', () =>
 
     await revokeCaseEditing(user);
     await saveMutation(db, upsert(user, id, { patientName: 'Naledi Dube' }));
-    expect(await drainOutbox({ db, transport: transport(user) })).toMatchObject({
+    expect(await drainOutbox({ db, transport: transportAs(user) })).toMatchObject({
       kind: 'drained',
       acknowledged: 1,
       rejected: 1,
@@ -131,7 +120,7 @@ describe('a refused edit of a record the device created, before any pull', () =>
       upsert(user, id, { patientName: 'Sipho', incidentType: 'Assault' }, generateHumanId('C')),
     );
     const worker = {
-      transport: transport(user),
+      transport: transportAs(user),
       sessionUserId: () => Promise.resolve(user.id),
       deps,
     };
@@ -152,10 +141,7 @@ describe('the push answer', () => {
   it("carries the server's record for a rejected or duplicate mutation, none for applied ones, and nothing the user may not see", async () => {
     const owner = await syncUser(t);
     // Sees only their own records (no casesLogged view) and may not edit others'.
-    const stranger = await syncUser(t, {
-      ...RESPONDER,
-      casesLogged: { view: false, edit: false, delete: false },
-    });
+    const stranger = await syncUser(t, OWN_CASES_ONLY);
     const device = new Device(owner);
     const id = crypto.randomUUID();
     const create = device.m('case.upsert', {

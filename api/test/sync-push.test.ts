@@ -2,13 +2,16 @@
 // conflicts, permissions and ownership, human-id collisions and protocol versions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RejectionCode } from '@rescuelog/sync-protocol/sync/rejections';
-import { build, type TestApp } from './helpers';
+import type { TestApp } from './helpers';
 import {
   Device,
   RESPONDER,
-  completeCaseFields,
-  ensureSyncSchema,
+  auditEntries,
+  buildSyncApp,
+  caseRow,
   humanId,
+  newCase,
+  setPermissions,
   syncUser,
   uuid,
   type SyncUser,
@@ -20,26 +23,11 @@ describe('sync push', () => {
   let bob: SyncUser;
 
   beforeAll(async () => {
-    t = await build();
-    await ensureSyncSchema(t);
+    t = await buildSyncApp();
     alice = await syncUser(t);
     bob = await syncUser(t);
   });
   afterAll(() => t.close());
-
-  const caseRow = (id: string) =>
-    t.db.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirst();
-
-  async function newCase(
-    device: Device,
-    fields: Record<string, unknown> = { patientName: 'Thandi', incidentType: 'MVA' },
-  ) {
-    const id = uuid();
-    const caseId = humanId('C');
-    const res = await device.push(device.m('case.upsert', { id, humanId: caseId, fields }));
-    expect(res.results[0]?.status).toBe('applied');
-    return { id, caseId };
-  }
 
   it('applies a new case with the device time as createdAt and the pusher as owner', async () => {
     const device = new Device(alice);
@@ -48,7 +36,7 @@ describe('sync push', () => {
       incidentLatitude: '-33.92487',
       oxygenAdministered: true,
     });
-    const row = await caseRow(id);
+    const row = await caseRow(t, id);
     expect(row).toMatchObject({
       caseId,
       patientName: 'Thandi',
@@ -56,13 +44,8 @@ describe('sync push', () => {
       userId: alice.id,
       status: 'in_progress',
     });
-    expect(Number(row?.incidentLatitude)).toBe(-33.92487);
-    const audit = await t.db
-      .selectFrom('auditLog')
-      .selectAll()
-      .where('action', '=', 'sync.case.upsert')
-      .where('entityId', '=', id)
-      .execute();
+    expect(Number(row.incidentLatitude)).toBe(-33.92487);
+    const audit = await auditEntries(t, 'sync.case.upsert', { entityId: id });
     expect(audit).toHaveLength(1);
     expect(audit[0]?.actorUserId).toBe(alice.id);
   });
@@ -89,7 +72,7 @@ describe('sync push', () => {
     const first = await device.push(...batch);
     expect(first.lastAppliedSeq).toBe(3);
     expect(first.results.map((r) => r.status)).toEqual(['applied', 'applied', 'applied']);
-    const versionAfter = (await caseRow(caseUuid))?.version;
+    const versionAfter = (await caseRow(t, caseUuid)).version;
     const auditCount = async () =>
       (await t.db.selectFrom('auditLog').select('id').where('entityId', '=', caseUuid).execute())
         .length;
@@ -99,12 +82,12 @@ describe('sync push', () => {
     const replay = await device.push(...batch);
     expect(replay.lastAppliedSeq).toBe(3);
     expect(replay.results.map((r) => r.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
-    expect((await caseRow(caseUuid))?.version).toBe(versionAfter);
+    expect((await caseRow(t, caseUuid)).version).toBe(versionAfter);
     expect(
       await t.db.selectFrom('vitalSigns').select('id').where('caseId', '=', caseUuid).execute(),
     ).toHaveLength(1);
     expect(await auditCount()).toBe(auditsAfter);
-    expect((await caseRow(caseUuid))?.patientName).toBe('Sipho Dlamini');
+    expect((await caseRow(t, caseUuid)).patientName).toBe('Sipho Dlamini');
   });
 
   it('stops the batch at a gap and applies nothing after it', async () => {
@@ -116,7 +99,7 @@ describe('sync push', () => {
     const gap = await device.push(m3, m4);
     expect(gap.lastAppliedSeq).toBe(1);
     expect(gap.results).toEqual([]);
-    expect((await caseRow(id))?.patientName).toBe('Thandi');
+    expect((await caseRow(t, id)).patientName).toBe('Thandi');
     // Delivered out of order inside one batch, the server still applies them in seq order.
     const healed = await device.push(m4, m2, m3);
     expect(healed.lastAppliedSeq).toBe(4);
@@ -125,7 +108,7 @@ describe('sync push', () => {
       [3, 'applied'],
       [4, 'applied'],
     ]);
-    expect((await caseRow(id))?.patientName).toBe('Four');
+    expect((await caseRow(t, id)).patientName).toBe('Four');
   });
 
   it('rejects a mutation that can never apply, records it, and goes on with the queue', async () => {
@@ -142,7 +125,7 @@ describe('sync push', () => {
       ['applied', undefined],
     ]);
     expect(res.results[0]?.message).toContain('gcsEyeOpening');
-    expect((await caseRow(id))?.gcsEyeOpening).toBe(3);
+    expect((await caseRow(t, id)).gcsEyeOpening).toBe(3);
     const rejections = await t.db
       .selectFrom('syncRejections')
       .selectAll()
@@ -186,7 +169,7 @@ describe('sync push', () => {
 
   it('locks a completed case: only addenda are accepted', async () => {
     const device = new Device(alice);
-    const { id } = await newCase(device, completeCaseFields());
+    const { id } = await newCase(device);
     const vital = uuid();
     await device.push(
       device.m('vitalSign.record', {
@@ -202,7 +185,7 @@ describe('sync push', () => {
     expect(
       (await device.push(device.m('case.complete', { id, completedAt }))).results[0]?.status,
     ).toBe('applied');
-    expect(await caseRow(id)).toMatchObject({ status: 'completed' });
+    expect(await caseRow(t, id)).toMatchObject({ status: 'completed' });
 
     const res = await device.push(
       device.m('case.upsert', { id, fields: { patientName: 'Changed' } }),
@@ -232,7 +215,7 @@ describe('sync push', () => {
       'applied',
     ]);
     // The edit was refused; the addendum's correction is applied.
-    expect(await caseRow(id)).toMatchObject({
+    expect(await caseRow(t, id)).toMatchObject({
       patientName: 'Thandie',
       status: 'completed',
       deletedAt: null,
@@ -321,7 +304,7 @@ describe('sync push', () => {
       patientName: 'Unknown male',
       patientGender: 'male',
     });
-    const base = (await caseRow(id))?.version ?? null;
+    const base = (await caseRow(t, id)).version;
 
     const adminEdit = await adminDevice.push(
       adminDevice.m(
@@ -345,7 +328,7 @@ describe('sync push', () => {
       status: 'applied',
       conflicts: [{ field: 'patientName', serverValue: 'John Mokoena', clientValue: 'J. Mokoena' }],
     });
-    expect(await caseRow(id)).toMatchObject({
+    expect(await caseRow(t, id)).toMatchObject({
       patientName: 'J. Mokoena',
       approximateAge: 40,
       updatedBy: alice.id,
@@ -377,7 +360,7 @@ describe('sync push', () => {
     );
     expect(again.results[0]?.conflicts).toBeUndefined();
     // A base version that already includes the other person's write is no conflict either.
-    const current = (await caseRow(id))?.version ?? null;
+    const current = (await caseRow(t, id)).version;
     const fresh = await adminDevice.push(
       adminDevice.m(
         'case.upsert',
@@ -417,13 +400,8 @@ describe('sync push', () => {
       bobDevice.m('case.delete', { id }),
     );
     expect(notOwner.results.map((r) => r.code)).toEqual(['NOT_OWNER', 'NOT_OWNER', 'NOT_OWNER']);
-    expect(await caseRow(id)).toMatchObject({ patientName: 'Thandi', deletedAt: null });
-    const denials = await t.db
-      .selectFrom('auditLog')
-      .selectAll()
-      .where('action', '=', 'sync.rejected')
-      .where('actorUserId', '=', bob.id)
-      .execute();
+    expect(await caseRow(t, id)).toMatchObject({ patientName: 'Thandi', deletedAt: null });
+    const denials = await auditEntries(t, 'sync.rejected', { actorUserId: bob.id });
     expect(denials).toHaveLength(3);
     expect(denials.every((d) => d.outcome === 'denied')).toBe(true);
 
@@ -437,8 +415,8 @@ describe('sync push', () => {
       supDevice.m('case.delete', { id }),
     );
     expect(allowed.results.map((r) => r.status)).toEqual(['applied', 'applied']);
-    expect(await caseRow(id)).toMatchObject({ patientName: 'Corrected', userId: alice.id });
-    expect((await caseRow(id))?.deletedAt).not.toBeNull();
+    expect(await caseRow(t, id)).toMatchObject({ patientName: 'Corrected', userId: alice.id });
+    expect((await caseRow(t, id)).deletedAt).not.toBeNull();
   });
 
   it('rejects a human id that already belongs to another record, never merging them', async () => {
@@ -461,8 +439,10 @@ describe('sync push', () => {
       status: 'rejected',
       code: RejectionCode.HUMAN_ID_COLLISION,
     });
-    expect(await caseRow(first)).toMatchObject({ patientName: 'First', userId: alice.id });
-    expect(await caseRow(second)).toBeUndefined();
+    expect(await caseRow(t, first)).toMatchObject({ patientName: 'First', userId: alice.id });
+    expect(
+      await t.db.selectFrom('cases').select('id').where('id', '=', second).executeTakeFirst(),
+    ).toBeUndefined();
     const rejection = await t.db
       .selectFrom('syncRejections')
       .selectAll()
@@ -618,16 +598,10 @@ describe('sync push', () => {
       stored.deletedAt,
     ]).toEqual([-26.2041, 28.0473, { vehicles: 2 }, null]);
 
-    await t.db
-      .updateTable('users')
-      .set({
-        permissions: JSON.stringify({
-          ...RESPONDER,
-          incidentReports: { read: true, create: true, edit: true, delete: true },
-        }),
-      })
-      .where('id', '=', alice.id)
-      .execute();
+    await setPermissions(t, alice.id, {
+      ...RESPONDER,
+      incidentReports: { read: true, create: true, edit: true, delete: true },
+    });
     try {
       const removed = await device.push(
         device.m('incidentReport.delete', { id: report }),
@@ -644,11 +618,7 @@ describe('sync push', () => {
         ).deletedAt,
       ).toBeInstanceOf(Date);
     } finally {
-      await t.db
-        .updateTable('users')
-        .set({ permissions: JSON.stringify(RESPONDER) })
-        .where('id', '=', alice.id)
-        .execute();
+      await setPermissions(t, alice.id, RESPONDER);
     }
   });
 });
