@@ -174,7 +174,8 @@ test('a completed case is corrected by an addendum: the record shows the new val
   await expect(addenda).toContainText('Diverted: Tygerberg emergency centre closed to ambulances');
   await expect(addenda).toContainText('Tygerberg Hospital');
   await expect(addenda).toContainText('Groote Schuur Hospital');
-  await expect(addenda).toContainText(member.fullName);
+  // Signed on the device with the responder's name and call sign (decision 011).
+  await expect(addenda).toContainText(`By ${member.fullName} (${member.callSign ?? ''})`);
 
   // And so does the server, once the device has synced.
   await syncNow(page);
@@ -189,6 +190,15 @@ test('a completed case is corrected by an addendum: the record shows the new val
     { field: 'receivingHospital', before: 'Tygerberg Hospital', after: 'Groote Schuur Hospital' },
   ]);
   expect(server.addenda[0]?.userId).toBe(member.id);
+  // The server stamped the signature from its own users.
+  expect(server.addenda[0]).toMatchObject({
+    authorName: member.fullName,
+    authorCallSign: member.callSign,
+  });
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Addenda' })).toContainText(
+    `By ${member.fullName} (${member.callSign ?? ''})`,
+  );
 });
 
 test('the handover prints as one ISBAR page, saves as a PDF and exports as FHIR', async ({
