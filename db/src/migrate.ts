@@ -14,6 +14,7 @@ import * as syncFields from './migrations/2026-11-21T0700-sync-fields';
 import * as caseSearch from './migrations/2026-11-21T0810-case-search';
 import * as caseAccessAudit from './migrations/2026-11-21T0820-case-access-audit';
 import * as caseSearchIndexStats from './migrations/2026-11-21T0830-case-search-index-stats';
+import * as caseSearchShortPatterns from './migrations/2026-11-21T0840-case-search-short-patterns';
 import * as addendumAuthor from './migrations/2026-11-21T0850-addendum-author';
 
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -27,6 +28,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0810-case-search': caseSearch,
   '2026-11-21T0820-case-access-audit': caseAccessAudit,
   '2026-11-21T0830-case-search-index-stats': caseSearchIndexStats,
+  '2026-11-21T0840-case-search-short-patterns': caseSearchShortPatterns,
   '2026-11-21T0850-addendum-author': addendumAuthor,
 };
 
