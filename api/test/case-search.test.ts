@@ -134,6 +134,42 @@ describe('GET /api/cases (case search)', () => {
       expect(await ids(client, '?responder=alpha')).toEqual(['C-2611-AAAA-0002']);
     });
 
+    it('contains: one, two and three characters alike (the short ones take another index)', async () => {
+      expect(await ids(client, '?patientName=h')).toEqual(['C-2611-AAAA-0002', 'C-2611-AAAA-0001']);
+      expect(await ids(client, '?patientName=zo')).toEqual(['C-2612-0010-0004']);
+      expect(await ids(client, `?patientName=${encodeURIComponent('Ë')}`)).toEqual(['C-2612-0010-0004']);
+      expect(await ids(client, `?patientName=${encodeURIComponent('zoË')}`)).toEqual(['C-2612-0010-0004']);
+      expect(await ids(client, `?patientName=${encodeURIComponent('ë n')}`)).toEqual(['C-2612-0010-0004']);
+      expect(await ids(client, '?patientName=q')).toEqual([]);
+      expect(await ids(client, '?patientName=qq')).toEqual([]);
+      expect(await ids(client, '?responder=7')).toEqual(['C-2611-BBBB-0003', 'C-2611-AAAA-0001']);
+      expect(await ids(client, '?responder=A-')).toEqual(['C-2611-AAAA-0002']);
+      expect(await ids(client, '?responder=o')).toEqual(['C-2612-0010-0004', 'C-2611-AAAA-0002', 'C-2611-AAAA-0001']);
+      expect(await ids(client, '?responder=zz')).toEqual([]);
+    });
+
+    it('responder: a pattern never spans the name and the call sign', async () => {
+      // 'Sipho Dlamini' and 'R7': no field holds "i" then "r", nor "ir".
+      for (const q of ['ir', 'i r', 'i\u001fr', '\u001fr', 'i\u001f', 'dlamini\u001fr7']) {
+        expect(await ids(client, `?responder=${encodeURIComponent(q)}`), JSON.stringify(q)).toEqual([]);
+      }
+    });
+
+    it('contains counts characters, not UTF-16 units: emoji and combining accents', async () => {
+      // 'A🚑b e' + U+0301: the ambulance is one character of two UTF-16 units, the é two characters.
+      await insert([{ caseId: 'C-2611-GGGG-0001', createdAt: '2026-11-26T08:00:00Z', patientName: 'A🚑b e\u0301', responderCallSign: 'X🚑' }]);
+      try {
+        for (const q of ['🚑', 'a🚑', '🚑B', 'e\u0301', '\u0301', 'b e\u0301']) {
+          expect(await ids(client, `?patientName=${encodeURIComponent(q)}`), JSON.stringify(q)).toEqual(['C-2611-GGGG-0001']);
+        }
+        // A precomposed é is another character than e + U+0301 (the device compares the same way).
+        expect(await ids(client, `?patientName=${encodeURIComponent('é')}`)).toEqual(['C-2612-0010-0004']);
+        expect(await ids(client, `?responder=${encodeURIComponent('x🚑')}`)).toEqual(['C-2611-GGGG-0001']);
+      } finally {
+        await t.db.deleteFrom('cases').where('caseId', '=', 'C-2611-GGGG-0001').execute();
+      }
+    });
+
     it('only my cases', async () => {
       expect(await ids(client, '?mine=true')).toEqual(['C-2612-CCCC-0006', 'C-2611-AAAA-0002', 'C-2611-AAAA-0001']);
       expect(await ids(await loginAs(t, other), '?mine=true')).toEqual(['C-2612-0010-0004', 'C-2611-BBBB-0003']);
@@ -258,7 +294,7 @@ describe('GET /api/cases (case search)', () => {
 
   describe('server and device agree', () => {
     // Small alphabets so filters hit often; accents, wildcards and read-alikes on purpose.
-    const word = fc.constantFrom('Thandi', 'thandi', 'Nkosi', 'van der Merwe', 'Émile', 'ÉMILE', 'zoë', '50%', 'a_b', 'back\\slash', 'Naidoo', 'Sipho');
+    const word = fc.constantFrom('Thandi', 'thandi', 'Nkosi', 'van der Merwe', 'Émile', 'ÉMILE', 'zoë', '50%', 'a_b', 'back\\slash', 'Naidoo', 'Sipho', 'A🚑');
     const text = fc.option(fc.array(word, { minLength: 1, maxLength: 2 }).map((w) => w.join(' ')), { nil: null });
     const incident = fc.option(fc.constantFrom('Fall', 'FALL', 'fall', 'Burn', 'Motor vehicle accident', 'Cardiac arrest'), { nil: null });
     const callSign = fc.option(fc.constantFrom('R7', 'r70', 'ALPHA-2', 'Medic 5'), { nil: null });
@@ -290,12 +326,12 @@ describe('GET /api/cases (case search)', () => {
     const opt = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: a });
     const query: fc.Arbitrary<CaseSearchFilters> = fc.record({
       caseId: opt(fc.constantFrom('C', 'c-26', 'C2611', 'c 2612 a', 'I-OIL', 'C-0010-A-B', 'i')),
-      patientName: opt(fc.constantFrom('thandi', 'É', 'émile', 'zoË', '%', '_', '\\', 'merwe', 'x')),
+      patientName: opt(fc.constantFrom('thandi', 'É', 'émile', 'zoË', '%', '_', '\\', 'merwe', 'x', 'zo', 'ë n', '🚑')),
       incidentType: opt(fc.constantFrom('fall', 'BURN', 'Motor vehicle accident', 'Cardiac')),
       from: opt(fc.constantFrom('2026-11-20', '2026-11-21', '2026-11-22', '2027-01-01')),
       to: opt(fc.constantFrom('2026-11-20', '2026-11-21', '2026-12-31', '2027-01-01')),
       status: opt(fc.constantFrom('in_progress' as const, 'completed' as const)),
-      responder: opt(fc.constantFrom('r7', 'sipho', 'ALPHA', '-', 'medic 5', 'é')),
+      responder: opt(fc.constantFrom('r7', 'sipho', 'ALPHA', '-', 'medic 5', 'é', '7', 'o\u001fr', 'a🚑')),
       mine: opt(fc.constant(true as const)),
     });
 

@@ -1,10 +1,10 @@
 // GET /api/cases: case search for Cases Logged and the dashboard's Recent Cases. The filters
 // mean exactly what sync-protocol/src/case/search.ts says (the device runs that matcher over
-// its own cases); here they become SQL that the indexes of migration
-// 2026-11-21T0810-case-search answer (docs/decisions/009-case-search.md). Pages are keyset
-// pages in the list's order (created_at desc, case_id desc): the cursor is the last row's
-// position, so a page never skips or repeats a row when cases are added meanwhile.
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+// its own cases); here they become SQL that the indexes of migrations
+// 2026-11-21T0810-case-search, 0830 and 0840 answer (docs/decisions/010-case-search.md).
+// Pages are keyset pages in the list's order (created_at desc, case_id desc): the cursor is
+// the last row's position, so a page never skips or repeats a row when cases are added meanwhile.
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '@rescuelog/db/schema';
 import { caseSearchDateBounds, foldCaseNumber, foldText } from '@rescuelog/sync-protocol/case/search';
@@ -58,6 +58,31 @@ function likeText(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/**
+ * The responder filter's text: name and call sign joined by U+001F, folded. A pattern without
+ * U+001F is in it exactly when it is in the name or in the call sign (it cannot span the
+ * separator, and a missing field adds nothing a non-empty pattern could match). The same
+ * expression as the indexes of migration 2026-11-21T0840-case-search-short-patterns.
+ */
+const RESPONDER_TEXT = sql<string>`lower(coalesce(responder_name, '') || E'\\x1f' || coalesce(responder_call_sign, ''))`;
+const RESPONDER_SEPARATOR = '\u001f';
+
+/**
+ * `text` contains `folded` (already folded, not empty), in the form an index answers:
+ * - three characters or more: LIKE '%…%', which pg_trgm's trigram index answers;
+ * - one or two characters (no trigram to look up): case_search_grams(text) holds every
+ *   substring of one and two characters, so `@> array[folded]` is the whole test and its
+ *   GIN index answers it. strpos() tests the same thing cheaply for a scan in date order
+ *   (evaluated first; the grams are then computed only for rows that match), and the planner
+ *   counts `strpos(…) <> 0` as nearly always true, so its estimate is the grams' alone
+ *   (a LIKE beside it would be counted twice and make a common call sign look rare).
+ * Both forms also work without pg_trgm (the LIKE then filters a scan).
+ */
+function contains(text: RawBuilder<string>, folded: string): Expression<SqlBool> {
+  if ([...folded].length <= 2) return sql<boolean>`(strpos(${text}, ${folded}) <> 0 and case_search_grams(${text}) @> array[${folded}::text])`;
+  return sql<boolean>`${text} like ${`%${likeText(folded)}%`}`;
+}
+
 export interface CaseSearchPage {
   cases: CaseSummary[];
   /** The cursor of the next page; null on the last page. */
@@ -76,14 +101,17 @@ export async function searchCases(
     // Twin of foldCaseNumber(); the expression matches cases_search_case_number_idx.
     conditions.push(sql<boolean>`translate(upper(case_id), 'OIL- ', '011') like ${`${likeText(foldCaseNumber(q.caseId))}%`}`);
   }
-  if (q.patientName !== undefined) {
-    conditions.push(sql<boolean>`lower(patient_name) like ${`%${likeText(foldText(q.patientName))}%`}`);
-  }
+  if (q.patientName !== undefined) conditions.push(contains(sql<string>`lower(patient_name)`, foldText(q.patientName)));
   if (q.incidentType !== undefined) conditions.push(sql<boolean>`lower(incident_type) = ${foldText(q.incidentType)}`);
   if (q.status !== undefined) conditions.push(sql<boolean>`status = ${q.status}`);
   if (q.responder !== undefined) {
-    const pattern = `%${likeText(foldText(q.responder))}%`;
-    conditions.push(sql<boolean>`(lower(responder_name) like ${pattern} or lower(responder_call_sign) like ${pattern})`);
+    const folded = foldText(q.responder);
+    if (!folded.includes(RESPONDER_SEPARATOR)) conditions.push(contains(RESPONDER_TEXT, folded));
+    else {
+      // A pattern with the separator in it could span the two fields: test each (no index).
+      const pattern = `%${likeText(folded)}%`;
+      conditions.push(sql<boolean>`(lower(responder_name) like ${pattern} or lower(responder_call_sign) like ${pattern})`);
+    }
   }
   const { fromMs, toMs } = caseSearchDateBounds(q, timeZone);
   if (fromMs !== null) conditions.push(sql<boolean>`created_at >= ${new Date(fromMs).toISOString()}::timestamptz`);
