@@ -6,8 +6,8 @@
 // and keeps the last list read until a case changes.
 import { Dexie } from 'dexie';
 import type { CaseSummary } from '../cases';
-import { caseSearchMatcher, sortCasesNewestFirst, type CaseSearchContext, type CaseSearchFilters } from '../case/search';
-import { caseSummaryRow, listedCase, storedCaseSummarySchema, SUMMARY_VERSION_ID, summaryVersionSchema, type StoredCaseSummary } from './case-summaries';
+import { caseSearchMatcher, compareCasesNewestFirst, sortCasesNewestFirst, type CaseSearchContext, type CaseSearchFilters } from '../case/search';
+import { CASE_LIST_ID, caseListRow, casesOfList, caseSummaryRow, listedCase, storedCaseListSchema, storedCaseSummarySchema, SUMMARY_VERSION_ID, summaryVersionSchema, type StoredCaseSummary } from './case-summaries';
 import type { SyncDatabase } from './local-db';
 
 /** A case as the device holds it, in the shape of the server's CaseSummary. */
@@ -33,17 +33,28 @@ interface CaseList {
 }
 
 /**
- * The last list read per database, at a summaries version (case-summaries.ts). The same
- * version means the same list (searching again while typing filters reads one row); a newer
- * one means reading only the summaries written since, unless a case was removed.
+ * The case list at a summaries version (case-summaries.ts): the listed cases in order, and
+ * every other summary's id (true: its case row is unreadable), so that the list accounts for
+ * every summary. The same version means the same list (searching again while typing filters
+ * reads one row); a newer one means reading only the summaries stamped since, unless a case
+ * was removed (then every summary is read).
  */
 interface KeptList {
   version: number;
-  byId: Map<string, StoredCaseSummary>;
   list: CaseList;
+  others: Map<string, boolean>;
+  /** Summaries read since the list was last stored: what the next app start reads on top. */
+  unstored: number;
 }
+/** The last list read, per database object. */
 const kept = new WeakMap<SyncDatabase, KeptList>();
 const rebuilding = new WeakSet<SyncDatabase>();
+const storing = new WeakSet<SyncDatabase>();
+
+/** The list is stored again once the next start would read this many summaries on top. */
+const STORE_AFTER_CHANGES = 50;
+/** Changed cases up to this many are placed by binary search; more, and the list is sorted. */
+const PLACE_UP_TO = 64;
 
 /** Rewrites every case summary from the cases (after a gap was found; normally never). */
 export async function rebuildCaseSummaries(db: SyncDatabase): Promise<void> {
@@ -56,15 +67,34 @@ export async function rebuildCaseSummaries(db: SyncDatabase): Promise<void> {
   });
 }
 
+/** Runs `work` soon, outside the caller's (possibly read-only, live) query. */
+function soon(work: () => Promise<void>): void {
+  setTimeout(() => void Dexie.ignoreTransaction(work).catch(() => undefined), 0);
+}
+
 function scheduleRebuild(db: SyncDatabase): void {
   if (rebuilding.has(db)) return;
   rebuilding.add(db);
-  // Outside the caller's (possibly read-only, live) query.
-  setTimeout(() => {
-    void Dexie.ignoreTransaction(() => rebuildCaseSummaries(db))
-      .catch(() => undefined)
-      .finally(() => rebuilding.delete(db));
-  }, 0);
+  soon(() => rebuildCaseSummaries(db).finally(() => rebuilding.delete(db)));
+}
+
+/** Stores `list` for the next app start, unless a list as new is stored already. */
+function scheduleStore(db: SyncDatabase, list: KeptList): void {
+  if (storing.has(db)) return;
+  storing.add(db);
+  soon(async () => {
+    try {
+      const row = caseListRow(list.version, list.list.cases, [...list.others].filter(([, bad]) => !bad).map(([id]) => id), list.list.unreadable);
+      await db.transaction('rw', db.caseLists, async () => {
+        const stored = storedCaseListSchema.safeParse(await db.caseLists.get(CASE_LIST_ID));
+        if (!stored.success || stored.data.version < list.version) await db.caseLists.put(row);
+      });
+    } finally {
+      // Not retried before more changes if it failed (full storage): it is only a shortcut.
+      list.unstored = 0;
+      storing.delete(db);
+    }
+  });
 }
 
 function toList(rows: Iterable<StoredCaseSummary>): CaseList {
@@ -92,43 +122,100 @@ function parseSummaries(rows: readonly unknown[]): StoredCaseSummary[] | null {
   return parsed;
 }
 
+/** The kept list of every summary, read at `version`. */
+function listOfSummaries(version: number, rows: readonly StoredCaseSummary[]): KeptList {
+  const others = new Map<string, boolean>();
+  for (const row of rows) if (row.unreadable || !listedCase(row)) others.set(row.id, row.unreadable);
+  return { version, list: toList(rows), others, unstored: rows.length };
+}
+
+function isNewestFirst(cases: readonly LocalCaseSummary[]): boolean {
+  for (let i = 1; i < cases.length; i++) if (compareCasesNewestFirst(cases[i - 1] as LocalCaseSummary, cases[i] as LocalCaseSummary) > 0) return false;
+  return true;
+}
+
+/** The list stored at the last app start or since, if it parses, has each case once, and is
+ * not newer than the summaries (`version`); put back in order if it is not. */
+function storedList(row: unknown, version: number): KeptList | null {
+  const parsed = storedCaseListSchema.safeParse(row);
+  if (!parsed.success || parsed.data.version > version) return null;
+  const { unlisted, unreadable } = parsed.data;
+  const cases = casesOfList(parsed.data);
+  const others = new Map<string, boolean>();
+  for (const id of unlisted) others.set(id, false);
+  for (const id of unreadable) others.set(id, true);
+  const ids = new Set(parsed.data.ids);
+  if (ids.size !== cases.length || others.size !== unlisted.length + unreadable.length || [...others.keys()].some((id) => ids.has(id))) return null;
+  return { version: parsed.data.version, list: { cases: isNewestFirst(cases) ? cases : sortCasesNewestFirst(cases), unreadable: [...unreadable] }, others, unstored: 0 };
+}
+
+/** `cases` (newest first) with `added` placed in order. */
+function placeInOrder(cases: LocalCaseSummary[], added: readonly LocalCaseSummary[]): LocalCaseSummary[] {
+  if (added.length > PLACE_UP_TO) return sortCasesNewestFirst([...cases, ...added]);
+  for (const c of added) {
+    let lo = 0;
+    let hi = cases.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareCasesNewestFirst(cases[mid] as LocalCaseSummary, c) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    cases.splice(lo, 0, c);
+  }
+  return cases;
+}
+
+/** `base` brought to `version` with the summaries written since (each case at most once). */
+function withChanges(base: KeptList, version: number, changed: readonly StoredCaseSummary[]): KeptList {
+  if (changed.length === 0) return { ...base, version };
+  const ids = new Set(changed.map((r) => r.id));
+  const others = new Map(base.others);
+  const added: LocalCaseSummary[] = [];
+  for (const row of changed) {
+    const listed = row.unreadable ? null : listedCase(row);
+    if (listed) {
+      added.push(listed);
+      others.delete(row.id);
+    } else others.set(row.id, row.unreadable);
+  }
+  const cases = placeInOrder(base.list.cases.filter((c) => !ids.has(c.id)), added);
+  const unreadable = base.list.unreadable.filter((id) => !ids.has(id));
+  for (const row of changed) if (row.unreadable) unreadable.push(row.id);
+  return { version, list: { cases, unreadable }, others, unstored: base.unstored + changed.length };
+}
+
 /**
- * Every case on the device as listed, newest first: from the kept list, brought up to date
- * from the summary table; from the cases themselves (slower) if the summaries have a gap,
- * which is then rebuilt.
+ * Every case on the device as listed, newest first: from the list kept in memory or stored
+ * at the last start, brought up to date from the summaries written since; from every
+ * summary if neither can be (then stored for the next start); from the cases themselves
+ * (slower) if the summaries have a gap, which is then rebuilt.
  */
 async function readCaseList(db: SyncDatabase): Promise<CaseList> {
-  return db.transaction('r', [db.cases, db.caseSummaries], async () => {
+  const read = await db.transaction('r', [db.cases, db.caseSummaries, db.caseLists], async (): Promise<KeptList | CaseList> => {
     const [caseCount, summaryCount, versionRow] = await Promise.all([db.cases.count(), db.caseSummaries.count(), db.caseSummaries.get(SUMMARY_VERSION_ID)]);
     const parsedVersion = summaryVersionSchema.safeParse(versionRow);
     const version = parsedVersion.success ? parsedVersion.data.stamp : 0;
     const rowCount = summaryCount - (versionRow === undefined ? 0 : 1);
     if (caseCount === rowCount) {
       const previous = kept.get(db);
-      if (previous && previous.version === version) return previous.list;
-      if (previous && previous.version < version) {
-        const changed = parseSummaries(await db.caseSummaries.where('stamp').between(previous.version, version, false, true).toArray());
-        if (changed) {
-          const byId = new Map(previous.byId);
-          for (const row of changed) byId.set(row.id, row);
-          // Equal sizes: nothing was removed since (a removal would leave a row here).
-          if (byId.size === rowCount) {
-            const list = toList(byId.values());
-            kept.set(db, { version, byId, list });
-            return list;
-          }
-        }
+      if (previous && previous.version === version) return previous;
+      const base = previous && previous.version < version ? previous : storedList(await db.caseLists.get(CASE_LIST_ID), version);
+      if (base) {
+        const changed = base.version === version ? [] : parseSummaries(await db.caseSummaries.where('stamp').between(base.version, version, false, true).toArray());
+        const list = changed && withChanges(base, version, changed);
+        // Every summary accounted for: nothing was removed since (that needs a full read).
+        if (list && list.list.cases.length + list.others.size === rowCount) return list;
       }
       const all = parseSummaries(await db.caseSummaries.toArray());
-      if (all) {
-        const list = toList(all);
-        kept.set(db, { version, byId: new Map(all.map((r) => [r.id, r])), list });
-        return list;
-      }
+      if (all) return listOfSummaries(version, all);
     }
     scheduleRebuild(db);
     return toList((await db.cases.toArray()).map((row) => caseSummaryRow(row, 0)));
   });
+  if (!('version' in read)) return read;
+  kept.set(db, read);
+  if (read.unstored >= STORE_AFTER_CHANGES) scheduleStore(db, read);
+  return read.list;
 }
 
 /**

@@ -10,7 +10,7 @@
 import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, DBCoreTransaction, Middleware } from 'dexie';
 import { z } from 'zod';
 import '../zod-config';
-import { CASE_STATUSES, type CaseSummary } from '../cases';
+import { CASE_STATUSES, type CaseStatus, type CaseSummary } from '../cases';
 import { caseRecordSchema } from '../sync/entities';
 import { uuidSchema } from '../sync/values';
 
@@ -65,6 +65,102 @@ export type StoredCaseSummary = z.output<typeof storedCaseSummarySchema>;
  */
 export const SUMMARY_VERSION_ID = '~version';
 export const summaryVersionSchema = z.object({ id: z.literal(SUMMARY_VERSION_ID), stamp: z.number().int().nonnegative() });
+
+/**
+ * The whole case list as a reader last read it, kept between app starts (case-search.ts):
+ * one row of the `caseLists` table (database version 5), `version` being the summaries'
+ * version it was read at. Opening the app reads this one row and the summaries stamped since
+ * (the `stamp` index) instead of every summary: one IndexedDB value of ~5,000 entries reads in
+ * a few ms where 5,000 small rows took ~100 ms in Chromium. Readers write it (a save never
+ * does), in list order and column by column: arrays of strings parse fast and store small.
+ */
+export const CASE_LIST_TABLE = 'caseLists';
+export const CASE_LIST_ID = 'cases';
+
+/**
+ * A column: an array whose every element passes `check`, tested in one loop. z.array(z.string())
+ * runs zod's per-value machinery for each of ~5,000 values per column (~10 ms on a freshly
+ * loaded page in Chromium, where the app's CSP keeps zod from compiling its parsers); this is
+ * one type test per value. Holes (sparse arrays) fail like any other non-matching value.
+ */
+function column<T>(check: (value: unknown) => value is T) {
+  return z.custom<T[]>((value) => {
+    if (!Array.isArray(value)) return false;
+    for (let i = 0; i < value.length; i++) if (!check(value[i])) return false;
+    return true;
+  });
+}
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isStringOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
+const isNumberOrNull = (v: unknown): v is number | null => v === null || Number.isFinite(v);
+const isStatus = (v: unknown): v is CaseStatus => (CASE_STATUSES as readonly unknown[]).includes(v);
+const strings = column(isString);
+const nullableStrings = column(isStringOrNull);
+const LISTED_COLUMNS = ['ids', 'caseIds', 'patientNames', 'incidentTypes', 'statuses', 'createdAts', 'completedAts', 'userIds', 'responderNames', 'responderCallSigns'] as const;
+export const storedCaseListSchema = z
+  .object({
+    id: z.literal(CASE_LIST_ID),
+    /** Raised if this layout ever changes: a row of another layout is then read afresh. */
+    layout: z.literal(1),
+    version: z.number().int().nonnegative(),
+    /** The listed cases (listedCase), newest first, one array per field. */
+    ids: strings,
+    caseIds: strings,
+    patientNames: nullableStrings,
+    incidentTypes: nullableStrings,
+    statuses: column(isStatus),
+    createdAts: nullableStrings,
+    completedAts: nullableStrings,
+    userIds: column(isNumberOrNull),
+    responderNames: nullableStrings,
+    responderCallSigns: nullableStrings,
+    /** The other summaries: not listed (deleted, no case number yet), and unreadable rows. */
+    unlisted: strings,
+    unreadable: strings,
+  })
+  .refine((row) => LISTED_COLUMNS.every((c) => row[c].length === row.ids.length), { message: 'Invalid input', path: ['ids'] });
+export type StoredCaseList = z.output<typeof storedCaseListSchema>;
+
+/** The stored row of a case list read at `version` (`cases` newest first). */
+export function caseListRow(version: number, cases: readonly CaseSummary[], unlisted: Iterable<string>, unreadable: Iterable<string>): StoredCaseList {
+  return {
+    id: CASE_LIST_ID,
+    layout: 1,
+    version,
+    ids: cases.map((c) => c.id),
+    caseIds: cases.map((c) => c.caseId),
+    patientNames: cases.map((c) => c.patientName),
+    incidentTypes: cases.map((c) => c.incidentType),
+    statuses: cases.map((c) => c.status),
+    createdAts: cases.map((c) => c.createdAt),
+    completedAts: cases.map((c) => c.completedAt),
+    userIds: cases.map((c) => c.userId),
+    responderNames: cases.map((c) => c.responderName),
+    responderCallSigns: cases.map((c) => c.responderCallSign),
+    unlisted: [...unlisted],
+    unreadable: [...unreadable],
+  };
+}
+
+/** The listed cases of a stored case list, in its order. */
+export function casesOfList(list: StoredCaseList): CaseSummary[] {
+  const cases: CaseSummary[] = new Array<CaseSummary>(list.ids.length);
+  for (let i = 0; i < list.ids.length; i++) {
+    cases[i] = {
+      id: list.ids[i] as string,
+      caseId: list.caseIds[i] as string,
+      patientName: list.patientNames[i] ?? null,
+      incidentType: list.incidentTypes[i] ?? null,
+      status: list.statuses[i] ?? 'in_progress',
+      createdAt: list.createdAts[i] ?? null,
+      completedAt: list.completedAts[i] ?? null,
+      userId: list.userIds[i] ?? null,
+      responderName: list.responderNames[i] ?? null,
+      responderCallSign: list.responderCallSigns[i] ?? null,
+    };
+  }
+  return cases;
+}
 
 /** The case as listed, or null when it is not listed. */
 export function listedCase(s: StoredCaseSummary): CaseSummary | null {

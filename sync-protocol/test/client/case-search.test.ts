@@ -248,7 +248,7 @@ describe('upgrading the database', () => {
     old.close();
 
     const db = openDb(indexedDB);
-    expect(db.verno).toBe(4);
+    expect(db.verno).toBe(5);
     expect(await db.cases.count()).toBe(2);
     expect(await db.caseSummaries.filter((r) => r.id !== SUMMARY_VERSION_ID).count()).toBe(2);
     expect((await recentLocalCases(db, 1)).map((c) => c.caseId)).toEqual(['C-KEPT-2']);
