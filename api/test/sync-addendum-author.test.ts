@@ -11,19 +11,16 @@ import { rememberAuthor } from '@rescuelog/sync-protocol/client/local-effects';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { pullChanges } from '@rescuelog/sync-protocol/client/pull';
-import { createFetchTransport } from '@rescuelog/sync-protocol/client/transport';
 import type { Mutation } from '@rescuelog/sync-protocol/sync/mutations';
 import { RejectionCode } from '@rescuelog/sync-protocol/sync/rejections';
-import { SESSION_COOKIE } from '../src/plugins/external/session';
-import { build, type TestApp } from './helpers';
+import type { TestApp } from './helpers';
 import {
   Device,
-  completeCaseFields,
-  completeCaseVital,
-  ensureSyncSchema,
-  humanId,
+  buildSyncApp,
+  completedCase,
   pullAll,
   syncUser,
+  transportAs,
   uuid,
   type SyncUser,
 } from './sync-fixtures';
@@ -34,8 +31,7 @@ describe('addenda name their author', () => {
   let bob: SyncUser;
 
   beforeAll(async () => {
-    t = await build();
-    await ensureSyncSchema(t);
+    t = await buildSyncApp();
     alice = await syncUser(t);
     bob = await syncUser(t); // casesLogged.view: sees every case
     await t.db
@@ -50,18 +46,6 @@ describe('addenda name their author', () => {
       .execute();
   });
   afterAll(() => t.close());
-
-  async function completedCase(device: Device) {
-    const id = uuid();
-    const caseId = humanId('C');
-    const res = await device.push(
-      device.m('case.upsert', { id, humanId: caseId, fields: completeCaseFields() }),
-      device.m('vitalSign.record', completeCaseVital(id)),
-      device.m('case.complete', { id, completedAt: '2026-11-21T09:30:00.000Z' }),
-    );
-    expect(res.results.map((r) => r.code ?? r.status)).toEqual(['applied', 'applied', 'applied']);
-    return { id, caseId };
-  }
 
   const addendum = (device: Device, caseId: string, reason = 'Age from ID') =>
     device.m('case.addendum', {
@@ -188,15 +172,21 @@ describe('addenda name their author', () => {
     ]);
   });
 
-  it("accepts an old client's addendum (schema version 1) and stamps it; a replay changes nothing", async () => {
+  it("accepts an old client's addendum (schema version 1) and stamps it; a replay changes nothing and its answer carries the signed record", async () => {
     const device = new Device(alice);
     const c = await completedCase(device);
     const m = { ...addendum(device, c.id), schemaVersion: 1 };
     expect((await device.push(m)).results[0]?.status).toBe('applied');
     const row = await addendumRow(argsId(m));
     expect(row).toMatchObject({ authorName: 'Alice Mokoena', authorCallSign: 'Rescue 7' });
-    expect((await device.push(m)).results[0]?.status).toBe('duplicate');
+    const replay = await device.push(m);
+    expect(replay.results[0]?.status).toBe('duplicate');
     expect((await addendumRow(argsId(m)))?.version).toBe(row?.version);
+    // The push answer's copy of the record (what the device rebuilds it from) is signed too.
+    expect(replay.records?.find((r) => r.id === argsId(m))?.data).toMatchObject({
+      authorName: 'Alice Mokoena',
+      authorCallSign: 'Rescue 7',
+    });
   });
 
   it('an addendum from before names were stamped comes back with none (the author by user id only)', async () => {
@@ -219,18 +209,10 @@ describe('addenda name their author', () => {
   it("a device shows its own pending addendum signed offline, then the server's stamp after the pull; another device shows the author", async () => {
     const device = new Device(alice);
     const c = await completedCase(device);
-    const transportFor = (user: SyncUser) =>
-      createFetchTransport({
-        baseUrl: t.url,
-        headers: (): Record<string, string> =>
-          user.client.sessionCookie
-            ? { cookie: `${SESSION_COOKIE}=${user.client.sessionCookie}` }
-            : {},
-      });
     const mine = new SyncDatabase(alice.id, { indexedDB: new IDBFactory(), IDBKeyRange });
     const theirs = new SyncDatabase(bob.id, { indexedDB: new IDBFactory(), IDBKeyRange });
     try {
-      const transport = transportFor(alice);
+      const transport = transportAs(alice);
       expect(await pullChanges({ db: mine, transport })).toMatchObject({ kind: 'pulled' });
       // The device knows the profile it signed in with; the server has had a rename since.
       await rememberAuthor(mine, { fullName: 'Alice M.', callSign: 'R7' });
@@ -262,7 +244,7 @@ describe('addenda name their author', () => {
         authorCallSign: 'Rescue 7',
       });
 
-      expect(await pullChanges({ db: theirs, transport: transportFor(bob) })).toMatchObject({
+      expect(await pullChanges({ db: theirs, transport: transportAs(bob) })).toMatchObject({
         kind: 'pulled',
       });
       expect(await theirs.caseAddenda.get(id)).toMatchObject({
