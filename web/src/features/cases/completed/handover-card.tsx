@@ -71,7 +71,7 @@ export function HandoverCard({ caseUuid, caseId, handover, download, exportFhir 
       <h2 id="handover-heading" className="case-section__title">
         Handover summary
       </h2>
-      <div className="handover-actions">
+      <div className="case-columns case-columns--3">
         <div className="handover-actions__item">
           <button type="button" className="button button--primary" onClick={() => void print()} aria-describedby="print-hint">
             <Printer size={20} aria-hidden="true" /> Print handover

@@ -151,7 +151,7 @@ function StepFrame({ step, record, children }: { step: CaseStepKey; record: Loca
       </nav>
 
       {readOnly && step !== 'case-completed' ? (
-        <div className="case-banner case-banner--locked" role="note">
+        <div className="case-banner case-callout case-callout--info" role="note">
           <Lock size={20} aria-hidden="true" />
           <p>
             This case is completed and locked. Corrections are added as addenda on the{' '}
@@ -160,7 +160,7 @@ function StepFrame({ step, record, children }: { step: CaseStepKey; record: Loca
         </div>
       ) : null}
       {saveError ? (
-        <div className="case-banner case-banner--error" role="alert">
+        <div className="case-banner case-callout case-callout--danger" role="alert">
           <AlertTriangle size={20} aria-hidden="true" />
           <p>Could not save on this device: {saveError}</p>
         </div>

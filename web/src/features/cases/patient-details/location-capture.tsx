@@ -77,7 +77,7 @@ export function LocationCapture() {
   const locating = state.status === 'locating';
 
   return (
-    <div className="case-wide location-capture" role="group" aria-labelledby="location-capture-title">
+    <div className="case-wide case-panel" role="group" aria-labelledby="location-capture-title">
       <p className="case-field__label" id="location-capture-title">
         GPS position
       </p>
@@ -108,19 +108,19 @@ export function LocationCapture() {
 
       <div aria-live="polite">
         {state.status === 'found' ? (
-          <p className={state.accuracy > LOW_ACCURACY_METRES ? 'location-capture__note location-capture__note--warning' : 'location-capture__note'}>
+          <p className={`location-capture__note case-callout case-callout--compact ${state.accuracy > LOW_ACCURACY_METRES ? 'case-callout--warning' : 'case-callout--success'}`}>
             <MapPin size={18} aria-hidden="true" /> Position captured, accurate to about {Math.round(state.accuracy)} m
             {state.accuracy > LOW_ACCURACY_METRES ? '. That is not very precise: try again in the open, or type the coordinates.' : '.'}
           </p>
         ) : null}
       </div>
       {state.status === 'failed' ? (
-        <p className="location-capture__note location-capture__note--error" role="alert">
+        <p className="location-capture__note case-callout case-callout--compact case-callout--danger" role="alert">
           {LOCATE_FAILURE_MESSAGES[state.reason]}
         </p>
       ) : null}
       {saveProblem ? (
-        <p className="location-capture__note location-capture__note--error" role="alert">
+        <p className="location-capture__note case-callout case-callout--compact case-callout--danger" role="alert">
           {saveProblem}
         </p>
       ) : null}

@@ -29,7 +29,7 @@ export function HemorrhageSection() {
     <CaseSection title="Hemorrhage" id="hemorrhage" description="Catastrophic bleeding: find it and control it before the airway.">
       <CaseYesNo field="hemorrhagingActive" label="Catastrophic bleeding" />
       {active !== true && hasDetails ? (
-        <p className="case-wide primary-note" role="note">
+        <p className="case-wide case-callout case-callout--warning case-callout--strong" role="note">
           Bleeding details below were recorded earlier. Clear them if they no longer apply.
         </p>
       ) : null}

@@ -24,11 +24,11 @@ export function PrimarySurveyForm() {
   const rr = record.respiratoryRate;
   const crt = record.capillaryRefillTime;
   return (
-    <div className="primary-survey">
+    <div className="case-survey">
       <CaseSection title="Hazard" id="hazard" description="Scene safety: yours, your crew's, bystanders', then the patient's.">
         <CaseYesNo field="sceneSafe" label="Scene safety" yes="Safe" no="Not safe" />
         {record.sceneSafe === false ? (
-          <p className="case-wide primary-warning" role="alert">
+          <p className="case-wide case-callout case-callout--danger case-callout--strong" role="alert">
             <AlertTriangle size={20} aria-hidden="true" /> Scene not safe: do not approach. Make it safe or wait for the right service.
           </p>
         ) : null}

@@ -71,7 +71,7 @@ export function ResponseDetailsForm({ caseId }: { caseId: string }) {
           <CaseCheckbox field="patientRefusedTransport" label="Patient refused transport" description="The patient (or their guardian) declined to be taken to hospital." />
         </div>
         {refused ? (
-          <div className="case-wide response-refusal" role="note">
+          <div className="case-wide case-callout case-callout--info response-refusal" role="note">
             <Info size={20} aria-hidden="true" />
             <p>
               No receiving hospital or priority is needed. Record the reason for the refusal, the advice given and that the risks were explained in{' '}

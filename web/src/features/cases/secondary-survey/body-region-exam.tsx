@@ -24,7 +24,7 @@ function RegionRow({ region }: { region: BodyRegion }) {
     void save(fields);
   };
   return (
-    <div className={`secondary-region${abnormal === true ? ' secondary-region--abnormal' : ''}`}>
+    <div className={`case-panel${abnormal === true ? ' case-panel--alert' : ''}`}>
       <h3 className="secondary-region__title">{label}</h3>
       <div className="secondary-region__controls">
         <CaseCheckbox field={`${region}Examined`} label={`${label} examined`} />
@@ -46,7 +46,7 @@ function RegionRow({ region }: { region: BodyRegion }) {
 export function BodyRegionExam() {
   return (
     <CaseSection title="Head-to-toe exam" id="body-exam" description="Tick each region you examined; Normal or Abnormal ticks it for you.">
-      <div className="case-wide secondary-regions">
+      <div className="case-wide case-columns">
         {BODY_REGIONS.map((region) => (
           <RegionRow key={region} region={region} />
         ))}

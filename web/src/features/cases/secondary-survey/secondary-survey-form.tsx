@@ -34,7 +34,7 @@ export function SecondarySurveyForm({ now = () => new Date() }: { now?: () => Da
   const { record, readOnly, save } = useCaseForm();
   const primaryGcs = formatGcs(gcsPartsOf(record));
   return (
-    <div className="secondary-survey">
+    <div className="case-survey">
       <nav className="secondary-jumps" aria-label="Parts of the secondary survey">
         <ul>
           {JUMPS.map((j) => (
