@@ -56,7 +56,7 @@ export default defineConfig({
     // delivers a change with every page closed.
     {
       name: 'sync',
-      testMatch: /sync-(chaos(-cases)?|background)\.spec\.ts$/,
+      testMatch: /sync-(chaos(-cases)?|background|worker-start)\.spec\.ts$/,
       dependencies: ['app'],
     },
     // Patient cases online (issue 5): addenda, handover, FHIR export, search, access.
