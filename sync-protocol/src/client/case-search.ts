@@ -36,8 +36,8 @@ interface CaseList {
  * The case list at a summaries version (case-summaries.ts): the listed cases in order, and
  * every other summary's id (true: its case row is unreadable), so that the list accounts for
  * every summary. The same version means the same list (searching again while typing filters
- * reads one row); a newer one means reading only the summaries stamped since, unless a case
- * was removed (then every summary is read).
+ * reads one row); a newer one means reading only the summaries stamped since (and the keys of
+ * all of them if a case was removed).
  */
 interface KeptList {
   version: number;
@@ -184,27 +184,49 @@ function withChanges(base: KeptList, version: number, changed: readonly StoredCa
   return { version, list: { cases, unreadable }, others, unstored: base.unstored + changed.length };
 }
 
+function sizeOf(list: KeptList): number {
+  return list.list.cases.length + list.others.size;
+}
+
+/** `list` without the cases whose summary is gone; stored again soon (a stored list with them
+ * would have every start read the keys). */
+function withoutRemoved(list: KeptList, present: ReadonlySet<string>): KeptList {
+  const others = new Map([...list.others].filter(([id]) => present.has(id)));
+  const cases = list.list.cases.filter((c) => present.has(c.id));
+  const unreadable = list.list.unreadable.filter((id) => present.has(id));
+  return { version: list.version, list: { cases, unreadable }, others, unstored: Math.max(list.unstored, STORE_AFTER_CHANGES) };
+}
+
 /**
  * Every case on the device as listed, newest first: from the list kept in memory or stored
- * at the last start, brought up to date from the summaries written since; from every
- * summary if neither can be (then stored for the next start); from the cases themselves
- * (slower) if the summaries have a gap, which is then rebuilt.
+ * at the last start, brought up to date from the summaries written since (and their keys, if
+ * cases were removed); from every summary if neither can be (then stored for the next start);
+ * from the cases themselves (slower) if the summaries have a gap, which is then rebuilt.
  */
 async function readCaseList(db: SyncDatabase): Promise<CaseList> {
-  const read = await db.transaction('r', [db.cases, db.caseSummaries, db.caseLists], async (): Promise<KeptList | CaseList> => {
+  const previous = kept.get(db);
+  // Read on its own, only at the first search of this database object: a transaction over
+  // caseLists waits while a list is being stored, which searches while typing never should.
+  // Any stored list is a consistent one at its version, so it need not be read with the rest.
+  const stored: unknown = previous ? undefined : await db.caseLists.get(CASE_LIST_ID);
+  const read = await db.transaction('r', [db.cases, db.caseSummaries], async (): Promise<KeptList | CaseList> => {
     const [caseCount, summaryCount, versionRow] = await Promise.all([db.cases.count(), db.caseSummaries.count(), db.caseSummaries.get(SUMMARY_VERSION_ID)]);
     const parsedVersion = summaryVersionSchema.safeParse(versionRow);
     const version = parsedVersion.success ? parsedVersion.data.stamp : 0;
     const rowCount = summaryCount - (versionRow === undefined ? 0 : 1);
     if (caseCount === rowCount) {
-      const previous = kept.get(db);
       if (previous && previous.version === version) return previous;
-      const base = previous && previous.version < version ? previous : storedList(await db.caseLists.get(CASE_LIST_ID), version);
+      const base = previous ? (previous.version < version ? previous : null) : storedList(stored, version);
       if (base) {
         const changed = base.version === version ? [] : parseSummaries(await db.caseSummaries.where('stamp').between(base.version, version, false, true).toArray());
         const list = changed && withChanges(base, version, changed);
-        // Every summary accounted for: nothing was removed since (that needs a full read).
-        if (list && list.list.cases.length + list.others.size === rowCount) return list;
+        // Every summary accounted for: nothing was removed since. More: cases were removed
+        // (a pull applying the server's deletes), found from the summaries' keys alone.
+        if (list && sizeOf(list) === rowCount) return list;
+        if (list && sizeOf(list) > rowCount) {
+          const trimmed = withoutRemoved(list, new Set(await db.caseSummaries.toCollection().primaryKeys()));
+          if (sizeOf(trimmed) === rowCount) return trimmed;
+        }
       }
       const all = parseSummaries(await db.caseSummaries.toArray());
       if (all) return listOfSummaries(version, all);
