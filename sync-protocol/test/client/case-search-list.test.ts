@@ -92,9 +92,9 @@ describe('the case list stored for the next start', () => {
   it('leaves out a case removed since (a pull applying a delete) from the summaries\' keys, and is stored again', async () => {
     const idb = new IDBFactory();
     const db = openDb(idb);
-    const rows = Array.from({ length: 60 }, () => row());
     // Two that are not listed: one unreadable, one deleted (a tombstone).
-    await db.cases.bulkPut([...rows, { ...rows[6], createdAt: 'yesterday' }, { ...rows[7], deletedAt: '2026-11-21T10:00:00.000Z' }]);
+    const rows = Array.from({ length: 60 }, (_, i) => row(i === 6 ? { createdAt: 'yesterday' } : i === 7 ? { deletedAt: '2026-11-21T10:00:00.000Z' } : {}));
+    await db.cases.bulkPut(rows);
     const reported: string[] = [];
     expect((await searchLocalCases(db, {}, ctx, { onUnreadable: (id) => reported.push(id) })).total).toBe(58);
     expect(reported).toEqual([rows[6]?.id]);
