@@ -4,13 +4,16 @@
 // Mapping choices, codes and their sources: docs/decisions/008-fhir-export.md. Tests check the
 // output with Medplum's R4 validator and HL7's own code systems (test/case/fhir.test.ts).
 import type {
+  AllergyIntolerance,
   Bundle,
   BundleEntry,
   CodeableConcept,
   Coding,
+  Coverage,
   Encounter,
   Location,
   MedicationAdministration,
+  MedicationStatement,
   Observation,
   ObservationComponent,
   Patient,
@@ -28,9 +31,15 @@ import {
   type VitalSignStatus,
   type VitalSignType,
 } from '../sync/clinical';
-import type { CaseAddendumRecord, CaseField, CaseRecord, VitalSignRecord } from '../sync/entities';
+import {
+  BODY_REGIONS,
+  type CaseAddendumRecord,
+  type CaseField,
+  type CaseRecord,
+  type VitalSignRecord,
+} from '../sync/entities';
 import { addendumAuthorLabel } from './addendum-author';
-import { CASE_FIELD_LABELS } from './fields';
+import { BODY_REGION_LABELS, CASE_FIELD_LABELS } from './fields';
 import { computeGcsTotal, gcsPartsOf } from './gcs';
 
 export type FhirBundle = Bundle;
@@ -49,6 +58,11 @@ const DATA_ABSENT_REASON = 'http://terminology.hl7.org/CodeSystem/data-absent-re
 const DATA_ABSENT_REASON_EXTENSION = 'http://hl7.org/fhir/StructureDefinition/data-absent-reason';
 const DATA_OPERATION = 'http://terminology.hl7.org/CodeSystem/v3-DataOperation';
 const LOCATION_PHYSICAL_TYPE = 'http://terminology.hl7.org/CodeSystem/location-physical-type';
+const ALLERGY_CLINICAL = 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical';
+const ALLERGY_VERIFICATION =
+  'http://terminology.hl7.org/CodeSystem/allergyintolerance-verification';
+const MEDICATION_STATEMENT_CATEGORY =
+  'http://terminology.hl7.org/CodeSystem/medication-statement-category';
 
 /** Encounter.identifier system: the human case number a crew reads over the radio. */
 export const CASE_ID_SYSTEM = 'urn:rescuelog:case-id';
@@ -56,6 +70,11 @@ export const CASE_ID_SYSTEM = 'urn:rescuelog:case-id';
 export const CALL_SIGN_SYSTEM = 'urn:rescuelog:call-sign';
 /** Provenance agent identifier system: the author of an addendum (an account id). */
 export const USER_ID_SYSTEM = 'urn:rescuelog:user-id';
+/**
+ * Observation value system of the triage colour on the South African Triage Scale: no LOINC
+ * or SNOMED CT code names the SATS colours (decision 008), so the colour is a local code.
+ */
+export const SATS_TRIAGE_SYSTEM = 'urn:rescuelog:sats-triage';
 
 type ObservationCategory = 'vital-signs' | 'laboratory' | 'survey' | 'exam';
 
@@ -168,6 +187,48 @@ export const GCS_EYE_LOINC = '9267-6';
 export const GCS_VERBAL_LOINC = '9270-0';
 export const GCS_MOTOR_LOINC = '9268-4';
 export const AGE_LOINC = '30525-0';
+/**
+ * AVPU: LOINC's responsiveness assessment, as IHE's Paramedicine Care Summary uses it for
+ * every AVPU reading (rather than the NEMSIS-method 67775-7), valued with SNOMED CT findings.
+ */
+export const AVPU_LOINC = '11454-6';
+export const PAST_HISTORY_LOINC = '11348-0';
+export const MEDICATION_HISTORY_LOINC = '10160-0';
+export const PRESENT_ILLNESS_LOINC = '10164-2';
+
+/** SNOMED CT findings for A, V, P and U (decision 008 lists the value sets they come from). */
+export const AVPU_SNOMED: Record<'A' | 'V' | 'P' | 'U', Coding> = {
+  A: { system: SNOMED_CT, code: '248234008', display: 'Mentally alert' },
+  V: { system: SNOMED_CT, code: '300202002', display: 'Responds to voice' },
+  P: { system: SNOMED_CT, code: '450847001', display: 'Responds to pain' },
+  U: { system: SNOMED_CT, code: '422768004', display: 'Unresponsive' },
+};
+const AVPU_TEXT: Record<'A' | 'V' | 'P' | 'U', string> = {
+  A: 'A — Alert',
+  V: 'V — Responds to voice',
+  P: 'P — Responds to pain',
+  U: 'U — Unresponsive',
+};
+
+export const NO_KNOWN_ALLERGY: Coding = {
+  system: SNOMED_CT,
+  code: '716186003',
+  display: 'No known allergy (situation)',
+};
+export const NO_KNOWN_DRUG_ALLERGY: Coding = {
+  system: SNOMED_CT,
+  code: '409137002',
+  display: 'No known drug allergy (situation)',
+};
+
+/** The South African Triage Scale colours the triage step offers, with their meaning. */
+export const SATS_TRIAGE_LABELS: Record<string, string> = {
+  RED: 'Red — Emergency',
+  ORANGE: 'Orange — Very urgent',
+  YELLOW: 'Yellow — Urgent',
+  GREEN: 'Green — Routine',
+  BLUE: 'Blue — Dead',
+};
 
 /**
  * SNOMED CT codes for the interventions whose code we checked against published uses (decision
@@ -201,6 +262,20 @@ const INTERPRETATIONS: Record<VitalSignStatus, Coding> = {
   low: { system: INTERPRETATION, code: 'L', display: 'Low' },
   normal: { system: INTERPRETATION, code: 'N', display: 'Normal' },
 };
+
+const INTERPRETATIONS_SCREEN: Record<'POS' | 'NEG', Coding> = {
+  POS: { system: INTERPRETATION, code: 'POS', display: 'Positive' },
+  NEG: { system: INTERPRETATION, code: 'NEG', display: 'Negative' },
+};
+const EXAM_ABNORMAL: Coding = { system: INTERPRETATION, code: 'A', display: 'Abnormal' };
+
+// What crews write for "none" and "not known" (an answer, not an allergy or a medicine).
+const NO_KNOWN_ALLERGY_TEXT =
+  /^(none|nil|no|nka|none known|no known allerg(y|ies)|no allerg(y|ies))\.?$/i;
+const NO_KNOWN_DRUG_ALLERGY_TEXT = /^(nkda|no known drug allerg(y|ies)|no drug allerg(y|ies))\.?$/i;
+const NO_MEDICATIONS =
+  /^(none|nil|no|none known|no (chronic |regular |current )?medications?|no meds)\.?$/i;
+const UNKNOWN_ANSWER = /^(unknown|unk|not known|n\/a|unable to obtain)\.?$/i;
 
 // ---------------------------------------------------------------------------------------
 // Input
@@ -576,6 +651,218 @@ export function buildFhirBundle(input: FhirExportInput): FhirBundle {
     );
   }
 
+  // Conscious level and triage (primary survey), and the neuro reassessment's AVPU ---------
+  if (c.avpu)
+    observations.push(
+      avpuObservation(idFor('primary:avpu'), c.avpu, initialAssessment, 'Primary survey', common),
+    );
+  if (c.neuroAvpu) {
+    observations.push(
+      avpuObservation(
+        idFor('neuro:avpu'),
+        c.neuroAvpu,
+        dateTime(c.neuroReassessmentTime),
+        'Neuro reassessment',
+        common,
+      ),
+    );
+  }
+  const triage = text(c.triageStatus);
+  if (triage) {
+    const colour = triage.toUpperCase();
+    const label = SATS_TRIAGE_LABELS[colour];
+    observations.push(
+      make<Observation>(idFor('primary:triage'), {
+        resourceType: 'Observation',
+        status: 'final',
+        category: category('survey'),
+        code: { text: 'Triage category (South African Triage Scale)' },
+        ...common,
+        ...(initialAssessment ? { effectiveDateTime: initialAssessment } : {}),
+        // A colour the scale does not have (typed elsewhere) stays text, as recorded.
+        valueCodeableConcept: label
+          ? { coding: [{ system: SATS_TRIAGE_SYSTEM, code: colour, display: label }], text: label }
+          : { text: triage },
+      }),
+    );
+  }
+
+  // SAMPLE history: as the crew wrote it (free text, never split into coded items) ---------
+  const history = (kind: string, code: CodeableConcept, value: string) =>
+    make<Observation>(idFor(`history:${kind}`), {
+      resourceType: 'Observation',
+      status: 'final',
+      code,
+      ...common,
+      valueString: value,
+    });
+  const pastHistory = text(c.pastHistory);
+  if (pastHistory)
+    observations.push(
+      history(
+        'pastHistory',
+        loinc(
+          PAST_HISTORY_LOINC,
+          'History of Past illness Narrative',
+          CASE_FIELD_LABELS.pastHistory,
+        ),
+        pastHistory,
+      ),
+    );
+  const ownMedications = text(c.medications);
+  if (ownMedications && NO_MEDICATIONS.test(ownMedications)) {
+    // "None" is an answer about the history, not a medication called "None".
+    observations.push(
+      history(
+        'medications',
+        loinc(
+          MEDICATION_HISTORY_LOINC,
+          'History of Medication use Narrative',
+          CASE_FIELD_LABELS.medications,
+        ),
+        ownMedications,
+      ),
+    );
+  }
+  const allergiesText = text(c.allergies);
+  if (allergiesText && UNKNOWN_ANSWER.test(allergiesText)) {
+    observations.push(history('allergies', { text: CASE_FIELD_LABELS.allergies }, allergiesText));
+  }
+  const eventsLeadingUp = text(c.eventsLeadingUp);
+  if (eventsLeadingUp) {
+    observations.push(
+      history(
+        'eventsLeadingUp',
+        loinc(
+          PRESENT_ILLNESS_LOINC,
+          'History of Present illness Narrative',
+          CASE_FIELD_LABELS.eventsLeadingUp,
+        ),
+        eventsLeadingUp,
+      ),
+    );
+  }
+  const lastIntake = [text(c.lastMealTime), text(c.lastMealContent)].filter(
+    (v): v is string => v !== undefined,
+  );
+  if (lastIntake.length > 0)
+    observations.push(
+      history('lastOralIntake', { text: 'Last oral intake' }, lastIntake.join(' — ')),
+    );
+  const signs = [
+    ...(c.symptoms ?? []).map((v) => text(v)).filter((v): v is string => v !== undefined),
+    ...(['subjectiveSymptoms', 'objectiveSymptoms'] as const).flatMap((f) => {
+      const v = text(c[f]);
+      return v ? [`${CASE_FIELD_LABELS[f]}: ${v}`] : [];
+    }),
+  ];
+  if (signs.length > 0)
+    observations.push(
+      history('signsAndSymptoms', { text: CASE_FIELD_LABELS.symptoms }, signs.join('; ')),
+    );
+
+  // OPQRST, as answered ------------------------------------------------------------------
+  const opqrst = (
+    [
+      'onset',
+      'provocation',
+      'quality',
+      'region',
+      'severity',
+      'timing',
+    ] as const satisfies readonly CaseField[]
+  ).flatMap((f) => {
+    const v = text(c[f]);
+    return v ? [{ code: { text: CASE_FIELD_LABELS[f] }, valueString: v }] : [];
+  });
+  if (opqrst.length > 0) {
+    observations.push(
+      make<Observation>(idFor('opqrst'), {
+        resourceType: 'Observation',
+        status: 'final',
+        category: category('survey'),
+        code: { text: 'Pain assessment (OPQRST)' },
+        ...common,
+        ...(initialAssessment ? { effectiveDateTime: initialAssessment } : {}),
+        component: opqrst,
+      }),
+    );
+  }
+
+  // BE-FAST stroke screen: each sign checked, the result, and the time noted --------------
+  const fastSigns = (
+    [
+      'fastFaceDropping',
+      'fastArmWeakness',
+      'fastSpeechDifficulty',
+      'fastBalanceLoss',
+      'fastVisionLoss',
+    ] as const satisfies readonly CaseField[]
+  ).flatMap((f) => {
+    const v = c[f];
+    return typeof v === 'boolean' ? [{ field: f, present: v }] : [];
+  });
+  const fastTime = dateTime(c.fastTimeNoted);
+  if (fastSigns.length > 0 || fastTime) {
+    const found = fastSigns.filter((s) => s.present).map((s) => CASE_FIELD_LABELS[s.field]);
+    // Positive on any sign; negative only when all five were checked and none found.
+    const result = found.length > 0 ? 'POS' : fastSigns.length === 5 ? 'NEG' : undefined;
+    observations.push(
+      make<Observation>(idFor('befast'), {
+        resourceType: 'Observation',
+        status: 'final',
+        category: category('survey'),
+        code: { text: 'BE-FAST stroke screen' },
+        ...common,
+        ...(initialAssessment ? { effectiveDateTime: initialAssessment } : {}),
+        ...(result
+          ? {
+              interpretation: [
+                {
+                  coding: [INTERPRETATIONS_SCREEN[result]],
+                  text:
+                    result === 'POS' ? `Positive: ${found.join(', ')}` : 'Negative: no sign found',
+                },
+              ],
+            }
+          : {}),
+        component: [
+          ...fastSigns.map(({ field, present }): ObservationComponent => ({
+            code: { text: CASE_FIELD_LABELS[field] },
+            valueBoolean: present,
+          })),
+          ...(fastTime
+            ? [{ code: { text: CASE_FIELD_LABELS.fastTimeNoted }, valueDateTime: fastTime }]
+            : []),
+        ],
+      }),
+    );
+  }
+
+  // Head-to-toe exam: one observation per region examined or with a finding ---------------
+  for (const region of BODY_REGIONS) {
+    const examined = c[`${region}Examined`] === true;
+    const abnormal = c[`${region}Abnormal`];
+    const notes = text(c[`${region}Notes`]);
+    if (!examined && typeof abnormal !== 'boolean' && !notes) continue;
+    const interpretation =
+      abnormal === true ? EXAM_ABNORMAL : abnormal === false ? INTERPRETATIONS.normal : undefined;
+    observations.push(
+      make<Observation>(idFor(`exam:${region}`), {
+        resourceType: 'Observation',
+        status: 'final',
+        category: category('exam'),
+        code: { text: `${BODY_REGION_LABELS[region]} examination` },
+        ...common,
+        ...(initialAssessment ? { effectiveDateTime: initialAssessment } : {}),
+        bodySite: { text: BODY_REGION_LABELS[region] },
+        ...(interpretation ? { interpretation: [{ coding: [interpretation] }] } : {}),
+        ...(notes ? { valueString: notes } : {}),
+        ...(!interpretation && !notes ? { note: [{ text: 'Examined; no finding recorded' }] } : {}),
+      }),
+    );
+  }
+
   // Procedures ---------------------------------------------------------------------------
   const procedures: Entry<Procedure>[] = [];
   const procedureCommon = {
@@ -640,6 +927,77 @@ export function buildFhirBundle(input: FhirExportInput): FhirBundle {
     );
   }
 
+  // Allergies and the patient's own medications (SAMPLE A and M) ------------------------
+  const allergies: Entry<AllergyIntolerance>[] = [];
+  if (allergiesText && !UNKNOWN_ANSWER.test(allergiesText)) {
+    const none = NO_KNOWN_DRUG_ALLERGY_TEXT.test(allergiesText)
+      ? NO_KNOWN_DRUG_ALLERGY
+      : NO_KNOWN_ALLERGY_TEXT.test(allergiesText)
+        ? NO_KNOWN_ALLERGY
+        : undefined;
+    allergies.push(
+      make<AllergyIntolerance>(idFor('allergies'), {
+        resourceType: 'AllergyIntolerance',
+        clinicalStatus: {
+          coding: [{ system: ALLERGY_CLINICAL, code: 'active', display: 'Active' }],
+        },
+        // Reported at the scene, not verified by the crew.
+        verificationStatus: {
+          coding: [{ system: ALLERGY_VERIFICATION, code: 'unconfirmed', display: 'Unconfirmed' }],
+        },
+        // The list exactly as written: one entry, not split into guessed substances.
+        code: { ...(none ? { coding: [none] } : {}), text: allergiesText },
+        patient: patientRef,
+        encounter: encounterRef,
+        ...(performerRef ? { recorder: performerRef } : {}),
+      }),
+    );
+  }
+  const medicationStatements: Entry<MedicationStatement>[] = [];
+  if (ownMedications && !NO_MEDICATIONS.test(ownMedications)) {
+    medicationStatements.push(
+      make<MedicationStatement>(idFor('own-medications'), {
+        resourceType: 'MedicationStatement',
+        status: 'active',
+        category: {
+          coding: [
+            {
+              system: MEDICATION_STATEMENT_CATEGORY,
+              code: 'patientspecified',
+              display: 'Patient Specified',
+            },
+          ],
+        },
+        medicationCodeableConcept: { text: ownMedications },
+        subject: patientRef,
+        context: encounterRef,
+        ...(initialAssessment ? { dateAsserted: initialAssessment } : {}),
+      }),
+    );
+  }
+
+  // Medical aid ----------------------------------------------------------------------------
+  const medicalAid = text(c.medicalAidProvider);
+  const coverage =
+    c.hasMedicalAid === true || (c.hasMedicalAid !== false && medicalAid)
+      ? make<Coverage>(idFor('medical-aid'), {
+          resourceType: 'Coverage',
+          status: 'active',
+          type: {
+            coding: [{ system: ACT_CODE, code: 'HIP', display: 'health insurance plan policy' }],
+            text: 'Medical aid',
+          },
+          beneficiary: patientRef,
+          // One free-text field holds the scheme (and the member number if the crew had it):
+          // kept whole as the payor's name rather than split by guesswork.
+          payor: [
+            medicalAid
+              ? { display: medicalAid }
+              : { extension: [{ url: DATA_ABSENT_REASON_EXTENSION, valueCode: 'unknown' }] },
+          ],
+        })
+      : undefined;
+
   // Addenda ------------------------------------------------------------------------------
   const provenances: Entry<Provenance>[] = (input.addenda ?? []).map((addendum) => {
     const labels = addendum.changes.map(({ field }) =>
@@ -678,6 +1036,9 @@ export function buildFhirBundle(input: FhirExportInput): FhirBundle {
     ...observations,
     ...procedures,
     ...medications,
+    ...allergies,
+    ...medicationStatements,
+    ...(coverage ? [coverage] : []),
     ...provenances,
   ];
 
@@ -819,5 +1180,25 @@ function gcsObservation(
       component(GCS_MOTOR_LOINC, 'Glasgow coma score motor', parts.motor),
     ],
     note: notes.map((t) => ({ text: t })),
+  });
+}
+
+/** AVPU as LOINC's responsiveness assessment, valued with a SNOMED CT finding. */
+function avpuObservation(
+  uuid: string,
+  avpu: 'A' | 'V' | 'P' | 'U',
+  effective: string | undefined,
+  note: string,
+  common: ObservationContext['common'],
+): Entry<Observation> {
+  return make<Observation>(uuid, {
+    resourceType: 'Observation',
+    status: 'final',
+    category: category('exam'),
+    code: loinc(AVPU_LOINC, 'Responsiveness assessment at First encounter', 'AVPU'),
+    ...common,
+    ...(effective ? { effectiveDateTime: effective } : {}),
+    valueCodeableConcept: { coding: [AVPU_SNOMED[avpu]], text: AVPU_TEXT[avpu] },
+    note: [{ text: note }],
   });
 }

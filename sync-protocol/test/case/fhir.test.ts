@@ -1,7 +1,9 @@
 // The FHIR R4 export of a case, checked with Medplum's R4 validator and HL7's R4 definitions
 // (fhir-validator.ts), never with a schema of ours.
 import type {
+  AllergyIntolerance,
   Bundle,
+  Coverage,
   Encounter,
   Observation,
   Patient,
@@ -658,5 +660,277 @@ describe('the checks catch broken resources', () => {
         ),
       ).errors.join('\n'),
     ).toMatch(/points at a Encounter; allowed Patient, Group/);
+  });
+});
+
+describe('the clinical content a receiving hospital needs', () => {
+  const SNOMED = 'http://snomed.info/sct';
+  const clinical = (fields: Partial<CaseRecord> = {}): CaseInput => ({
+    ...fullCase(),
+    allergies: 'Penicillin (rash), bee stings',
+    medications: 'Enalapril 10 mg daily, metformin 500 mg twice daily',
+    pastHistory: 'Hypertension, type 2 diabetes, appendicectomy 2010',
+    lastMealTime: '07:30',
+    lastMealContent: 'Tea and toast',
+    eventsLeadingUp: 'Sudden weakness of the right arm while driving',
+    symptoms: ['Headache', 'Nausea'],
+    avpu: 'V',
+    neuroAvpu: 'A',
+    triageStatus: 'ORANGE',
+    fastFaceDropping: true,
+    fastArmWeakness: true,
+    fastSpeechDifficulty: false,
+    fastBalanceLoss: false,
+    fastVisionLoss: false,
+    fastTimeNoted: '2026-11-21T07:45:00.000Z',
+    onset: 'Sudden, while driving',
+    quality: 'Throbbing',
+    severity: '7/10',
+    chestExamined: true,
+    chestAbnormal: true,
+    chestNotes: 'Bruising across the left chest from the seat belt',
+    abdomenExamined: true,
+    abdomenAbnormal: false,
+    hasMedicalAid: true,
+    medicalAidProvider: 'Discovery Health, member 123456789',
+    ...fields,
+  });
+  const bundle = build(clinical(), fullVitals());
+  const textObservation = (b: Bundle, label: string) =>
+    resources(b, 'Observation').filter((o) => o.code.text === label);
+
+  it('with every new resource, is still a bundle Medplum and the HL7 checks accept', () => {
+    expect(fhirBundleProblems(bundle)).toEqual([]);
+    const types = (bundle.entry ?? []).map((e) => e.resource?.resourceType);
+    for (const type of ['AllergyIntolerance', 'MedicationStatement', 'Coverage'])
+      expect(types).toContain(type);
+  });
+
+  it('allergies as one unconfirmed AllergyIntolerance, word for word, with no guessed code', () => {
+    const allergy = only(resources(bundle, 'AllergyIntolerance'));
+    expect(allergy.code).toEqual({ text: 'Penicillin (rash), bee stings' });
+    expect(allergy.clinicalStatus?.coding?.[0]?.code).toBe('active');
+    expect(allergy.verificationStatus?.coding?.[0]?.code).toBe('unconfirmed');
+    expect(allergy.patient.reference).toBe(fullUrlOf(bundle, only(resources(bundle, 'Patient'))));
+    expect(allergy.encounter?.reference).toBe(
+      fullUrlOf(bundle, only(resources(bundle, 'Encounter'))),
+    );
+  });
+
+  it('"no known allergies" is the SNOMED CT situation; "unknown" is not an allergy', () => {
+    const nka = build(clinical({ allergies: 'NKA' }));
+    expect(fhirBundleProblems(nka)).toEqual([]);
+    expect(only(resources(nka, 'AllergyIntolerance')).code).toEqual({
+      coding: [{ system: SNOMED, code: '716186003', display: 'No known allergy (situation)' }],
+      text: 'NKA',
+    });
+    const nkda = build(clinical({ allergies: 'No known drug allergies' }));
+    expect(only(resources(nkda, 'AllergyIntolerance')).code?.coding?.[0]?.code).toBe('409137002');
+    const unknown = build(clinical({ allergies: 'Unknown' }));
+    expect(fhirBundleProblems(unknown)).toEqual([]);
+    expect(resources(unknown, 'AllergyIntolerance')).toEqual([]);
+    expect(only(textObservation(unknown, 'Allergies')).valueString).toBe('Unknown');
+  });
+
+  it("the patient's own medications as a MedicationStatement; 'none' as the medication history", () => {
+    const statement = only(resources(bundle, 'MedicationStatement'));
+    expect(statement.status).toBe('active');
+    expect(statement.medicationCodeableConcept).toEqual({
+      text: 'Enalapril 10 mg daily, metformin 500 mg twice daily',
+    });
+    expect(statement.category?.coding?.[0]?.code).toBe('patientspecified');
+    const none = build(clinical({ medications: 'None' }));
+    expect(fhirBundleProblems(none)).toEqual([]);
+    expect(resources(none, 'MedicationStatement')).toEqual([]);
+    expect(only(observationsCoded(none, '10160-0')).valueString).toBe('None');
+  });
+
+  it('past history, events leading up, last oral intake and signs and symptoms, as written', () => {
+    expect(only(observationsCoded(bundle, '11348-0')).valueString).toBe(
+      'Hypertension, type 2 diabetes, appendicectomy 2010',
+    );
+    expect(only(observationsCoded(bundle, '10164-2')).valueString).toBe(
+      'Sudden weakness of the right arm while driving',
+    );
+    expect(only(textObservation(bundle, 'Last oral intake')).valueString).toBe(
+      '07:30 — Tea and toast',
+    );
+    expect(only(textObservation(bundle, 'Signs and symptoms')).valueString).toBe(
+      'Headache; Nausea',
+    );
+  });
+
+  it('AVPU as level of responsiveness with the SNOMED CT finding: V on arrival, A at reassessment', () => {
+    const avpu = observationsCoded(bundle, '11454-6');
+    expect(
+      avpu.map((o) => [o.note?.[0]?.text, o.effectiveDateTime, o.valueCodeableConcept]),
+    ).toEqual([
+      [
+        'Primary survey',
+        '2026-11-21T08:12:00.000Z',
+        {
+          coding: [{ system: SNOMED, code: '300202002', display: 'Responds to voice' }],
+          text: 'V — Responds to voice',
+        },
+      ],
+      [
+        'Neuro reassessment',
+        '2026-11-21T08:50:00.000Z',
+        {
+          coding: [{ system: SNOMED, code: '248234008', display: 'Mentally alert' }],
+          text: 'A — Alert',
+        },
+      ],
+    ]);
+  });
+
+  it('the triage colour on the South African Triage Scale; a colour it does not have stays text', () => {
+    const triage = only(textObservation(bundle, 'Triage category (South African Triage Scale)'));
+    expect(triage.valueCodeableConcept).toEqual({
+      coding: [
+        { system: 'urn:rescuelog:sats-triage', code: 'ORANGE', display: 'Orange — Very urgent' },
+      ],
+      text: 'Orange — Very urgent',
+    });
+    const typed = build(clinical({ triageStatus: 'Purple' }));
+    expect(fhirBundleProblems(typed)).toEqual([]);
+    expect(
+      only(textObservation(typed, 'Triage category (South African Triage Scale)'))
+        .valueCodeableConcept,
+    ).toEqual({
+      text: 'Purple',
+    });
+  });
+
+  it('the BE-FAST screen: each sign, positive with the signs found, and the time noted', () => {
+    const fast = only(textObservation(bundle, 'BE-FAST stroke screen'));
+    expect(fast.interpretation).toEqual([
+      {
+        coding: [
+          {
+            system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation',
+            code: 'POS',
+            display: 'Positive',
+          },
+        ],
+        text: 'Positive: Face drooping, Arm weakness',
+      },
+    ]);
+    expect(fast.component?.map((c) => [c.code.text, c.valueBoolean ?? c.valueDateTime])).toEqual([
+      ['Face drooping', true],
+      ['Arm weakness', true],
+      ['Speech difficulty', false],
+      ['Balance loss', false],
+      ['Vision loss', false],
+      ['Last known well / time noted', '2026-11-21T07:45:00.000Z'],
+    ]);
+    const negative = build(
+      clinical({ fastFaceDropping: false, fastArmWeakness: false, fastTimeNoted: null }),
+    );
+    expect(
+      only(textObservation(negative, 'BE-FAST stroke screen')).interpretation?.[0]?.coding?.[0]
+        ?.code,
+    ).toBe('NEG');
+    // Two signs checked and none found is not a negative screen.
+    const partial = build(newCase({ fastFaceDropping: false, fastArmWeakness: false }));
+    expect(fhirBundleProblems(partial)).toEqual([]);
+    expect(only(textObservation(partial, 'BE-FAST stroke screen')).interpretation).toBeUndefined();
+  });
+
+  it('OPQRST: the answers given, one component each', () => {
+    const opqrst = only(textObservation(bundle, 'Pain assessment (OPQRST)'));
+    expect(opqrst.component?.map((c) => [c.code.text, c.valueString])).toEqual([
+      ['Onset', 'Sudden, while driving'],
+      ['Quality', 'Throbbing'],
+      ['Severity', '7/10'],
+    ]);
+  });
+
+  it('the body exam: a region per finding, abnormal or normal, regions not examined left out', () => {
+    const exams = resources(bundle, 'Observation').filter(
+      (o) => o.category?.[0]?.coding?.[0]?.code === 'exam' && o.bodySite,
+    );
+    expect(
+      exams.map((o) => [o.code.text, o.interpretation?.[0]?.coding?.[0]?.code, o.valueString]),
+    ).toEqual([
+      ['Chest examination', 'A', 'Bruising across the left chest from the seat belt'],
+      ['Abdomen examination', 'N', undefined],
+    ]);
+    const examinedOnly = build(newCase({ headExamined: true }));
+    expect(fhirBundleProblems(examinedOnly)).toEqual([]);
+    expect(only(textObservation(examinedOnly, 'Head examination')).note).toEqual([
+      { text: 'Examined; no finding recorded' },
+    ]);
+  });
+
+  it('the medical aid as a Coverage of the patient: the scheme as the payor, as written', () => {
+    const coverage = only(resources(bundle, 'Coverage'));
+    expect(coverage.status).toBe('active');
+    expect(coverage.payor).toEqual([{ display: 'Discovery Health, member 123456789' }]);
+    expect(coverage.beneficiary.reference).toBe(
+      fullUrlOf(bundle, only(resources(bundle, 'Patient'))),
+    );
+    expect(coverage.type?.text).toBe('Medical aid');
+    // No medical aid (a provider typed before the answer changed is not exported).
+    expect(resources(build(clinical({ hasMedicalAid: false })), 'Coverage')).toEqual([]);
+    // Medical aid, scheme not recorded: the payor is there, absent for a reason.
+    const unnamed = build(clinical({ medicalAidProvider: null }));
+    expect(fhirBundleProblems(unnamed)).toEqual([]);
+    expect(only(resources(unnamed, 'Coverage')).payor).toEqual([
+      {
+        extension: [
+          {
+            url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason',
+            valueCode: 'unknown',
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('the checks reject a broken allergy, statement or coverage', () => {
+    const broken = (edit: (b: Bundle) => void): string[] => {
+      const copy = structuredClone(bundle);
+      edit(copy);
+      return fhirBundleProblems(copy);
+    };
+    expect(
+      broken((b) => {
+        const a = resources(b, 'AllergyIntolerance')[0] as Partial<AllergyIntolerance>;
+        delete a.patient;
+      }).join('\n'),
+    ).toMatch(/AllergyIntolerance\.patient/);
+    expect(
+      broken((b) => {
+        const a = resources(b, 'AllergyIntolerance')[0]!;
+        a.verificationStatus = {
+          coding: [
+            {
+              system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-verification',
+              code: 'reported',
+            },
+          ],
+        };
+      }).join('\n'),
+    ).toMatch(/reported is not a code/);
+    expect(
+      broken((b) =>
+        Object.assign(resources(b, 'MedicationStatement')[0]!, { status: 'taking' }),
+      ).join('\n'),
+    ).toMatch(/\(MedicationStatement\)\.status: 'taking' is not in/);
+    expect(
+      broken((b) => {
+        const c = resources(b, 'Coverage')[0] as Partial<Coverage>;
+        delete c.payor;
+      }).join('\n'),
+    ).toMatch(/Coverage\.payor/);
+    // An AVPU both valued and absent for a reason breaks R4's obs-6.
+    expect(
+      broken((b) =>
+        Object.assign(observationsCoded(b, '11454-6')[0]!, {
+          dataAbsentReason: { text: 'Not assessed' },
+        }),
+      ).join('\n'),
+    ).toMatch(/obs-6/);
   });
 });
