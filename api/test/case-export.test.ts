@@ -67,6 +67,9 @@ describe('GET /api/cases/:caseId/fhir', () => {
           incidentLongitude: 18.85,
           avpu: 'A',
           triageStatus: 'YELLOW',
+          allergies: 'Penicillin',
+          hasMedicalAid: true,
+          medicalAidProvider: 'Discovery Health',
           callReceivedTime: CALL,
           responderArrivalTime: '2026-11-21T08:12:00.000Z',
           hospitalArrivalTime: '2026-11-21T09:05:00.000Z',
@@ -159,6 +162,14 @@ describe('GET /api/cases/:caseId/fhir', () => {
       latitude: -34.08,
       longitude: 18.85,
     });
+    // The server's rows carry the history, conscious level, triage and medical aid too.
+    expect(resources(bundle, 'AllergyIntolerance')[0]?.code).toEqual({ text: 'Penicillin' });
+    expect(coded(bundle, '11454-6')[0]?.valueCodeableConcept?.coding?.[0]?.code).toBe('248234008');
+    expect(
+      resources(bundle, 'Observation').find((o) => o.code.text?.startsWith('Triage'))
+        ?.valueCodeableConcept?.coding?.[0]?.code,
+    ).toBe('YELLOW');
+    expect(resources(bundle, 'Coverage')[0]?.payor).toEqual([{ display: 'Discovery Health' }]);
   });
 
   it('records every export in the audit log against the case', async () => {
