@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import type { CaseFields } from '@rescuelog/sync-protocol/sync/entities';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { getSyncSession } from '@/lib/sync/sync-session';
 import { makeUser } from '@/test/fixtures';
 import { deviceOf, outbox, seedCase, storedCase, wipeDevice } from '../completed/case-test-kit';
 import { useCaseByCaseId } from '../data/use-case';
-import { CaseCheckbox, CaseChoice, CaseMultiSelect, CaseNumberField, CaseTextField, CaseTimeField, CaseYesNo } from './case-controls';
+import { CaseCheckbox, CaseChoice, CaseMultiSelect, CaseNumberField, CaseTextField, CaseTimeField, CaseYesNo, useShownValue } from './case-controls';
 import { CaseFormProvider } from './case-form';
 
 const USER = makeUser({ id: 7 });
@@ -236,6 +236,37 @@ describe('choices', () => {
     await waitFor(async () => expect(await storedCase(id)).toMatchObject({ symptoms: ['Chest pain', 'Nausea'], patientGender: 'Male' }));
     expect(screen.getByRole('checkbox', { name: 'Chest pain' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Nausea' })).toBeChecked();
+  });
+
+  it('keeps the last quick tap shown while an earlier one lands, so the next tap builds on it', () => {
+    const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+    const { result, rerender } = renderHook(({ stored }: { stored: readonly string[] }) => useShownValue(stored, sameList), { initialProps: { stored: [] as readonly string[] } });
+    let first = () => undefined as void;
+    let second = () => undefined as void;
+    act(() => {
+      first = result.current.expect(['Chest pain']);
+    });
+    act(() => {
+      second = result.current.expect(['Chest pain', 'Nausea']);
+    });
+    // The first tap is stored (a busy device: the second waits behind a pull's writes).
+    act(() => first());
+    rerender({ stored: ['Chest pain'] });
+    expect(result.current.shown).toEqual(['Chest pain', 'Nausea']);
+    // A third tap meanwhile builds on both.
+    let third = () => undefined as void;
+    act(() => {
+      third = result.current.expect([...result.current.shown, 'Dizziness']);
+    });
+    rerender({ stored: ['Chest pain', 'Nausea'] });
+    act(() => second());
+    expect(result.current.shown).toEqual(['Chest pain', 'Nausea', 'Dizziness']);
+    rerender({ stored: ['Chest pain', 'Nausea', 'Dizziness'] });
+    act(() => third());
+    expect(result.current.shown).toEqual(['Chest pain', 'Nausea', 'Dizziness']);
+    // With no save on its way, a change made elsewhere (another tab, a pull) shows.
+    rerender({ stored: ['Nausea'] });
+    expect(result.current.shown).toEqual(['Nausea']);
   });
 
   it('gives options ids without spaces, so labels stay tied to their inputs', async () => {

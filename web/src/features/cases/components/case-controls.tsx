@@ -59,18 +59,37 @@ function describedBy(field: CaseField, hint: unknown, error: string | undefined)
  * (IndexedDB transaction, then the live query), and without this a tapped choice would
  * look untapped meanwhile, and a second quick tap would build on the stale value.
  * `same` compares stored values (lists arrive as new arrays on every read).
+ *
+ * `expect(value)` returns the function to call once that save has settled. While a save of
+ * this control is still on its way, the stored value moving is an earlier tap landing (or
+ * another tab, which the later save overwrites), not the last tap: the last tap stays shown.
+ * Otherwise three quick taps on a list (tap, tap, first lands, tap) would show the second
+ * untapped for a moment and build the third on it, dropping the second.
  */
 export function useShownValue<T>(stored: T, same: (a: T, b: T) => boolean = Object.is) {
   const [pending, setPending] = useState<{ value: T } | null>(null);
+  const [inFlight, setInFlight] = useState(0);
   const [seen, setSeen] = useState(stored);
   if (!same(seen, stored)) {
-    // The stored value moved (this save landed, or another tab/a pull): it wins.
+    // The stored value moved (the last save landed, or another tab/a pull): it wins.
     setSeen(stored);
+    if (inFlight === 0) setPending(null);
+  } else if (pending !== null && inFlight === 0 && same(pending.value, stored)) {
+    // The last save settled after its value had arrived.
     setPending(null);
   }
   return {
     shown: pending ? pending.value : stored,
-    expect: (value: T) => setPending({ value }),
+    expect: (value: T): (() => void) => {
+      setPending({ value });
+      setInFlight((n) => n + 1);
+      let settled = false;
+      return () => {
+        if (settled) return;
+        settled = true;
+        setInFlight((n) => n - 1);
+      };
+    },
     /** The save was refused (validation): show the stored value again. */
     settle: () => setPending(null),
   };
@@ -427,11 +446,13 @@ export function CaseChoice<K extends NullableChoiceField>({ field, label, option
       error={error}
       columns={columns}
       onChange={(next) => {
-        expect(next);
-        void save({ [field]: next } as CaseFields).then((problems) => {
-          setError(problems[field]);
-          if (problems[field]) settle();
-        });
+        const saved = expect(next);
+        void save({ [field]: next } as CaseFields)
+          .then((problems) => {
+            setError(problems[field]);
+            if (problems[field]) settle();
+          })
+          .finally(saved);
       }}
     />
   );
@@ -461,8 +482,8 @@ export function CaseYesNo({ field, label, required, hint, yes = 'Yes', no = 'No'
       hint={hint}
       columns={2}
       onChange={(next) => {
-        expect(next);
-        void save({ [field]: next } as CaseFields);
+        const saved = expect(next);
+        void save({ [field]: next } as CaseFields).finally(saved);
       }}
     />
   );
@@ -478,8 +499,8 @@ export function CaseCheckbox({ field, label, warning, description }: { field: Re
   return (
     <div className={`case-check${checked ? ' case-check--on' : ''}`}>
       <input id={id} type="checkbox" checked={checked} disabled={readOnly} aria-describedby={warning ? `${id}-warning` : undefined} onChange={(e) => {
-          expect(e.target.checked);
-          void save({ [field]: e.target.checked } as CaseFields);
+          const saved = expect(e.target.checked);
+          void save({ [field]: e.target.checked } as CaseFields).finally(saved);
         }}
       />
       <label htmlFor={id} className="case-check__label">
@@ -505,8 +526,8 @@ export function CaseMultiSelect({ field, label, options, hint }: { field: ListCa
   const name = caseFieldId(field);
   const toggle = (value: string, on: boolean) => {
     const next = on ? [...selected.filter((v) => v !== value), value] : selected.filter((v) => v !== value);
-    expect(next);
-    void save({ [field]: next } as CaseFields);
+    const saved = expect(next);
+    void save({ [field]: next } as CaseFields).finally(saved);
   };
   return (
     <fieldset className="case-choice" id={name} aria-describedby={hint ? `${name}-hint` : undefined}>

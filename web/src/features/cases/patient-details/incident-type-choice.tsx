@@ -27,7 +27,7 @@ export function IncidentTypeChoice({ required }: { required: boolean }) {
         error={error ?? other.error}
         onChange={(next) => {
           const value = next === OTHER_INCIDENT_TYPE ? otherIncidentType(other.draft) : next;
-          expect(next);
+          const saved = expect(next);
           // A description still waiting for its pause is saved first, so it cannot land
           // after (and overwrite) the chip just tapped.
           void other
@@ -36,7 +36,8 @@ export function IncidentTypeChoice({ required }: { required: boolean }) {
             .then((problems) => {
               setError(problems.incidentType);
               if (problems.incidentType) settle();
-            });
+            })
+            .finally(saved);
         }}
       />
       {choice === OTHER_INCIDENT_TYPE ? (
