@@ -170,12 +170,19 @@ function searchSql(q: CaseSearchFilters & { cursor?: { createdAt: string; caseId
   const where = ['deleted_at is null'];
   if (q.mine) where.push(`user_id = ${p(userId)}`);
   if (q.caseId !== undefined) where.push(`translate(upper(case_id), 'OIL- ', '011') like ${p(`${like(foldCaseNumber(q.caseId))}%`)}`);
-  if (q.patientName !== undefined) where.push(`lower(patient_name) like ${p(`%${like(foldText(q.patientName))}%`)}`);
+  // contains(): one or two characters through the grams index, longer through trigrams.
+  const contains = (text: string, folded: string) =>
+    [...folded].length <= 2 ? `(strpos(${text}, ${p(folded)}) <> 0 and case_search_grams(${text}) @> array[${p(folded)}::text])` : `${text} like ${p(`%${like(folded)}%`)}`;
+  if (q.patientName !== undefined) where.push(contains('lower(patient_name)', foldText(q.patientName)));
   if (q.incidentType !== undefined) where.push(`lower(incident_type) = ${p(foldText(q.incidentType))}`);
   if (q.status !== undefined) where.push(`status = ${p(q.status)}`);
   if (q.responder !== undefined) {
-    const r = p(`%${like(foldText(q.responder))}%`);
-    where.push(`(lower(responder_name) like ${r} or lower(responder_call_sign) like ${r})`);
+    const folded = foldText(q.responder);
+    if (!folded.includes('\u001f')) where.push(contains(`lower(coalesce(responder_name, '') || E'\\x1f' || coalesce(responder_call_sign, ''))`, folded));
+    else {
+      const r = p(`%${like(folded)}%`);
+      where.push(`(lower(responder_name) like ${r} or lower(responder_call_sign) like ${r})`);
+    }
   }
   const { fromMs, toMs } = caseSearchDateBounds(q, CASE_SEARCH_TIME_ZONE);
   if (fromMs !== null) where.push(`created_at >= ${p(new Date(fromMs).toISOString())}::timestamptz`);
@@ -212,6 +219,12 @@ const MIXES: Mix[] = [
   { name: 'only my cases', filters: { mine: true } },
   { name: 'completed + Fall + one month', filters: { status: 'completed', incidentType: 'Fall', from: dayOf(NEWEST - 120 * 86_400_000), to: dayOf(NEWEST - 90 * 86_400_000) } },
   { name: 'patient name + responder call sign', filters: { patientName: 'thandi', responder: 'r7' } },
+  // Patterns of one or two characters (no trigram), and combinations that match nothing
+  // (the whole candidate set is read): the cases the mixes above did not show.
+  { name: 'responder call sign, 2 characters', filters: { responder: 'r7' } },
+  { name: 'patient name, 2 letters, no match', filters: { patientName: 'qx' } },
+  { name: 'responder, no match', filters: { responder: 'xylophone' } },
+  { name: 'patient name + responder, no match', filters: { patientName: 'thandi', responder: 'khumalo' } },
 ];
 
 function percentile(sorted: number[], p: number): number {
@@ -346,7 +359,7 @@ export async function runCaseSearchServerBench(): Promise<Record<string, unknown
           sqlP50Ms: t.p50,
           sqlP95Ms: t.p95,
           plan: plan.find((l) => l.startsWith('Execution Time')) ?? '',
-          indexes: indexes.join(', ') || (plan.some((l) => l.includes('Seq Scan')) ? 'SEQ SCAN' : '-'),
+          indexes: `${indexes.join(', ') || (plan.some((l) => l.includes('Seq Scan')) ? 'SEQ SCAN' : '-')}${plan.some((l) => l.includes('Gather')) ? ' (parallel)' : ''}`,
         });
         if (process.env.BENCH_SHOW_PLANS) console.log(`\n${mix.name}\n${plan.join('\n')}`);
       }
