@@ -5,6 +5,8 @@
 // PostgreSQL when DATABASE_URL is set (a throw-away database on that server), else the
 // embedded PGlite. Target: API p95 < 50 ms. Reports only; never fails on a slow machine.
 //   npx tsx tests/bench/case-search-server.ts            (BENCH_CASES, BENCH_SEARCH_RUNS to change sizes)
+// BENCH_NO_ANALYZE=1 leaves the planner statistics as the migrations left them (collected on an
+// empty table), as on a PGlite server that grew to this size: PGlite runs no autovacuum.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -153,7 +155,7 @@ async function seed(sql: Sql): Promise<void> {
       n.f[1 + (g * 3) % 20] || ' ' || n.s[1 + (g * 5) % 16],
       'R' || (1 + g % 40)
     from generate_series(1, ${String(CASES)}) g, u, n`);
-  await sql.query('analyze cases');
+  if (!process.env.BENCH_NO_ANALYZE) await sql.query('analyze cases');
 }
 
 // ---------------------------------------------------------------------------------------
