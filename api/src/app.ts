@@ -10,7 +10,7 @@ import type { AppConfig } from './config';
 import { ApiError } from './lib/api-error';
 import { answerClientError } from './lib/client-errors';
 import { envPlugin } from './plugins/external/env';
-import { databasePlugin } from './plugins/external/database';
+import { databasePlugin, type EmbeddedMaintenanceSchedule } from './plugins/external/database';
 import { sessionPlugin, type SessionTimeouts } from './plugins/external/session';
 import { helmetPlugin } from './plugins/external/helmet';
 import { sameOriginPlugin } from './plugins/external/same-origin';
@@ -32,6 +32,8 @@ export interface AppOptions {
   rateLimits?: Partial<RateLimitSettings>;
   sessionTimeouts?: Partial<SessionTimeouts>;
   logger?: FastifyServerOptions['logger'];
+  /** When the embedded database's upkeep runs (default: a minute after the start, then every 6 hours). */
+  embeddedMaintenance?: EmbeddedMaintenanceSchedule;
   /** Test-only: route plugins registered in the protected /api context (after the real ones). */
   extraProtectedRoutes?: FastifyPluginAsync;
 }
@@ -117,7 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await fastify.register(envPlugin, { config: options.config });
-  await fastify.register(databasePlugin, { database: options.database });
+  await fastify.register(databasePlugin, { database: options.database, maintenance: options.embeddedMaintenance });
   await fastify.register(helmetPlugin);
   await fastify.register(sameOriginPlugin);
   await fastify.register(sessionPlugin, { timeouts: options.sessionTimeouts });

@@ -4,6 +4,7 @@
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import { createDatabase } from '@rescuelog/db/connect';
+import { vacuumAnalyze } from '@rescuelog/db/maintenance';
 import { migrateToLatest } from '@rescuelog/db/migrate';
 import type { Database } from '@rescuelog/db/schema';
 
@@ -16,6 +17,15 @@ declare module 'fastify' {
 }
 
 const READY_TIMEOUT_MS = 2000;
+export interface EmbeddedMaintenanceSchedule {
+  /** Delay of the first upkeep after the server is ready (kept out of the start's way). */
+  firstMs: number;
+  /** Delay between upkeeps after that. */
+  everyMs: number;
+}
+
+/** The embedded database's upkeep: a minute after the start, then every 6 hours. */
+export const EMBEDDED_MAINTENANCE: EmbeddedMaintenanceSchedule = { firstMs: 60_000, everyMs: 6 * 60 * 60_000 };
 
 export class MigrationError extends Error {
   override name = 'MigrationError';
@@ -31,15 +41,43 @@ export async function migrateOrThrow(db: Kysely<Database>): Promise<void> {
   }
 }
 
-export const databasePlugin = fp<{ database?: Kysely<Database> | undefined }>(
+export const databasePlugin = fp<{ database?: Kysely<Database> | undefined; maintenance?: EmbeddedMaintenanceSchedule | undefined }>(
   async (fastify, options) => {
     let db = options.database;
     if (db === undefined) {
       const handle = await createDatabase({ databaseUrl: fastify.config.databaseUrl, dataDir: fastify.config.dataDir });
       db = handle.db;
+      let timer: NodeJS.Timeout | undefined;
+      let running: Promise<void> = Promise.resolve();
+      let closing = false;
       fastify.addHook('onClose', async () => {
+        closing = true;
+        clearTimeout(timer);
+        await running;
         await handle.close();
       });
+      if (handle.kind === 'embedded') {
+        // PGlite has no autovacuum (db/src/maintenance.ts).
+        const plan = options.maintenance ?? EMBEDDED_MAINTENANCE;
+        const upkeep = async () => {
+          try {
+            const { durationMs } = await vacuumAnalyze(handle.db);
+            fastify.log.info({ durationMs: Math.round(durationMs) }, 'embedded database upkeep (vacuum, analyze) done');
+          } catch (error) {
+            fastify.log.warn({ err: error }, 'embedded database upkeep failed; it is tried again later');
+          }
+        };
+        const schedule = (delay: number) => {
+          if (closing) return;
+          timer = setTimeout(() => {
+            running = upkeep().then(() => schedule(plan.everyMs));
+          }, delay);
+          timer.unref();
+        };
+        fastify.addHook('onReady', async () => {
+          schedule(plan.firstMs);
+        });
+      }
     }
     await migrateOrThrow(db);
     const database = db;
