@@ -116,8 +116,12 @@ export function countsAsVitalReading(v: VitalLike): boolean {
   return !v.voidedAt && !v.deletedAt;
 }
 
-// Times that must not run backwards: each pair is [earlier, later].
-const TIME_ORDER: readonly (readonly [CaseField, CaseField])[] = [
+/** The response times, in the order they happen. */
+export type ResponseTimeField = 'callReceivedTime' | 'responderArrivalTime' | 'arrivalTime' | 'departureTime' | 'hospitalArrivalTime';
+
+/** Times that must not run backwards: each pair is [earlier, later] (completion refuses a
+ * case that breaks one; the Response Details step warns as they are typed). */
+export const TIME_ORDER: readonly (readonly [ResponseTimeField, ResponseTimeField])[] = [
   ['callReceivedTime', 'responderArrivalTime'],
   ['callReceivedTime', 'arrivalTime'],
   ['callReceivedTime', 'departureTime'],

@@ -10,7 +10,8 @@ import { Link } from 'react-router-dom';
 import { CaseCheckbox, CaseChoice, CaseSection, CaseTextField, CaseTimeField } from '../components/case-controls';
 import { useCaseForm } from '../components/case-form';
 import { COMMON_HOSPITALS, TRANSPORT_PRIORITY_OPTIONS } from './options';
-import { timeOrderWarnings, type ResponseTimeField } from './time-order';
+import type { ResponseTimeField } from '@rescuelog/sync-protocol/case/completion';
+import { timeOrderWarnings } from './time-order';
 import './response-details.css';
 
 const isRequired = (field: CompletionField) => REQUIRED_FOR_COMPLETION.includes(field);

@@ -1,24 +1,10 @@
 // Times that should not run backwards (the same pairs completion checks). On the step they
 // are only a warning: a time can be typed out of order for a moment, and capture never
 // blocks; Complete Case is where they must be right.
+import { TIME_ORDER, type ResponseTimeField } from '@rescuelog/sync-protocol/case/completion';
 import { CASE_FIELD_LABELS } from '@rescuelog/sync-protocol/case/fields';
 import type { CaseField } from '@rescuelog/sync-protocol/sync/entities';
 import type { LocalCase } from '../data/use-case';
-
-export type ResponseTimeField = 'callReceivedTime' | 'responderArrivalTime' | 'arrivalTime' | 'departureTime' | 'hospitalArrivalTime';
-
-/** [earlier, later]: the later must not be before the earlier. */
-const ORDER: readonly (readonly [ResponseTimeField, ResponseTimeField])[] = [
-  ['callReceivedTime', 'responderArrivalTime'],
-  ['callReceivedTime', 'arrivalTime'],
-  ['callReceivedTime', 'departureTime'],
-  ['callReceivedTime', 'hospitalArrivalTime'],
-  ['responderArrivalTime', 'departureTime'],
-  ['responderArrivalTime', 'hospitalArrivalTime'],
-  ['arrivalTime', 'departureTime'],
-  ['arrivalTime', 'hospitalArrivalTime'],
-  ['departureTime', 'hospitalArrivalTime'],
-];
 
 export interface TimeOrderWarning {
   field: ResponseTimeField;
@@ -36,7 +22,7 @@ const label = (field: CaseField) => CASE_FIELD_LABELS[field];
 /** One warning per time that is before a time it should follow. */
 export function timeOrderWarnings(record: Pick<LocalCase, ResponseTimeField>): TimeOrderWarning[] {
   const warnings: TimeOrderWarning[] = [];
-  for (const [earlier, later] of ORDER) {
+  for (const [earlier, later] of TIME_ORDER) {
     const a = ms(record[earlier]);
     const b = ms(record[later]);
     if (a === null || b === null || b >= a) continue;
