@@ -39,7 +39,8 @@ import {
   type VitalSignRecord,
 } from '../sync/entities';
 import { addendumAuthorLabel } from './addendum-author';
-import { BODY_REGION_LABELS, CASE_FIELD_LABELS } from './fields';
+import { tourniquetApplied } from './completion';
+import { BODY_REGION_LABELS, CASE_FIELD_LABELS, INTERVENTION_LABELS } from './fields';
 import { computeGcsTotal, gcsPartsOf } from './gcs';
 
 export type FhirBundle = Bundle;
@@ -219,6 +220,30 @@ export const NO_KNOWN_DRUG_ALLERGY: Coding = {
   system: SNOMED_CT,
   code: '409137002',
   display: 'No known drug allergy (situation)',
+};
+
+/**
+ * The primary survey's breathing status as LOINC's respiratory effort, as IHE's Paramedicine
+ * Care Summary codes it; valued with the SNOMED CT findings of its Respiratory Effort value set
+ * for the choices that name one ("Noisy" has none and stays text).
+ */
+export const RESPIRATORY_EFFORT_LOINC = '80341-1';
+export const BREATHING_SNOMED: Readonly<Record<string, Coding>> = {
+  normal: { system: SNOMED_CT, code: '1290338002', display: 'Normal respiratory effort' },
+  laboured: { system: SNOMED_CT, code: '248549001', display: 'Labored breathing' },
+  labored: { system: SNOMED_CT, code: '248549001', display: 'Labored breathing' },
+  shallow: { system: SNOMED_CT, code: '386616007', display: 'Shallow breathing' },
+  absent: { system: SNOMED_CT, code: '1023001', display: 'Apnea' },
+};
+/**
+ * Pupil findings with a SNOMED CT code of their own (decision 008 lists the value sets); the
+ * other choices ("Unequal", "Fixed and dilated", "Not assessable") stay text: one finding
+ * each would claim less, or more, than the crew charted.
+ */
+export const PUPIL_SNOMED: Readonly<Record<string, Coding>> = {
+  pearl: { system: SNOMED_CT, code: '386666001', display: 'Pupils equal and reacting to light' },
+  sluggish: { system: SNOMED_CT, code: '421141009', display: 'Sluggish pupil movement' },
+  pinpoint: { system: SNOMED_CT, code: '271608006', display: 'Pin point pupils' },
 };
 
 /** The South African Triage Scale colours the triage step offers, with their meaning. */
@@ -687,6 +712,121 @@ export function buildFhirBundle(input: FhirExportInput): FhirBundle {
     );
   }
 
+  // Airway, breathing, circulation and pupils (primary survey): the choice as charted -----
+  const finding = (
+    kind: string,
+    code: CodeableConcept,
+    value: string,
+    coded: Readonly<Record<string, Coding>>,
+    effective: string | undefined,
+    note: string,
+  ) => {
+    const coding = coded[value.toLowerCase()];
+    return make<Observation>(idFor(kind), {
+      resourceType: 'Observation',
+      status: 'final',
+      category: category('exam'),
+      code,
+      ...common,
+      ...(effective ? { effectiveDateTime: effective } : {}),
+      valueCodeableConcept: { ...(coding ? { coding: [coding] } : {}), text: value },
+      note: [{ text: note }],
+    });
+  };
+  const airway = text(c.airwayStatus);
+  if (airway)
+    observations.push(
+      finding(
+        'primary:airway',
+        { text: 'Airway status' },
+        airway,
+        {},
+        initialAssessment,
+        primarySurvey,
+      ),
+    );
+  const breathing = text(c.breathingStatus);
+  if (breathing) {
+    observations.push(
+      finding(
+        'primary:breathing',
+        loinc(RESPIRATORY_EFFORT_LOINC, 'Respiratory effort', 'Breathing status'),
+        breathing,
+        BREATHING_SNOMED,
+        initialAssessment,
+        primarySurvey,
+      ),
+    );
+  }
+  const circulation = text(c.circulationStatus);
+  if (circulation)
+    observations.push(
+      finding(
+        'primary:circulation',
+        { text: 'Circulation status' },
+        circulation,
+        {},
+        initialAssessment,
+        primarySurvey,
+      ),
+    );
+  const pupils = text(c.pupilResponsesiveness);
+  if (pupils)
+    observations.push(
+      finding(
+        'primary:pupils',
+        { text: 'Pupils' },
+        pupils,
+        PUPIL_SNOMED,
+        initialAssessment,
+        primarySurvey,
+      ),
+    );
+
+  // Catastrophic bleeding (primary survey): present or not, where, what kind, controlled ---
+  const bleedingOther = text(c.hemorrhagingLocationOther);
+  const bleedingPlace = text(c.hemorrhagingLocation);
+  const bleedingSite =
+    bleedingPlace?.toLowerCase() === 'other'
+      ? (bleedingOther ?? bleedingPlace)
+      : [bleedingPlace, bleedingOther].filter((v): v is string => v !== undefined).join(': ') ||
+        undefined;
+  const bleedingDetails = (
+    [
+      'hemorrhagingType',
+      'hemorrhagingSeverity',
+      'hemorrhagingControlStatus',
+    ] as const satisfies readonly CaseField[]
+  ).flatMap((f): ObservationComponent[] => {
+    const v = text(c[f]);
+    return v ? [{ code: { text: CASE_FIELD_LABELS[f] }, valueString: v }] : [];
+  });
+  const bleedingControl = (c.hemorrhagingInterventions ?? [])
+    .map((v) => text(v))
+    .filter((v): v is string => v !== undefined);
+  const bleeding =
+    typeof c.hemorrhagingActive === 'boolean' ||
+    bleedingSite ||
+    bleedingDetails.length > 0 ||
+    bleedingControl.length > 0
+      ? make<Observation>(idFor('primary:bleeding'), {
+          resourceType: 'Observation',
+          status: 'final',
+          category: category('exam'),
+          code: { text: 'Catastrophic bleeding' },
+          ...common,
+          ...(initialAssessment ? { effectiveDateTime: initialAssessment } : {}),
+          // Yes or no as charted; details recorded without the answer leave it unsaid.
+          ...(typeof c.hemorrhagingActive === 'boolean'
+            ? { valueBoolean: c.hemorrhagingActive }
+            : {}),
+          ...(bleedingSite ? { bodySite: { text: bleedingSite } } : {}),
+          ...(bleedingDetails.length > 0 ? { component: bleedingDetails } : {}),
+          note: [{ text: primarySurvey }],
+        })
+      : undefined;
+  if (bleeding) observations.push(bleeding);
+
   // SAMPLE history: as the crew wrote it (free text, never split into coded items) ---------
   const history = (kind: string, code: CodeableConcept, value: string) =>
     make<Observation>(idFor(`history:${kind}`), {
@@ -863,6 +1003,81 @@ export function buildFhirBundle(input: FhirExportInput): FhirBundle {
     );
   }
 
+  // Neuro reassessment: pupils, then motor and sensory function with the crew's notes ------
+  const neuroAt = dateTime(c.neuroReassessmentTime);
+  const neuroPupils = text(c.neuroPupils);
+  if (neuroPupils)
+    observations.push(
+      finding(
+        'neuro:pupils',
+        { text: 'Pupils' },
+        neuroPupils,
+        PUPIL_SNOMED,
+        neuroAt,
+        'Neuro reassessment',
+      ),
+    );
+  const neuroFunctions = (
+    ['neuroMotorFunction', 'neuroSensoryFunction'] as const satisfies readonly CaseField[]
+  ).flatMap((f): ObservationComponent[] => {
+    const v = text(c[f]);
+    return v ? [{ code: { text: CASE_FIELD_LABELS[f] }, valueString: v }] : [];
+  });
+  const neuroNotes = text(c.neuroNotes);
+  if (neuroFunctions.length > 0 || neuroNotes) {
+    observations.push(
+      make<Observation>(idFor('neuro:exam'), {
+        resourceType: 'Observation',
+        status: 'final',
+        category: category('exam'),
+        code: { text: 'Neurological examination (neuro reassessment)' },
+        ...common,
+        ...(neuroAt ? { effectiveDateTime: neuroAt } : {}),
+        ...(neuroFunctions.length > 0 ? { component: neuroFunctions } : {}),
+        // The notes are the finding itself when nothing else was charted.
+        ...(neuroNotes && neuroFunctions.length === 0 ? { valueString: neuroNotes } : {}),
+        ...(neuroNotes && neuroFunctions.length > 0 ? { note: [{ text: neuroNotes }] } : {}),
+      }),
+    );
+  }
+
+  // What happened (as found and as told), other findings and the crew's notes, as written --
+  const narrative = (kind: string, label: string, value: string, exam: boolean) =>
+    make<Observation>(idFor(kind), {
+      resourceType: 'Observation',
+      status: 'final',
+      ...(exam ? { category: category('exam') } : {}),
+      code: { text: label },
+      ...common,
+      ...(exam && initialAssessment ? { effectiveDateTime: initialAssessment } : {}),
+      valueString: value,
+    });
+  const incidentDescription = text(c.incidentDescription);
+  if (incidentDescription)
+    observations.push(
+      narrative(
+        'incidentDescription',
+        CASE_FIELD_LABELS.incidentDescription,
+        incidentDescription,
+        false,
+      ),
+    );
+  const additionalFindings = text(c.additionalFindings);
+  if (additionalFindings)
+    observations.push(
+      narrative(
+        'additionalFindings',
+        CASE_FIELD_LABELS.additionalFindings,
+        additionalFindings,
+        true,
+      ),
+    );
+  const additionalNotes = text(c.additionalNotes);
+  if (additionalNotes)
+    observations.push(
+      narrative('additionalNotes', CASE_FIELD_LABELS.additionalNotes, additionalNotes, false),
+    );
+
   // Procedures ---------------------------------------------------------------------------
   const procedures: Entry<Procedure>[] = [];
   const procedureCommon = {
@@ -870,8 +1085,28 @@ export function buildFhirBundle(input: FhirExportInput): FhirBundle {
     encounter: encounterRef,
     ...(performerRef ? { performer: [{ actor: performerRef }] } : {}),
   };
+  // The bleeding-control list: a tourniquet, or an item the checklist also has, is that
+  // checklist procedure (one Procedure, not two); the rest are procedures of their own. Each
+  // names the bleeding as its reason.
+  const forBleeding = new Set<Intervention>();
+  const otherBleedingControl: string[] = [];
+  for (const item of bleedingControl) {
+    const same = INTERVENTIONS.find(
+      (i) => INTERVENTION_LABELS[i].toLowerCase() === item.toLowerCase(),
+    );
+    if (/tourniquet/i.test(item)) forBleeding.add('tourniquetApplication');
+    else if (same) forBleeding.add(same);
+    else if (item.toLowerCase() === 'other')
+      otherBleedingControl.push(text(c.hemorrhagingInterventionOther) ?? 'Other bleeding control');
+    else otherBleedingControl.push(item);
+  }
+  const bleedingReason = bleeding
+    ? { reasonReference: [ref(bleeding, 'Catastrophic bleeding')] }
+    : {};
   for (const intervention of INTERVENTIONS) {
-    if (c[intervention] !== true) continue;
+    const done =
+      intervention === 'tourniquetApplication' ? tourniquetApplied(c) : c[intervention] === true;
+    if (!done && !forBleeding.has(intervention)) continue;
     const snomed = INTERVENTION_SNOMED[intervention];
     const performed =
       intervention === 'tourniquetApplication' ? dateTime(c.tourniquetApplicationTime) : undefined;
@@ -882,6 +1117,18 @@ export function buildFhirBundle(input: FhirExportInput): FhirBundle {
         code: { ...(snomed ? { coding: [snomed] } : {}), text: CASE_FIELD_LABELS[intervention] },
         ...procedureCommon,
         ...(performed ? { performedDateTime: performed } : {}),
+        ...(forBleeding.has(intervention) ? bleedingReason : {}),
+      }),
+    );
+  }
+  for (const item of new Set(otherBleedingControl)) {
+    procedures.push(
+      make<Procedure>(idFor(`procedure:bleeding:${item.toLowerCase()}`), {
+        resourceType: 'Procedure',
+        status: 'completed',
+        code: { text: item },
+        ...procedureCommon,
+        ...bleedingReason,
       }),
     );
   }

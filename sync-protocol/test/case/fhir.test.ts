@@ -934,3 +934,211 @@ describe('the clinical content a receiving hospital needs', () => {
     ).toMatch(/obs-6/);
   });
 });
+
+describe('the rest of the primary survey, the neuro reassessment and the notes', () => {
+  const SNOMED = 'http://snomed.info/sct';
+  const surveyed = (fields: Partial<CaseRecord> = {}): CaseInput => ({
+    ...fullCase(),
+    airwayStatus: 'Partially obstructed',
+    breathingStatus: 'Laboured',
+    circulationStatus: 'Pale, cool, clammy',
+    pupilResponsesiveness: 'PEARL',
+    hemorrhagingActive: true,
+    hemorrhagingLocation: 'Left leg',
+    hemorrhagingType: 'Arterial',
+    hemorrhagingSeverity: 'Catastrophic',
+    hemorrhagingControlStatus: 'Controlled',
+    hemorrhagingInterventions: ['Direct pressure', 'Tourniquet', 'Pressure bandage', 'Other'],
+    hemorrhagingInterventionOther: 'Improvised windlass removed',
+    neuroPupils: 'Unequal',
+    neuroMotorFunction: 'Weakness right side',
+    neuroSensoryFunction: 'Reduced',
+    neuroNotes: 'Right pupil 5 mm, left 3 mm',
+    incidentDescription: 'Car left the road and hit a tree; driver found slumped over the wheel',
+    additionalFindings: 'Smell of alcohol on the breath',
+    additionalNotes: 'Police on scene, case number CAS 123/11/2026',
+    callerName: 'Sipho Dlamini',
+    callerPhone: '082 555 0100',
+    sceneSafe: true,
+    helpCalled: true,
+    ...fields,
+  });
+  const bundle = build(surveyed(), fullVitals());
+  const byText = (b: Bundle, label: string) =>
+    resources(b, 'Observation').filter((o) => o.code.text === label);
+  const notedAs = (list: Observation[], note: string) =>
+    only(list.filter((o) => o.note?.some((n) => n.text === note)));
+
+  it('with every new resource, is still a bundle Medplum and the HL7 checks accept', () => {
+    expect(fhirBundleProblems(bundle)).toEqual([]);
+  });
+
+  it('airway, breathing (LOINC respiratory effort) and circulation as charted, dated at arrival', () => {
+    const airway = only(byText(bundle, 'Airway status'));
+    expect(airway.valueCodeableConcept).toEqual({ text: 'Partially obstructed' });
+    expect(airway.effectiveDateTime).toBe('2026-11-21T08:12:00.000Z');
+    expect(airway.category?.[0]?.coding?.[0]?.code).toBe('exam');
+    const breathing = only(observationsCoded(bundle, '80341-1'));
+    expect(breathing.code.text).toBe('Breathing status');
+    expect(breathing.valueCodeableConcept).toEqual({
+      coding: [{ system: SNOMED, code: '248549001', display: 'Labored breathing' }],
+      text: 'Laboured',
+    });
+    expect(only(byText(bundle, 'Circulation status')).valueCodeableConcept).toEqual({
+      text: 'Pale, cool, clammy',
+    });
+    // A choice with no finding of its own stays text; "Absent" is apnoea.
+    const noisy = build(surveyed({ breathingStatus: 'Noisy' }));
+    expect(only(observationsCoded(noisy, '80341-1')).valueCodeableConcept).toEqual({
+      text: 'Noisy',
+    });
+    const absent = build(surveyed({ breathingStatus: 'Absent' }));
+    expect(only(observationsCoded(absent, '80341-1')).valueCodeableConcept?.coding?.[0]?.code).toBe(
+      '1023001',
+    );
+  });
+
+  it('pupils on arrival (PEARL, coded) and at reassessment (unequal, as text), each dated', () => {
+    const pupils = byText(bundle, 'Pupils');
+    const arrival = notedAs(pupils, 'Primary survey');
+    expect(arrival.valueCodeableConcept).toEqual({
+      coding: [
+        { system: SNOMED, code: '386666001', display: 'Pupils equal and reacting to light' },
+      ],
+      text: 'PEARL',
+    });
+    expect(arrival.effectiveDateTime).toBe('2026-11-21T08:12:00.000Z');
+    const reassessed = notedAs(pupils, 'Neuro reassessment');
+    expect(reassessed.valueCodeableConcept).toEqual({ text: 'Unequal' });
+    expect(reassessed.effectiveDateTime).toBe('2026-11-21T08:50:00.000Z');
+  });
+
+  it('the catastrophic bleeding: yes, where, type, severity and control; its interventions as procedures', () => {
+    const bleeding = only(byText(bundle, 'Catastrophic bleeding'));
+    expect(bleeding.valueBoolean).toBe(true);
+    expect(bleeding.bodySite).toEqual({ text: 'Left leg' });
+    expect(bleeding.component?.map((c) => [c.code.text, c.valueString])).toEqual([
+      ['Bleeding type', 'Arterial'],
+      ['Bleeding severity', 'Catastrophic'],
+      ['Bleeding control status', 'Controlled'],
+    ]);
+    const bleedingUrl = fullUrlOf(bundle, bleeding);
+    const procedures = resources(bundle, 'Procedure');
+    const forBleeding = procedures.filter((p) =>
+      p.reasonReference?.some((r) => r.reference === bleedingUrl),
+    );
+    // The tourniquet is the checklist's one procedure (with its time), not a second one.
+    expect(forBleeding.map((p) => p.code?.text)).toEqual([
+      'Direct pressure',
+      'Tourniquet applied',
+      'Pressure bandage',
+      'Improvised windlass removed',
+    ]);
+    expect(procedures.filter((p) => /tourniquet/i.test(p.code?.text ?? ''))).toHaveLength(1);
+    expect(forBleeding[1]?.performedDateTime).toBe('2026-11-21T08:14:00.000Z');
+  });
+
+  it('a tourniquet on the bleeding list alone is still exported, with its time', () => {
+    const listOnly = build(
+      newCase({
+        hemorrhagingActive: true,
+        hemorrhagingLocation: 'Other',
+        hemorrhagingLocationOther: 'Left armpit',
+        hemorrhagingInterventions: ['Tourniquet'],
+        tourniquetApplicationTime: '2026-11-21T08:14:00.000Z',
+      }),
+    );
+    expect(fhirBundleProblems(listOnly)).toEqual([]);
+    const tourniquet = only(resources(listOnly, 'Procedure'));
+    expect(tourniquet.code?.text).toBe('Tourniquet applied');
+    expect(tourniquet.performedDateTime).toBe('2026-11-21T08:14:00.000Z');
+    expect(only(byText(listOnly, 'Catastrophic bleeding')).bodySite).toEqual({
+      text: 'Left armpit',
+    });
+    // "No catastrophic bleeding" is a finding too.
+    const none = build(newCase({ hemorrhagingActive: false }));
+    expect(fhirBundleProblems(none)).toEqual([]);
+    expect(only(byText(none, 'Catastrophic bleeding')).valueBoolean).toBe(false);
+    expect(resources(none, 'Procedure')).toEqual([]);
+  });
+
+  it('the neuro reassessment: motor and sensory function with the notes, at the reassessment time', () => {
+    const neuro = only(byText(bundle, 'Neurological examination (neuro reassessment)'));
+    expect(neuro.component?.map((c) => [c.code.text, c.valueString])).toEqual([
+      ['Motor function', 'Weakness right side'],
+      ['Sensory function', 'Reduced'],
+    ]);
+    expect(neuro.note).toEqual([{ text: 'Right pupil 5 mm, left 3 mm' }]);
+    expect(neuro.effectiveDateTime).toBe('2026-11-21T08:50:00.000Z');
+    const notesOnly = build(newCase({ neuroNotes: 'Moves toes on command' }));
+    expect(fhirBundleProblems(notesOnly)).toEqual([]);
+    expect(
+      only(byText(notesOnly, 'Neurological examination (neuro reassessment)')).valueString,
+    ).toBe('Moves toes on command');
+  });
+
+  it('the incident description, other findings and notes word for word; the caller is not exported', () => {
+    expect(only(byText(bundle, 'Incident description')).valueString).toBe(
+      'Car left the road and hit a tree; driver found slumped over the wheel',
+    );
+    expect(only(byText(bundle, 'Additional findings')).valueString).toBe(
+      'Smell of alcohol on the breath',
+    );
+    expect(only(byText(bundle, 'Additional notes')).valueString).toBe(
+      'Police on scene, case number CAS 123/11/2026',
+    );
+    const json = JSON.stringify(bundle);
+    expect(json).not.toContain('Sipho Dlamini');
+    expect(json).not.toContain('082 555 0100');
+    expect(resources(bundle, 'RelatedPerson')).toEqual([]);
+  });
+
+  it('an empty case still gets none of them', () => {
+    const empty = build(newCase());
+    expect((empty.entry ?? []).map((e) => e.resource?.resourceType)).toEqual([
+      'Patient',
+      'Encounter',
+    ]);
+  });
+
+  it('the checks reject a broken bleeding, breathing or bleeding-control procedure', () => {
+    const broken = (edit: (b: Bundle) => void): string[] => {
+      const copy = structuredClone(bundle);
+      edit(copy);
+      return fhirBundleProblems(copy);
+    };
+    expect(broken(() => undefined)).toEqual([]);
+    // Valued and absent for a reason at once (obs-6).
+    expect(
+      broken((b) =>
+        Object.assign(byText(b, 'Catastrophic bleeding')[0]!, {
+          dataAbsentReason: { text: 'Not assessed' },
+        }),
+      ).join('\n'),
+    ).toMatch(/obs-6/);
+    // A component without its code.
+    expect(
+      broken((b) => {
+        const component = byText(b, 'Catastrophic bleeding')[0]!.component![0] as {
+          code?: unknown;
+        };
+        delete component.code;
+      }).join('\n'),
+    ).toMatch(/component\[0\]\.code Missing required property/);
+    // A breathing finding with a status R4 does not have.
+    expect(
+      broken((b) => Object.assign(observationsCoded(b, '80341-1')[0]!, { status: 'done' })).join(
+        '\n',
+      ),
+    ).toMatch(/\(Observation\)\.status: 'done' is not in/);
+    // A procedure whose reason points outside the bundle.
+    expect(
+      broken((b) => {
+        const p = resources(b, 'Procedure').find((x) => x.code?.text === 'Pressure bandage')!;
+        p.reasonReference = [{ reference: 'urn:uuid:00000000-0000-4000-8000-999999999999' }];
+      }).join('\n'),
+    ).toMatch(
+      /reasonReference\[0\]: urn:uuid:0{8}-0{4}-4000-8000-9{12} is not an entry of the bundle/,
+    );
+  });
+});
