@@ -70,6 +70,10 @@ describe('GET /api/cases/:caseId/fhir', () => {
           allergies: 'Penicillin',
           hasMedicalAid: true,
           medicalAidProvider: 'Discovery Health',
+          breathingStatus: 'Normal',
+          pupilResponsesiveness: 'PEARL',
+          hemorrhagingActive: false,
+          neuroMotorFunction: 'Moves all limbs normally',
           callReceivedTime: CALL,
           responderArrivalTime: '2026-11-21T08:12:00.000Z',
           hospitalArrivalTime: '2026-11-21T09:05:00.000Z',
@@ -170,6 +174,15 @@ describe('GET /api/cases/:caseId/fhir', () => {
         ?.valueCodeableConcept?.coding?.[0]?.code,
     ).toBe('YELLOW');
     expect(resources(bundle, 'Coverage')[0]?.payor).toEqual([{ display: 'Discovery Health' }]);
+    // And the rest of the primary survey and the neuro reassessment.
+    const byText = (label: string) =>
+      resources(bundle, 'Observation').find((o) => o.code.text === label);
+    expect(coded(bundle, '80341-1')[0]?.valueCodeableConcept?.coding?.[0]?.code).toBe('1290338002');
+    expect(byText('Pupils')?.valueCodeableConcept?.text).toBe('PEARL');
+    expect(byText('Catastrophic bleeding')?.valueBoolean).toBe(false);
+    expect(
+      byText('Neurological examination (neuro reassessment)')?.component?.[0]?.valueString,
+    ).toBe('Moves all limbs normally');
   });
 
   it('records every export in the audit log against the case', async () => {
