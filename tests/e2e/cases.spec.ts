@@ -135,6 +135,11 @@ async function openCompletedCase(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: 'Case Completed' })).toBeVisible();
   await expect(page.locator('.case-header__case')).toContainText(caseId);
   await expect(page.getByText('Completed and locked')).toBeVisible();
+  // The device's own copy (the header's sync mark), not the server's: a missing case waits
+  // for the first pull only so long (FIRST_SYNC_WAIT_MS), then opens the server's copy and
+  // switches to the device's when the pull lands, which closes a form or drops a message
+  // under the test. A slow CI machine can take that long.
+  await expect(caseSyncMark(page)).toHaveText('Synced', { timeout: 30_000 });
 }
 
 async function syncNow(page: Page): Promise<void> {
@@ -278,15 +283,37 @@ test('Cases Logged finds the case by each filter', async ({ page, openAs }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Cases Logged' })).toBeVisible();
   const form = page.getByRole('search', { name: 'Filter cases' });
   const more = form.getByRole('button', { name: 'More filters' });
-  const today = localTime(0).local.slice(0, 10);
-  const yesterday = localTime(24 * 60).local.slice(0, 10);
+  const results = page.getByRole('region', { name: 'Results' });
+  // The dates filter the day the server logged the case in Johannesburg, not the day this
+  // test runs: the two differ when the run crosses midnight SAST (22:00 UTC).
+  const [logged] = await apiSearchCases(page.request, { caseId });
+  const loggedAt = Date.parse(logged?.createdAt ?? '');
+  expect(loggedAt, 'the server has the case and when it was logged').not.toBeNaN();
+  const today = localTime(0, loggedAt).local.slice(0, 10);
+  const yesterday = localTime(24 * 60, loggedAt).local.slice(0, 10);
 
+  // React Router renders a navigation as a transition: for a moment after the URL changed,
+  // the form of the old filters (the form is keyed by them) and the old results are still
+  // on screen. A filter typed into that form is lost when it is replaced, and a card
+  // counted in the old results proves nothing. So each change of the filters waits until
+  // the form was replaced and the results have settled.
+  const untilShown = async (change: () => Promise<void>) => {
+    await form.evaluate((el) => el.setAttribute('data-e2e-replaced', ''));
+    await change();
+    await expect(page.locator('form[data-e2e-replaced]')).toHaveCount(0);
+    await expect(results).toHaveAttribute('aria-busy', 'false');
+  };
   const search = async (query: RegExp, fill: () => Promise<unknown>) => {
-    await form.getByRole('button', { name: 'Clear filters' }).click();
+    const clear = form.getByRole('button', { name: 'Clear filters' });
+    // With no filters in the URL, Clear only empties the fields (nothing is replaced).
+    if (new URL(page.url()).search === '') await clear.click();
+    else await untilShown(() => clear.click());
     if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
     await fill();
-    await form.getByRole('button', { name: 'Search' }).click();
-    await expect(page).toHaveURL(query);
+    await untilShown(async () => {
+      await form.getByRole('button', { name: 'Search' }).click();
+      await expect(page).toHaveURL(query);
+    });
   };
 
   // Each filter alone finds the case; the other responder's case drops out where it differs.
@@ -362,8 +389,9 @@ test('an administrator sees the case access history: views, print, PDF, export a
   // The same on the screen.
   await page.goto(`/case-completed/${caseId}`);
   // Wait for the device's copy (the administrator's device pulls every case): the screen
-  // switches from the server's copy to it, which closes an open history panel.
-  await expect(caseSyncMark(page)).toHaveText('Synced');
+  // switches from the server's copy to it, which closes an open history panel. The first
+  // pull brings every case of the run; a missing case waits for it up to FIRST_SYNC_WAIT_MS.
+  await expect(caseSyncMark(page)).toHaveText('Synced', { timeout: 30_000 });
   await page.getByRole('button', { name: 'Access history' }).click();
   const table = page.getByRole('region', { name: 'Access history entries' });
   for (const label of [
@@ -404,11 +432,20 @@ test('a member whose casesLogged view is off cannot list other responders’ cas
 
     await page.goto(`/case-search?patientName=${run}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Cases Logged' })).toBeVisible();
+    // The server's answer, not the device's list shown while it comes.
+    await expect(page.getByRole('region', { name: 'Results' })).toHaveAttribute(
+      'aria-busy',
+      'false',
+    );
     await expect(resultCard(page, caseId)).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: /^1 case$/ })).toBeVisible();
     await expect(resultCard(page, adminCaseId)).toHaveCount(0);
     // Not by its number either.
     await page.goto(`/case-search?caseId=${adminCaseId}`);
+    await expect(page.getByRole('region', { name: 'Results' })).toHaveAttribute(
+      'aria-busy',
+      'false',
+    );
     await expect(page.getByText('No cases found')).toBeVisible();
   } finally {
     await apiSetPermissions(admin, member.id, RESPONDER_PERMISSIONS);
