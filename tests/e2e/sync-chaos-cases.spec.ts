@@ -102,6 +102,15 @@ test('cases saved on the real screens under network faults reach the server exac
       await expect(page.locator('#field-patientName')).toHaveValue(previous.patientName);
       await typeField(page, 'incidentLocation', previous.incidentLocation);
       await expect(caseSyncMark(page)).toHaveText(/Not yet synced/);
+      // The field saves when it loses focus, a moment after the screen shows the text (the
+      // mark above said so already: the case was pending before). The page is reloaded or
+      // closed soon after; wait until the device holds the edit.
+      const edited = previous;
+      await expect
+        .poll(
+          async () => (await readDeviceCase(page, member.id, edited.caseId)).case?.incidentLocation,
+        )
+        .toBe(edited.incidentLocation);
     }
 
     // The app tried under this fault and kept everything.
