@@ -10,7 +10,7 @@ import {
   signInAsNewMember,
 } from './support/accounts';
 import { caseIdFromUrl, choose, tick } from './support/cases';
-import { expect, expectNoAxeViolations, test } from './support/fixtures';
+import { animationsFinished, expect, expectNoAxeViolations, test } from './support/fixtures';
 
 const VIEWPORTS = [
   { name: 'phone', size: { width: 360, height: 740 } },
@@ -19,7 +19,7 @@ const VIEWPORTS = [
 
 async function settle(page: Page): Promise<void> {
   // Let the toast/dialog enter animations finish so colours are final.
-  await page.waitForTimeout(400);
+  await animationsFinished(page);
 }
 
 /** Runs axe at each viewport on the screen as it is; `ready` waits for its content. */

@@ -4,6 +4,7 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { apiSendNotification, signInAsAdmin, signInAsNewMember } from './support/accounts';
 import {
+  animationsFinished,
   expect,
   expectNoAxeViolations,
   guardConsole,
@@ -93,7 +94,7 @@ test('a notification sent by the administrator shows on the badge, in Unread, an
   await expect(item.getByText('All crews: avoid the N2 between exits 12 and 14.')).toBeVisible();
   await expect(item.getByRole('img', { name: 'Emergency' })).toBeVisible();
   await expect(item.getByText(/^Sent /)).toBeVisible();
-  await member.waitForTimeout(400); // dialog entry animation
+  await animationsFinished(member); // the dialog coming in
   await expectNoAxeViolations(
     member,
     'notifications dialog with a critical emergency notification',

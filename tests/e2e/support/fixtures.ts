@@ -95,6 +95,21 @@ async function newContext(browser: Browser, baseURL: string | undefined): Promis
   });
 }
 
+/**
+ * Waits until every finite animation and transition on the page (a dialog or a toast coming
+ * in) has finished, so what is checked next sees the final colours and positions; endless
+ * ones (spinners) are left running. A fixed pause is too short on a loaded machine.
+ */
+export async function animationsFinished(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity,
+      ),
+  );
+}
+
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /** Runs axe on the page as it is now and fails with a readable list of violations. */
