@@ -10,7 +10,7 @@
 // closed and the worker stopped (DevTools protocol); the network heals and nothing may
 // arrive. Then a navigation to an API address (the worker sees it but does not answer it
 // with the app, so no app code runs) starts the worker, and its start drain delivers.
-import type { Request } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { signInAsAdmin } from './support/accounts';
 import {
   apiGetCase,
@@ -26,6 +26,25 @@ import { expect, serverOrigin, test } from './support/fixtures';
 
 // Chromium reports each refused sync request in the console.
 test.use({ allowedConsoleErrors: [{ text: /Failed to load resource/, url: /\/api\/sync\// }] });
+
+/** Stops every service worker of the browser (DevTools protocol) and waits until they are. */
+async function stopServiceWorkers(page: Page): Promise<void> {
+  const devtools = await page.context().newCDPSession(page);
+  const running = new Map<string, string>();
+  devtools.on('ServiceWorker.workerVersionUpdated', (event) => {
+    for (const version of event.versions) running.set(version.versionId, version.runningStatus);
+  });
+  await devtools.send('ServiceWorker.enable');
+  await devtools.send('ServiceWorker.stopAllWorkers');
+  await expect
+    .poll(() => running.size > 0 && [...running.values()].every((status) => status === 'stopped'), {
+      message: 'every service worker stopped',
+      timeout: 10_000,
+    })
+    .toBe(true);
+  await devtools.send('ServiceWorker.disable');
+  await devtools.detach();
+}
 
 let proxy: FaultProxy;
 test.beforeAll(async () => {
@@ -88,10 +107,7 @@ test('without Background Sync, a change saved offline leaves when the service wo
   // Every page of the app closed and the worker stopped; then the network heals.
   await admin.close();
   await page.goto('about:blank');
-  const devtools = await context.newCDPSession(page);
-  await devtools.send('ServiceWorker.enable');
-  await devtools.send('ServiceWorker.stopAllWorkers');
-  await devtools.detach();
+  await stopServiceWorkers(page);
   await page.close();
   expect(context.pages()).toEqual([]);
   const passedBefore = proxy.counts.passed;
@@ -107,18 +123,26 @@ test('without Background Sync, a change saved offline leaves when the service wo
   };
   expect(await onServer(), 'not on the server yet').toBeNull();
 
-  // A request the worker sees but answers from the network: it starts the worker only.
+  // A request the worker sees but answers from the network: it starts the worker only. (If
+  // the browser had started the worker again by itself while the network was still broken,
+  // its start drain ran then and failed: stop it and start it again, up to three times.)
   const startedAt = Date.now();
   const probe = await context.newPage();
-  const health = await probe.goto(`${proxy.origin}/api/health`);
-  expect(health?.status()).toBe(200);
-
-  await expect
-    .poll(onServer, {
-      timeout: 30_000,
-      intervals: [250, 500, 1_000],
-    })
-    .toBe(patientName);
+  let delivered: string | null = null;
+  for (let start = 1; start <= 3 && delivered === null; start++) {
+    if (start > 1) {
+      await probe.goto('about:blank');
+      await stopServiceWorkers(probe);
+    }
+    const health = await probe.goto(`${proxy.origin}/api/health`);
+    expect(health?.status()).toBe(200);
+    const deadline = Date.now() + 15_000;
+    while (delivered === null && Date.now() < deadline) {
+      delivered = await onServer();
+      if (delivered === null) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  expect(delivered, 'delivered after the worker started').toBe(patientName);
   expect(fromWorker.filter((at) => at >= startedAt).length, 'pushed by the worker').toBeGreaterThan(
     0,
   );
