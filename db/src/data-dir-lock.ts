@@ -6,6 +6,7 @@
 // over; a live one refuses with a message that says what to do.
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import path from 'node:path';
 
 interface LockContent {
   pid: number;
@@ -43,6 +44,9 @@ export interface DataDirLock {
   release(): Promise<void>;
 }
 
+/** The lock files this process holds now (absolute paths). */
+const held = new Set<string>();
+
 /** Whether a process with this pid exists on this machine. */
 function processAlive(pid: number): boolean {
   try {
@@ -65,7 +69,7 @@ async function readOwner(lockPath: string): Promise<LockContent | null> {
 
 /** Claims `<folder>.lock` for this process, or throws DataDirLockedError. */
 export async function lockDataDir(folder: string): Promise<DataDirLock> {
-  const lockPath = `${folder}.lock`;
+  const lockPath = `${path.resolve(folder)}.lock`;
   const mine: LockContent = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -76,11 +80,13 @@ export async function lockDataDir(folder: string): Promise<DataDirLock> {
         await file.close();
       }
       let released = false;
+      held.add(lockPath);
       return {
         path: lockPath,
         release: async () => {
           if (released) return;
           released = true;
+          held.delete(lockPath);
           const owner = await readOwner(lockPath);
           if (owner && owner.pid === mine.pid && owner.startedAt === mine.startedAt) await rm(lockPath, { force: true });
         },
@@ -89,8 +95,13 @@ export async function lockDataDir(folder: string): Promise<DataDirLock> {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const owner = await readOwner(lockPath);
-    // A lock from another host (a shared folder) cannot be checked: it is respected.
-    if (owner && (owner.host !== mine.host || processAlive(owner.pid))) throw new DataDirLockedError(folder, owner);
+    // A lock from another host (a shared folder) cannot be checked: it is respected. One naming
+    // this process that it does not hold was left by an earlier run that had the same pid (a
+    // restarted container numbers its processes the same way again): it is stale.
+    if (owner) {
+      const live = owner.host !== mine.host || (owner.pid === mine.pid ? held.has(lockPath) : processAlive(owner.pid));
+      if (live) throw new DataDirLockedError(folder, owner);
+    }
     if (!owner) {
       const age = await stat(lockPath).then((s) => Date.now() - s.mtimeMs, () => Infinity);
       if (age < FRESH_LOCK_MS) throw new Error(`The embedded database in ${folder} is being opened by another process just now. Try again in a few seconds.`);

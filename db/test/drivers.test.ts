@@ -133,6 +133,18 @@ describe('one process per embedded data folder', () => {
     }
   });
 
+  it('takes over a lock naming this process that it does not hold (a restarted container gets the same pid again)', async () => {
+    await writeFile(lockFile(), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: '2026-11-20T10:00:00.000Z' }));
+    const h = await createDatabase({ dataDir });
+    try {
+      expect(JSON.parse(await readFile(lockFile(), 'utf8'))).not.toMatchObject({ startedAt: '2026-11-20T10:00:00.000Z' });
+      // Held now: a second opening in this same process is still refused.
+      await expect(createDatabase({ dataDir })).rejects.toBeInstanceOf(DataDirLockedError);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('respects a lock held from another machine (a shared folder) and one being written just now', async () => {
     await writeFile(lockFile(), JSON.stringify({ pid: 1, host: 'another-host', startedAt: '2026-11-20T10:00:00.000Z' }));
     await expect(createDatabase({ dataDir })).rejects.toThrow(/pid 1 on another-host/);
