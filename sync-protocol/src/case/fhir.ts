@@ -1121,9 +1121,16 @@ export function buildFhirBundle(input: FhirExportInput): FhirBundle {
       }),
     );
   }
-  for (const item of new Set(otherBleedingControl)) {
+  // One procedure per item however it is spelt ("Elevation" chosen, "elevation" typed under
+  // Other): the id is made from the lower-cased text, and a bundle's entries must differ.
+  const otherBleedingItems = new Map<string, string>();
+  for (const item of otherBleedingControl) {
+    if (!otherBleedingItems.has(item.toLowerCase()))
+      otherBleedingItems.set(item.toLowerCase(), item);
+  }
+  for (const [key, item] of otherBleedingItems) {
     procedures.push(
-      make<Procedure>(idFor(`procedure:bleeding:${item.toLowerCase()}`), {
+      make<Procedure>(idFor(`procedure:bleeding:${key}`), {
         resourceType: 'Procedure',
         status: 'completed',
         code: { text: item },

@@ -1038,6 +1038,21 @@ describe('the rest of the primary survey, the neuro reassessment and the notes',
     expect(forBleeding[1]?.performedDateTime).toBe('2026-11-21T08:14:00.000Z');
   });
 
+  it('a bleeding control typed under Other that is also on the list is one procedure, not two entries with one id', () => {
+    const twice = build(
+      surveyed({
+        hemorrhagingInterventions: ['Elevation', 'Other'],
+        hemorrhagingInterventionOther: 'elevation',
+      }),
+    );
+    const urls = (twice.entry ?? []).map((e) => e.fullUrl);
+    expect(new Set(urls).size).toBe(urls.length);
+    expect(
+      resources(twice, 'Procedure').filter((p) => /elevation/i.test(p.code?.text ?? '')),
+    ).toHaveLength(1);
+    expect(fhirBundleProblems(twice)).toEqual([]);
+  });
+
   it('a tourniquet on the bleeding list alone is still exported, with its time', () => {
     const listOnly = build(
       newCase({
