@@ -86,9 +86,12 @@ export async function lockDataDir(folder: string): Promise<DataDirLock> {
         release: async () => {
           if (released) return;
           released = true;
-          held.delete(lockPath);
-          const owner = await readOwner(lockPath);
-          if (owner && owner.pid === mine.pid && owner.startedAt === mine.startedAt) await rm(lockPath, { force: true });
+          try {
+            const owner = await readOwner(lockPath);
+            if (owner && owner.pid === mine.pid && owner.startedAt === mine.startedAt) await rm(lockPath, { force: true });
+          } finally {
+            held.delete(lockPath);
+          }
         },
       };
     } catch (error) {
