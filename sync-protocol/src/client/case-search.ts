@@ -78,8 +78,9 @@ function scheduleRebuild(db: SyncDatabase): void {
   soon(() => rebuildCaseSummaries(db).finally(() => rebuilding.delete(db)));
 }
 
-/** Stores `list` for the next app start, unless a list as new is stored already. */
-function scheduleStore(db: SyncDatabase, list: KeptList): void {
+/** Stores `list` for the next app start, unless a list as new is stored already (`replace`:
+ * the stored one was not trusted, whatever its version). */
+function scheduleStore(db: SyncDatabase, list: KeptList, replace: boolean): void {
   if (storing.has(db)) return;
   storing.add(db);
   soon(async () => {
@@ -87,7 +88,7 @@ function scheduleStore(db: SyncDatabase, list: KeptList): void {
       const row = caseListRow(list.version, list.list.cases, [...list.others].filter(([, bad]) => !bad).map(([id]) => id), list.list.unreadable);
       await db.transaction('rw', db.caseLists, async () => {
         const stored = storedCaseListSchema.safeParse(await db.caseLists.get(CASE_LIST_ID));
-        if (!stored.success || stored.data.version < list.version) await db.caseLists.put(row);
+        if (replace || !stored.success || stored.data.version < list.version) await db.caseLists.put(row);
       });
     } finally {
       // Not retried before more changes if it failed (full storage): it is only a shortcut.
@@ -209,6 +210,9 @@ async function readCaseList(db: SyncDatabase): Promise<CaseList> {
   // caseLists waits while a list is being stored, which searches while typing never should.
   // Any stored list is a consistent one at its version, so it need not be read with the rest.
   const stored: unknown = previous ? undefined : await db.caseLists.get(CASE_LIST_ID);
+  // A stored list not trusted (damaged, a case twice, newer than the summaries) is replaced
+  // even at the same or a newer version: kept, every start would read every summary again.
+  let untrusted = false;
   const read = await db.transaction('r', [db.cases, db.caseSummaries], async (): Promise<KeptList | CaseList> => {
     const [caseCount, summaryCount, versionRow] = await Promise.all([db.cases.count(), db.caseSummaries.count(), db.caseSummaries.get(SUMMARY_VERSION_ID)]);
     const parsedVersion = summaryVersionSchema.safeParse(versionRow);
@@ -217,6 +221,7 @@ async function readCaseList(db: SyncDatabase): Promise<CaseList> {
     if (caseCount === rowCount) {
       if (previous && previous.version === version) return previous;
       const base = previous ? (previous.version < version ? previous : null) : storedList(stored, version);
+      untrusted = !previous && stored !== undefined && !base;
       if (base) {
         const changed = base.version === version ? [] : parseSummaries(await db.caseSummaries.where('stamp').between(base.version, version, false, true).toArray());
         const list = changed && withChanges(base, version, changed);
@@ -236,7 +241,7 @@ async function readCaseList(db: SyncDatabase): Promise<CaseList> {
   });
   if (!('version' in read)) return read;
   kept.set(db, read);
-  if (read.unstored >= STORE_AFTER_CHANGES) scheduleStore(db, read);
+  if (read.unstored >= STORE_AFTER_CHANGES) scheduleStore(db, read, untrusted);
   return read.list;
 }
 

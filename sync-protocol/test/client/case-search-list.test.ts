@@ -149,6 +149,27 @@ describe('the case list stored for the next start', () => {
     expect((await searchLocalCases(openDb(idb), {}, ctx)).cases).toEqual(expected);
   });
 
+  it('is written again in place of one it did not trust, even at the same version or a newer one', async () => {
+    const idb = new IDBFactory();
+    const db = openDb(idb);
+    await db.cases.bulkPut(Array.from({ length: 60 }, () => row()));
+    await searchLocalCases(db, {}, ctx);
+    await listStored(db);
+    const good = storedCaseListSchema.parse(await db.caseLists.get(CASE_LIST_ID));
+    const untrusted = [
+      // The same version, a case listed twice: every start would read every summary again.
+      { ...good, ids: good.ids.map((id, i) => (i === 1 ? good.ids[0] : id)) as string[] },
+      // Newer than the summaries: trusted, with what it holds, once they reach its version.
+      { ...good, version: good.version + 5, patientNames: good.patientNames.map(() => 'Future') },
+    ];
+    for (const bad of untrusted) {
+      await db.caseLists.put(bad);
+      const next = openDb(idb);
+      await searchLocalCases(next, {}, ctx);
+      await vi.waitFor(async () => expect(await next.caseLists.get(CASE_LIST_ID)).toEqual(good));
+    }
+  });
+
   it('parses only a well-formed list: every column of the right type, no holes, equal lengths', () => {
     const one = caseListRow(3, [{ id: 'a', caseId: 'C-1', patientName: null, incidentType: 'Fall', status: 'completed', createdAt: '2026-11-21T08:00:00.000Z', completedAt: null, userId: 7, responderName: null, responderCallSign: 'R7' }], ['b'], ['c']);
     expect(storedCaseListSchema.safeParse(one).success).toBe(true);
