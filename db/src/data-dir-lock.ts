@@ -4,6 +4,7 @@
 // records. So the folder is claimed by a lock file beside it, created exclusively, holding
 // the owner's pid and host. A lock whose process is gone (a crash, a power cut) is taken
 // over; a live one refuses with a message that says what to do.
+import { readFileSync } from 'node:fs';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -12,12 +13,31 @@ interface LockContent {
   pid: number;
   host: string;
   startedAt: string;
+  /** Linux's id of the current boot: a lock from an earlier boot is stale whatever its pid
+   * names now (after a power cut the pid may belong to another program). */
+  bootId?: string;
 }
+
+function readBootId(): string | undefined {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
+  } catch {
+    return undefined; // not Linux
+  }
+}
+const BOOT_ID = readBootId();
 
 function isLockContent(value: unknown): value is LockContent {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.pid === 'number' && Number.isInteger(v.pid) && v.pid > 0 && typeof v.host === 'string' && typeof v.startedAt === 'string';
+  return (
+    typeof v.pid === 'number' &&
+    Number.isInteger(v.pid) &&
+    v.pid > 0 &&
+    typeof v.host === 'string' &&
+    typeof v.startedAt === 'string' &&
+    (v.bootId === undefined || typeof v.bootId === 'string')
+  );
 }
 
 /** An unreadable lock younger than this may be one another process is writing right now. */
@@ -70,7 +90,12 @@ async function readOwner(lockPath: string): Promise<LockContent | null> {
 /** Claims `<folder>.lock` for this process, or throws DataDirLockedError. */
 export async function lockDataDir(folder: string): Promise<DataDirLock> {
   const lockPath = `${path.resolve(folder)}.lock`;
-  const mine: LockContent = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
+  const mine: LockContent = {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: new Date().toISOString(),
+    ...(BOOT_ID ? { bootId: BOOT_ID } : {}),
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const file = await open(lockPath, 'wx');
@@ -88,7 +113,8 @@ export async function lockDataDir(folder: string): Promise<DataDirLock> {
           released = true;
           try {
             const owner = await readOwner(lockPath);
-            if (owner && owner.pid === mine.pid && owner.startedAt === mine.startedAt) await rm(lockPath, { force: true });
+            if (owner && owner.pid === mine.pid && owner.startedAt === mine.startedAt)
+              await rm(lockPath, { force: true });
           } finally {
             held.delete(lockPath);
           }
@@ -102,12 +128,25 @@ export async function lockDataDir(folder: string): Promise<DataDirLock> {
     // this process that it does not hold was left by an earlier run that had the same pid (a
     // restarted container numbers its processes the same way again): it is stale.
     if (owner) {
-      const live = owner.host !== mine.host || (owner.pid === mine.pid ? held.has(lockPath) : processAlive(owner.pid));
+      const earlierBoot =
+        owner.host === mine.host &&
+        owner.bootId !== undefined &&
+        mine.bootId !== undefined &&
+        owner.bootId !== mine.bootId;
+      const live =
+        owner.host !== mine.host ||
+        (!earlierBoot && (owner.pid === mine.pid ? held.has(lockPath) : processAlive(owner.pid)));
       if (live) throw new DataDirLockedError(folder, owner);
     }
     if (!owner) {
-      const age = await stat(lockPath).then((s) => Date.now() - s.mtimeMs, () => Infinity);
-      if (age < FRESH_LOCK_MS) throw new Error(`The embedded database in ${folder} is being opened by another process just now. Try again in a few seconds.`);
+      const age = await stat(lockPath).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => Infinity,
+      );
+      if (age < FRESH_LOCK_MS)
+        throw new Error(
+          `The embedded database in ${folder} is being opened by another process just now. Try again in a few seconds.`,
+        );
     }
     // Left by a process that is gone, or unreadable and old (cut off while being written): take over.
     await rm(lockPath, { force: true });

@@ -145,6 +145,22 @@ describe('one process per embedded data folder', () => {
     }
   });
 
+  it.runIf(existsSync('/proc/sys/kernel/random/boot_id'))('takes over a lock from an earlier boot even when its pid is alive now', async () => {
+    // pid 1 always exists; after a power cut the old server's pid may name another program.
+    await writeFile(lockFile(), JSON.stringify({ pid: 1, host: hostname(), startedAt: '2026-11-20T10:00:00.000Z', bootId: 'an-earlier-boot' }));
+    const h = await createDatabase({ dataDir });
+    try {
+      expect(JSON.parse(await readFile(lockFile(), 'utf8'))).toMatchObject({ pid: process.pid });
+    } finally {
+      await h.close();
+    }
+    // The same lock from this boot is respected.
+    const bootId = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
+    await writeFile(lockFile(), JSON.stringify({ pid: 1, host: hostname(), startedAt: '2026-11-20T10:00:00.000Z', bootId }));
+    await expect(createDatabase({ dataDir })).rejects.toBeInstanceOf(DataDirLockedError);
+    await rm(lockFile());
+  });
+
   it('respects a lock held from another machine (a shared folder) and one being written just now', async () => {
     await writeFile(lockFile(), JSON.stringify({ pid: 1, host: 'another-host', startedAt: '2026-11-20T10:00:00.000Z' }));
     await expect(createDatabase({ dataDir })).rejects.toThrow(/pid 1 on another-host/);
