@@ -10,6 +10,7 @@ import type { AppConfig } from './config';
 import { ApiError } from './lib/api-error';
 import { answerClientError } from './lib/client-errors';
 import { envPlugin } from './plugins/external/env';
+import { databaseError } from '@rescuelog/db/errors';
 import { databasePlugin, type EmbeddedMaintenanceSchedule } from './plugins/external/database';
 import { sessionPlugin, type SessionTimeouts } from './plugins/external/session';
 import { helmetPlugin } from './plugins/external/helmet';
@@ -56,6 +57,9 @@ export function toErrorResponse(error: unknown): { status: number; body: ApiErro
     return { status: 400, body: { error: 'Malformed request', code: ErrorCode.MALFORMED_REQUEST }, headers: {} };
   }
   if (status === 503) return { status, body: { error: 'Service Unavailable', code: ErrorCode.SERVICE_UNAVAILABLE }, headers: {} };
+  // Text PostgreSQL cannot store (a NUL character) that got past a schema: the request's fault.
+  const sqlstate = databaseError(error)?.code;
+  if (sqlstate === '22021' || sqlstate === '22P05') return { status: 400, body: { error: 'Invalid input', code: ErrorCode.VALIDATION_FAILED }, headers: {} };
   return { status: 500, body: { error: 'Internal Server Error', code: ErrorCode.INTERNAL }, headers: {} };
 }
 

@@ -32,8 +32,12 @@ export const caseListSchema = z.array(caseSummarySchema);
 export const CASE_LIST_DEFAULT_LIMIT = 50;
 export const CASE_LIST_MAX_LIMIT = 200;
 
+// A NUL character can match no stored text (PostgreSQL stores none): refused as invalid input.
 const optionalText = (max: number) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().max(max).optional());
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.string().trim().max(max).refine((v) => !v.includes('\u0000')).optional(),
+  );
 /** True for a real calendar day (2026-02-29 is not one), years 1 to 9999. */
 export function isCalendarDay(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);

@@ -116,9 +116,33 @@ function permanentDatabaseRefusal(error: unknown): Rejection | undefined {
   return undefined;
 }
 
+/** Where a NUL character sits in `value` (PostgreSQL stores no NUL in text or jsonb), or null. */
+function nulCharacterPath(value: unknown, path: string[] = []): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : null;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = nulCharacterPath(item, [...path, String(i)]);
+      if (found !== null) return found;
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = nulCharacterPath(key, [...path, key]) ?? nulCharacterPath(item, [...path, key]);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
 function validateMutation(raw: RawMutation): Rejection | { mutation: ParsedMutation } {
   if (raw.schemaVersion !== undefined && raw.schemaVersion < MIN_SCHEMA_VERSION) {
     return new Rejection(RejectionCode.SCHEMA_VERSION_UNSUPPORTED);
+  }
+  // Refused here, as this one mutation's rejection: PostgreSQL would fail the whole batch on
+  // it (in the audit entry, outside the mutation's savepoint), and a device would retry a
+  // batch that can never apply, holding back every change behind it.
+  const nulAt = nulCharacterPath(raw.args, ['args']);
+  if (nulAt !== null) {
+    return new Rejection(RejectionCode.VALIDATION_FAILED, `${nulAt}: Invalid input (a NUL character)`, { issues: [{ path: nulAt, message: 'Invalid input' }] });
   }
   const parsed = mutationSchema.safeParse(raw);
   if (parsed.success) return { mutation: parsed.data };
