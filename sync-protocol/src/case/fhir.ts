@@ -850,8 +850,8 @@ export function buildFhirBundle(input: FhirExportInput): FhirBundle {
       ),
     );
   const ownMedications = text(c.medications);
-  if (ownMedications && NO_MEDICATIONS.test(ownMedications)) {
-    // "None" is an answer about the history, not a medication called "None".
+  if (ownMedications && (NO_MEDICATIONS.test(ownMedications) || UNKNOWN_ANSWER.test(ownMedications))) {
+    // "None" and "Unknown" are answers about the history, not a medication called so.
     observations.push(
       history(
         'medications',
@@ -1208,7 +1208,7 @@ export function buildFhirBundle(input: FhirExportInput): FhirBundle {
     );
   }
   const medicationStatements: Entry<MedicationStatement>[] = [];
-  if (ownMedications && !NO_MEDICATIONS.test(ownMedications)) {
+  if (ownMedications && !NO_MEDICATIONS.test(ownMedications) && !UNKNOWN_ANSWER.test(ownMedications)) {
     medicationStatements.push(
       make<MedicationStatement>(idFor('own-medications'), {
         resourceType: 'MedicationStatement',

@@ -743,6 +743,11 @@ describe('the clinical content a receiving hospital needs', () => {
     expect(fhirBundleProblems(none)).toEqual([]);
     expect(resources(none, 'MedicationStatement')).toEqual([]);
     expect(only(observationsCoded(none, '10160-0')).valueString).toBe('None');
+    // "Unknown" is an answer too, not an active medicine called "Unknown".
+    const unknown = build(clinical({ medications: 'Unknown' }));
+    expect(fhirBundleProblems(unknown)).toEqual([]);
+    expect(resources(unknown, 'MedicationStatement')).toEqual([]);
+    expect(only(observationsCoded(unknown, '10160-0')).valueString).toBe('Unknown');
   });
 
   it('past history, events leading up, last oral intake and signs and symptoms, as written', () => {
