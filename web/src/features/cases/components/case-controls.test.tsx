@@ -9,7 +9,7 @@ import { makeUser } from '@/test/fixtures';
 import { deviceOf, outbox, seedCase, storedCase, wipeDevice } from '../completed/case-test-kit';
 import { useCaseByCaseId } from '../data/use-case';
 import { CaseCheckbox, CaseChoice, CaseMultiSelect, CaseNumberField, CaseTextField, CaseTimeField, CaseYesNo, useShownValue } from './case-controls';
-import { CaseFormProvider } from './case-form';
+import { CaseFormProvider, NOT_STORED } from './case-form';
 
 const USER = makeUser({ id: 7 });
 
@@ -217,6 +217,40 @@ describe('choices', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Nausea' }));
     await waitFor(async () => expect((await storedCase(id))?.symptoms).toEqual(['Chest pain', 'Nausea']));
     expect(await edits(id)).toEqual([{ hasMedicalAid: false }, { oxygenAdministered: true }, { symptoms: ['Chest pain'] }, { symptoms: ['Chest pain', 'Nausea'] }]);
+  });
+
+  it('shows what is stored again, and says it was not saved, when the device cannot store a tap', async () => {
+    const { id, user } = await renderControls(
+      { hasMedicalAid: true },
+      <>
+        <CaseYesNo field="hasMedicalAid" label="Medical aid" />
+        <CaseCheckbox field="oxygenAdministered" label="Oxygen administered" />
+        <CaseMultiSelect field="symptoms" label="Symptoms" options={[{ value: 'Chest pain', label: 'Chest pain' }]} />
+        <CaseChoice field="patientGender" label="Gender" options={options} />
+      </>,
+    );
+    const db = getSyncSession()?.db;
+    if (!db) throw new Error('no session');
+    // The device refuses every write of a case from now on (as a full disk does).
+    const refuse = () => {
+      throw new Error('QuotaExceededError: the device storage is full');
+    };
+    db.cases.hook('updating', refuse);
+    await user.click(within(screen.getByRole('group', { name: 'Medical aid' })).getByRole('radio', { name: 'No' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Oxygen administered' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Chest pain' }));
+    await user.click(within(screen.getByRole('group', { name: 'Gender' })).getByRole('radio', { name: 'Female' }));
+
+    // None of the taps looks saved: each control shows the stored value again.
+    await waitFor(() => expect(within(screen.getByRole('group', { name: 'Medical aid' })).getByRole('radio', { name: 'Yes' })).toBeChecked());
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Oxygen administered' })).not.toBeChecked());
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Chest pain' })).not.toBeChecked());
+    await waitFor(() => expect(within(screen.getByRole('group', { name: 'Gender' })).getByRole('radio', { name: 'Female' })).not.toBeChecked());
+    expect(screen.getByText(NOT_STORED)).toBeInTheDocument();
+    db.cases.hook('updating').unsubscribe(refuse);
+    const stored = await storedCase(id);
+    expect([stored?.hasMedicalAid, stored?.oxygenAdministered ?? false, stored?.symptoms ?? [], stored?.patientGender ?? null]).toEqual([true, false, [], null]);
+    expect(await edits(id)).toEqual([]);
   });
 
   it('shows a tap at once, and a second quick tap builds on the first (nothing dropped)', async () => {

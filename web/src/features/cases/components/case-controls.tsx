@@ -469,7 +469,7 @@ const YES_NO: readonly ChoiceOption<boolean>[] = [
 export function CaseYesNo({ field, label, required, hint, yes = 'Yes', no = 'No' }: { field: NullableBooleanField; label: string; required?: boolean; hint?: ReactNode; yes?: string; no?: string }) {
   const { record, readOnly, save } = useCaseForm();
   const value = record[field];
-  const { shown, expect } = useShownValue(typeof value === 'boolean' ? value : null);
+  const { shown, expect, settle } = useShownValue(typeof value === 'boolean' ? value : null);
   const options = yes === 'Yes' && no === 'No' ? YES_NO : [{ value: true, label: yes }, { value: false, label: no }];
   return (
     <ChoiceGroup
@@ -483,7 +483,11 @@ export function CaseYesNo({ field, label, required, hint, yes = 'Yes', no = 'No'
       columns={2}
       onChange={(next) => {
         const saved = expect(next);
-        void save({ [field]: next } as CaseFields).finally(saved);
+        void save({ [field]: next } as CaseFields)
+          .then((problems) => {
+            if (problems[field]) settle();
+          })
+          .finally(saved);
       }}
     />
   );
@@ -494,13 +498,17 @@ type RequiredBooleanField = { [K in CaseField]-?: null extends CaseFields[K] ? n
 /** A checkbox row for an always-set boolean (interventions, "examined"), saved on tap. */
 export function CaseCheckbox({ field, label, warning, description }: { field: RequiredBooleanField; label: string; warning?: string | null; description?: string }) {
   const { record, readOnly, save } = useCaseForm();
-  const { shown: checked, expect } = useShownValue(record[field] === true);
+  const { shown: checked, expect, settle } = useShownValue(record[field] === true);
   const id = caseFieldId(field);
   return (
     <div className={`case-check${checked ? ' case-check--on' : ''}`}>
       <input id={id} type="checkbox" checked={checked} disabled={readOnly} aria-describedby={warning ? `${id}-warning` : undefined} onChange={(e) => {
           const saved = expect(e.target.checked);
-          void save({ [field]: e.target.checked } as CaseFields).finally(saved);
+          void save({ [field]: e.target.checked } as CaseFields)
+            .then((problems) => {
+              if (problems[field]) settle();
+            })
+            .finally(saved);
         }}
       />
       <label htmlFor={id} className="case-check__label">
@@ -522,12 +530,16 @@ export function CaseMultiSelect({ field, label, options, hint }: { field: ListCa
   const raw = record[field];
   const stored: readonly string[] = Array.isArray(raw) ? raw : [];
   // Quick taps build on what is shown, so a second tap cannot drop the first.
-  const { shown: selected, expect } = useShownValue(stored, sameList);
+  const { shown: selected, expect, settle } = useShownValue(stored, sameList);
   const name = caseFieldId(field);
   const toggle = (value: string, on: boolean) => {
     const next = on ? [...selected.filter((v) => v !== value), value] : selected.filter((v) => v !== value);
     const saved = expect(next);
-    void save({ [field]: next } as CaseFields).finally(saved);
+    void save({ [field]: next } as CaseFields)
+      .then((problems) => {
+        if (problems[field]) settle();
+      })
+      .finally(saved);
   };
   return (
     <fieldset className="case-choice" id={name} aria-describedby={hint ? `${name}-hint` : undefined}>

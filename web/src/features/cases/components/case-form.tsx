@@ -11,11 +11,15 @@ export interface CaseForm {
   record: LocalCase;
   /** Completed (locked) cases are read-only; corrections are addenda. */
   readOnly: boolean;
-  /** Saves the fields; resolves to the validation problems (empty when saved). */
+  /** Saves the fields; resolves to the problems per field (validation, or NOT_STORED when
+   * the device could not store them); empty when saved. */
   save: (fields: CaseFields) => Promise<Partial<Record<CaseField, string>>>;
   /** The last failure to store (IndexedDB full, no session…), for the step's error banner. */
   saveError: string | null;
 }
+
+/** A field's problem when the device could not store the change (the banner gives the reason). */
+export const NOT_STORED = 'Not saved on this device. Try again.';
 
 const CaseFormContext = createContext<CaseForm | null>(null);
 
@@ -30,7 +34,12 @@ export function CaseFormProvider({ record, children }: { record: LocalCase; chil
         await saveCaseFields(record, fields);
         setSaveError(null);
       } catch (error) {
-        setSaveError(error instanceof Error ? error.message : String(error));
+        // Not stored (IndexedDB full or closed…): the step's banner says why, and each field
+        // of the change answers a problem, so its control shows what IS stored again (and
+        // says so) instead of a value that only looks saved.
+        const reason = error instanceof Error ? error.message : String(error);
+        setSaveError(reason);
+        return Object.fromEntries(Object.keys(fields).map((field) => [field, NOT_STORED]));
       }
       return {};
     },
