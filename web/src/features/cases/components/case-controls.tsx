@@ -428,12 +428,32 @@ interface CaseChoiceProps<K extends NullableChoiceField> {
   columns?: number;
 }
 
+/**
+ * A value saved on tap: shown at once (useShownValue), and the stored one again when the save
+ * is refused or the device could not store it. `tap` resolves to the field's problem, if any.
+ */
+function useTapSave<T>(field: CaseField, stored: T, same?: (a: T, b: T) => boolean) {
+  const { save } = useCaseForm();
+  const { shown, expect, settle } = useShownValue(stored, same);
+  const tap = async (next: T): Promise<string | undefined> => {
+    const saved = expect(next);
+    try {
+      const problem = (await save({ [field]: next } as CaseFields))[field];
+      if (problem) settle();
+      return problem;
+    } finally {
+      saved();
+    }
+  };
+  return { shown, tap };
+}
+
 /** One of a few values (AVPU, triage, gender…), saved on tap. */
 export function CaseChoice<K extends NullableChoiceField>({ field, label, options, required, hint, columns }: CaseChoiceProps<K>) {
-  const { record, readOnly, save } = useCaseForm();
+  const { record, readOnly } = useCaseForm();
   const [error, setError] = useState<string | undefined>();
   const stored = (record[field] ?? null) as (ValueOf<K> & string) | null;
-  const { shown, expect, settle } = useShownValue(stored);
+  const { shown, tap } = useTapSave(field, stored);
   return (
     <ChoiceGroup
       name={caseFieldId(field)}
@@ -445,15 +465,7 @@ export function CaseChoice<K extends NullableChoiceField>({ field, label, option
       hint={hint}
       error={error}
       columns={columns}
-      onChange={(next) => {
-        const saved = expect(next);
-        void save({ [field]: next } as CaseFields)
-          .then((problems) => {
-            setError(problems[field]);
-            if (problems[field]) settle();
-          })
-          .finally(saved);
-      }}
+      onChange={(next) => void tap(next).then(setError)}
     />
   );
 }
@@ -467,9 +479,9 @@ const YES_NO: readonly ChoiceOption<boolean>[] = [
 
 /** Yes / No / not recorded. */
 export function CaseYesNo({ field, label, required, hint, yes = 'Yes', no = 'No' }: { field: NullableBooleanField; label: string; required?: boolean; hint?: ReactNode; yes?: string; no?: string }) {
-  const { record, readOnly, save } = useCaseForm();
+  const { record, readOnly } = useCaseForm();
   const value = record[field];
-  const { shown, expect, settle } = useShownValue(typeof value === 'boolean' ? value : null);
+  const { shown, tap } = useTapSave(field, typeof value === 'boolean' ? value : null);
   const options = yes === 'Yes' && no === 'No' ? YES_NO : [{ value: true, label: yes }, { value: false, label: no }];
   return (
     <ChoiceGroup
@@ -481,14 +493,7 @@ export function CaseYesNo({ field, label, required, hint, yes = 'Yes', no = 'No'
       required={required}
       hint={hint}
       columns={2}
-      onChange={(next) => {
-        const saved = expect(next);
-        void save({ [field]: next } as CaseFields)
-          .then((problems) => {
-            if (problems[field]) settle();
-          })
-          .finally(saved);
-      }}
+      onChange={(next) => void tap(next)}
     />
   );
 }
@@ -497,19 +502,12 @@ type RequiredBooleanField = { [K in CaseField]-?: null extends CaseFields[K] ? n
 
 /** A checkbox row for an always-set boolean (interventions, "examined"), saved on tap. */
 export function CaseCheckbox({ field, label, warning, description }: { field: RequiredBooleanField; label: string; warning?: string | null; description?: string }) {
-  const { record, readOnly, save } = useCaseForm();
-  const { shown: checked, expect, settle } = useShownValue(record[field] === true);
+  const { record, readOnly } = useCaseForm();
+  const { shown: checked, tap } = useTapSave(field, record[field] === true);
   const id = caseFieldId(field);
   return (
     <div className={`case-check${checked ? ' case-check--on' : ''}`}>
-      <input id={id} type="checkbox" checked={checked} disabled={readOnly} aria-describedby={warning ? `${id}-warning` : undefined} onChange={(e) => {
-          const saved = expect(e.target.checked);
-          void save({ [field]: e.target.checked } as CaseFields)
-            .then((problems) => {
-              if (problems[field]) settle();
-            })
-            .finally(saved);
-        }}
+      <input id={id} type="checkbox" checked={checked} disabled={readOnly} aria-describedby={warning ? `${id}-warning` : undefined} onChange={(e) => void tap(e.target.checked)}
       />
       <label htmlFor={id} className="case-check__label">
         {label}
@@ -526,20 +524,15 @@ export function CaseCheckbox({ field, label, warning, description }: { field: Re
 
 /** Several of a list (symptoms, hemorrhage interventions), saved on tap. */
 export function CaseMultiSelect({ field, label, options, hint }: { field: ListCaseField; label: string; options: readonly { value: string; label: string }[]; hint?: ReactNode }) {
-  const { record, readOnly, save } = useCaseForm();
+  const { record, readOnly } = useCaseForm();
   const raw = record[field];
   const stored: readonly string[] = Array.isArray(raw) ? raw : [];
   // Quick taps build on what is shown, so a second tap cannot drop the first.
-  const { shown: selected, expect, settle } = useShownValue(stored, sameList);
+  const { shown: selected, tap } = useTapSave(field, stored, sameList);
   const name = caseFieldId(field);
   const toggle = (value: string, on: boolean) => {
     const next = on ? [...selected.filter((v) => v !== value), value] : selected.filter((v) => v !== value);
-    const saved = expect(next);
-    void save({ [field]: next } as CaseFields)
-      .then((problems) => {
-        if (problems[field]) settle();
-      })
-      .finally(saved);
+    void tap(next);
   };
   return (
     <fieldset className="case-choice" id={name} aria-describedby={hint ? `${name}-hint` : undefined}>
