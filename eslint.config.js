@@ -19,8 +19,14 @@ function direction(pkg, allowed) {
         'error',
         {
           patterns: forbidden.flatMap((p) => [
-            { group: [`@rescuelog/${p}`, `@rescuelog/${p}/*`], message: `${pkg} must not import ${p} (see docs/architecture).` },
-            { group: [`**/../${p}/*`, `../../${p}/*`], message: `${pkg} must not reach into ${p} by path.` },
+            {
+              group: [`@rescuelog/${p}`, `@rescuelog/${p}/*`],
+              message: `${pkg} must not import ${p} (see docs/architecture).`,
+            },
+            {
+              group: [`**/../${p}/*`, `../../${p}/*`],
+              message: `${pkg} must not reach into ${p} by path.`,
+            },
           ]),
         },
       ],
@@ -29,14 +35,25 @@ function direction(pkg, allowed) {
 }
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/playwright-report/**', '**/test-results/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      '**/playwright-report/**',
+      '**/test-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -60,8 +77,15 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@rescuelog/web', '@rescuelog/api', '@rescuelog/db'], message: 'web imports only sync-protocol.' },
-            { group: ['../../features/*', '@/features/*'], message: 'Features do not import each other; move the shared piece to src/components, src/lib or src/hooks.' },
+            {
+              group: ['@rescuelog/web', '@rescuelog/api', '@rescuelog/db'],
+              message: 'web imports only sync-protocol.',
+            },
+            {
+              group: ['../../features/*', '@/features/*'],
+              message:
+                'Features do not import each other; move the shared piece to src/components, src/lib or src/hooks.',
+            },
           ],
         },
       ],

@@ -40,7 +40,12 @@ const pwaPlugins: PluginOption[] = [
       icons: [
         { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
         { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
-        { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        {
+          src: '/icons/icon-maskable-512.png',
+          sizes: '512x512',
+          type: 'image/png',
+          purpose: 'maskable',
+        },
       ],
     },
     injectManifest: {
@@ -76,7 +81,12 @@ function precompress(): Plugin {
           const data = await readFile(file);
           if (data.length < 1024) return;
           const [br, gz] = await Promise.all([
-            brotliAsync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+            brotliAsync(data, {
+              params: {
+                [zlib.BROTLI_PARAM_QUALITY]: 11,
+                [zlib.BROTLI_PARAM_SIZE_HINT]: data.length,
+              },
+            }),
             gzipAsync(data, { level: 9 }),
           ]);
           await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
@@ -128,11 +138,22 @@ function preloadFirstRoute(): Plugin {
         if (!ctx.bundle) return html;
         const bundle = ctx.bundle;
         const app = chunkFiles(bundle, APP_MODULE);
-        const map = Object.fromEntries(Object.entries(FIRST_PAGES).map(([page, mod]) => [page, chunkFiles(bundle, mod).filter((f) => !app.includes(f))]));
+        const map = Object.fromEntries(
+          Object.entries(FIRST_PAGES).map(([page, mod]) => [
+            page,
+            chunkFiles(bundle, mod).filter((f) => !app.includes(f)),
+          ]),
+        );
         const source = `(function(){var a=${JSON.stringify(app)},m=${JSON.stringify(map)}[location.pathname]||[];a.concat(m).forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.href=h;document.head.appendChild(l)})})();\n`;
         const hash = createHash('sha256').update(source).digest('base64url').slice(0, 8);
         script = { fileName: `assets/preload-first-route-${hash}.js`, source };
-        return [{ tag: 'script', attrs: { async: true, src: `/${script.fileName}` }, injectTo: 'head-prepend' }];
+        return [
+          {
+            tag: 'script',
+            attrs: { async: true, src: `/${script.fileName}` },
+            injectTo: 'head-prepend',
+          },
+        ];
       },
     },
     // Written with the bundle, so vite-plugin-pwa (closeBundle) precaches it with the shell.

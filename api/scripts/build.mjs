@@ -33,7 +33,13 @@ const externalNpmPackages = {
       if (args.path.startsWith('@rescuelog/')) return undefined;
       const name = packageName(args.path);
       if (!args.path.startsWith('node:') && !builtins.has(name) && !dependencies.has(name)) {
-        return { errors: [{ text: `${name} (imported by ${path.relative(apiDir, args.importer)}) must be a dependency of @rescuelog/api` }] };
+        return {
+          errors: [
+            {
+              text: `${name} (imported by ${path.relative(apiDir, args.importer)}) must be a dependency of @rescuelog/api`,
+            },
+          ],
+        };
       }
       return { path: args.path, external: true };
     });
@@ -58,4 +64,6 @@ await build({
   logLevel: 'warning',
   plugins: [externalNpmPackages],
 });
-console.log(`api: bundled server, migrate and create-admin into ${path.relative(process.cwd(), outdir) || outdir}`);
+console.log(
+  `api: bundled server, migrate and create-admin into ${path.relative(process.cwd(), outdir) || outdir}`,
+);

@@ -1,7 +1,13 @@
 // The application: plugins in order (external, then our services), then routes, then the one
 // error handler and the not-found handler. `buildApp` creates a ready Fastify instance;
 // server.ts starts it and tests build it on a fresh database (test/helpers.ts).
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Kysely } from 'kysely';
 import { ZodError } from 'zod';
 import type { Database } from '@rescuelog/db/schema';
@@ -41,26 +47,54 @@ export interface AppOptions {
 
 const MESSAGES_BY_STATUS: Record<number, { code: ErrorCode; error: string }> = {
   413: { code: ErrorCode.PAYLOAD_TOO_LARGE, error: 'Request body is too large' },
-  415: { code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, error: 'Unsupported content type; send application/json' },
+  415: {
+    code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    error: 'Unsupported content type; send application/json',
+  },
 };
 
 /** Maps any error to a status and an ApiErrorBody that never leaks internals. */
-export function toErrorResponse(error: unknown): { status: number; body: ApiErrorBody; headers: Record<string, string> } {
-  if (error instanceof ApiError) return { status: error.statusCode, body: error.body, headers: error.headers };
-  if (error instanceof ZodError) return { status: 400, body: validationErrorBody(error.issues), headers: {} };
+export function toErrorResponse(error: unknown): {
+  status: number;
+  body: ApiErrorBody;
+  headers: Record<string, string>;
+} {
+  if (error instanceof ApiError)
+    return { status: error.statusCode, body: error.body, headers: error.headers };
+  if (error instanceof ZodError)
+    return { status: 400, body: validationErrorBody(error.issues), headers: {} };
   const status = (error as Partial<FastifyError>).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const known = MESSAGES_BY_STATUS[status];
     if (known) return { status, body: known, headers: {} };
-    if (status === 404) return { status, body: { error: 'Not Found', code: ErrorCode.NOT_FOUND }, headers: {} };
+    if (status === 404)
+      return { status, body: { error: 'Not Found', code: ErrorCode.NOT_FOUND }, headers: {} };
     // Malformed JSON, empty JSON body, prototype-poisoning keys, bad Content-Length, ...
-    return { status: 400, body: { error: 'Malformed request', code: ErrorCode.MALFORMED_REQUEST }, headers: {} };
+    return {
+      status: 400,
+      body: { error: 'Malformed request', code: ErrorCode.MALFORMED_REQUEST },
+      headers: {},
+    };
   }
-  if (status === 503) return { status, body: { error: 'Service Unavailable', code: ErrorCode.SERVICE_UNAVAILABLE }, headers: {} };
+  if (status === 503)
+    return {
+      status,
+      body: { error: 'Service Unavailable', code: ErrorCode.SERVICE_UNAVAILABLE },
+      headers: {},
+    };
   // Text PostgreSQL cannot store (a NUL character) that got past a schema: the request's fault.
   const sqlstate = databaseError(error)?.code;
-  if (sqlstate === '22021' || sqlstate === '22P05') return { status: 400, body: { error: 'Invalid input', code: ErrorCode.VALIDATION_FAILED }, headers: {} };
-  return { status: 500, body: { error: 'Internal Server Error', code: ErrorCode.INTERNAL }, headers: {} };
+  if (sqlstate === '22021' || sqlstate === '22P05')
+    return {
+      status: 400,
+      body: { error: 'Invalid input', code: ErrorCode.VALIDATION_FAILED },
+      headers: {},
+    };
+  return {
+    status: 500,
+    body: { error: 'Internal Server Error', code: ErrorCode.INTERNAL },
+    headers: {},
+  };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -114,16 +148,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   fastify.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?', 1)[0] ?? '';
     if (url === '/api' || url.startsWith('/api/')) {
-      return reply.code(404).send({ error: 'Not Found', code: ErrorCode.NOT_FOUND } satisfies ApiErrorBody);
+      return reply
+        .code(404)
+        .send({ error: 'Not Found', code: ErrorCode.NOT_FOUND } satisfies ApiErrorBody);
     }
     const lastSegment = url.slice(url.lastIndexOf('/') + 1);
-    const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !lastSegment.includes('.');
+    const wantsPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !lastSegment.includes('.');
     if (wantsPage) return fastify.sendWebApp(reply);
     return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
   });
 
   await fastify.register(envPlugin, { config: options.config });
-  await fastify.register(databasePlugin, { database: options.database, maintenance: options.embeddedMaintenance });
+  await fastify.register(databasePlugin, {
+    database: options.database,
+    maintenance: options.embeddedMaintenance,
+  });
   await fastify.register(helmetPlugin);
   await fastify.register(sameOriginPlugin);
   await fastify.register(sessionPlugin, { timeouts: options.sessionTimeouts });

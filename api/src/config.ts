@@ -79,7 +79,10 @@ function resolveSessionSecret(env: Env, dataDir: string): string {
   if (env.sessionSecret !== undefined) return env.sessionSecret;
   if (env.databaseUrl !== undefined) {
     // Several instances share one database, so they must share the signing secret too.
-    throw new EnvError('SESSION_SECRET', 'is required when DATABASE_URL is set (at least 32 characters)');
+    throw new EnvError(
+      'SESSION_SECRET',
+      'is required when DATABASE_URL is set (at least 32 characters)',
+    );
   }
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, SECRET_FILE);
@@ -91,7 +94,10 @@ function resolveSessionSecret(env: Env, dataDir: string): string {
   }
   const secret = readFileSync(file, 'utf8').trim();
   if (secret.length < 32) {
-    throw new EnvError('SESSION_SECRET', `the generated secret in ${file} is shorter than 32 characters; delete the file to make a new one`);
+    throw new EnvError(
+      'SESSION_SECRET',
+      `the generated secret in ${file} is shorter than 32 characters; delete the file to make a new one`,
+    );
   }
   return secret;
 }

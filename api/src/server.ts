@@ -42,7 +42,10 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
-    { database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})`, publicOrigin: config.publicOrigin },
+    {
+      database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})`,
+      publicOrigin: config.publicOrigin,
+    },
     'RescueLog is running',
   );
 }

@@ -7,10 +7,20 @@ import { build, loginAs, type TestApp } from './helpers';
 
 async function guardedRoutes(fastify: FastifyInstance): Promise<void> {
   fastify.get('/guarded/approved', async () => ({ ok: true }));
-  fastify.get('/guarded/pending-ok', { config: { allowPending: true } }, async () => ({ ok: true }));
+  fastify.get('/guarded/pending-ok', { config: { allowPending: true } }, async () => ({
+    ok: true,
+  }));
   fastify.get('/guarded/admin', { preHandler: fastify.requireAdmin }, async () => ({ ok: true }));
-  fastify.get('/guarded/cases-read', { preHandler: fastify.requirePermission('newCase', 'read') }, async () => ({ ok: true }));
-  fastify.get('/guarded/cases-create', { preHandler: fastify.requirePermission('newCase', 'create') }, async () => ({ ok: true }));
+  fastify.get(
+    '/guarded/cases-read',
+    { preHandler: fastify.requirePermission('newCase', 'read') },
+    async () => ({ ok: true }),
+  );
+  fastify.get(
+    '/guarded/cases-create',
+    { preHandler: fastify.requirePermission('newCase', 'create') },
+    async () => ({ ok: true }),
+  );
 }
 
 describe('guards', () => {
@@ -33,7 +43,10 @@ describe('guards', () => {
     const client = await loginAs(t, user);
     const res = await client.get('/api/guarded/approved');
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: 'Your account is pending approval from an administrator.', code: 'ACCOUNT_PENDING' });
+    expect(await res.json()).toEqual({
+      error: 'Your account is pending approval from an administrator.',
+      code: 'ACCOUNT_PENDING',
+    });
     const denial = await t.db
       .selectFrom('auditLog')
       .select(['outcome', 'details'])
@@ -63,7 +76,11 @@ describe('guards', () => {
     const denied = await client.get('/api/guarded/cases-create');
     expect(denied.status).toBe(403);
     expect(((await denied.json()) as { code: string }).code).toBe('FORBIDDEN');
-    await t.db.updateTable('users').set({ permissions: { newCase: { create: true } } }).where('id', '=', member.row.id).execute();
+    await t.db
+      .updateTable('users')
+      .set({ permissions: { newCase: { create: true } } })
+      .where('id', '=', member.row.id)
+      .execute();
     expect((await client.get('/api/guarded/cases-create')).status).toBe(200);
     const admin = await loginAs(t, await t.createUser({ role: 'administrator' }));
     expect((await admin.get('/api/guarded/cases-create')).status).toBe(200);
@@ -94,7 +111,9 @@ describe('a pending account on the real routes', () => {
     expect((await client.get('/api/user')).status).toBe(200);
     const upload = await client.post('/api/objects/upload');
     expect(upload.status).toBe(200);
-    expect(((await upload.json()) as { uploadURL: string }).uploadURL).toMatch(/\/api\/objects\/upload\//);
+    expect(((await upload.json()) as { uploadURL: string }).uploadURL).toMatch(
+      /\/api\/objects\/upload\//,
+    );
     expect((await client.request('PUT', '/api/user/documents', { json: {} })).status).not.toBe(403);
     expect((await client.post('/api/logout')).status).toBe(200);
   });
@@ -135,7 +154,11 @@ describe('sessions end', () => {
   it('a user suspended while signed in is refused at the next request', async () => {
     const user = await t.createUser();
     const client = await loginAs(t, user);
-    await t.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', user.row.id).execute();
+    await t.db
+      .updateTable('users')
+      .set({ status: 'suspended' })
+      .where('id', '=', user.row.id)
+      .execute();
     const res = await client.get('/api/user');
     expect(res.status).toBe(403);
     expect(((await res.json()) as { code: string }).code).toBe('ACCOUNT_SUSPENDED');
@@ -177,7 +200,10 @@ describe('sessions end', () => {
 
   it('cleanup deletes expired sessions', async () => {
     await loginAs(t, await t.createUser());
-    await t.db.updateTable('sessions').set({ expiresAt: sql`now() - interval '1 second'` }).execute();
+    await t.db
+      .updateTable('sessions')
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .execute();
     await t.app.sessionService.cleanupExpired();
     expect(await t.db.selectFrom('sessions').select('sid').execute()).toEqual([]);
   });

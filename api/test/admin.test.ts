@@ -18,13 +18,23 @@ describe('administrator user management', () => {
 
   beforeAll(async () => {
     t = await build();
-    admin = await t.createUser({ role: 'administrator', status: 'approved', fullName: 'Ada Admin' });
+    admin = await t.createUser({
+      role: 'administrator',
+      status: 'approved',
+      fullName: 'Ada Admin',
+    });
     adminClient = await loginAs(t, admin);
   });
   afterAll(() => t.close());
 
   async function auditRows(action: string, entityId: number) {
-    return t.db.selectFrom('auditLog').selectAll().where('action', '=', action).where('entityId', '=', String(entityId)).orderBy('id').execute();
+    return t.db
+      .selectFrom('auditLog')
+      .selectAll()
+      .where('action', '=', action)
+      .where('entityId', '=', String(entityId))
+      .orderBy('id')
+      .execute();
   }
 
   it('refuses members (403 ADMIN_REQUIRED, audited), pending users and anonymous callers', async () => {
@@ -33,7 +43,12 @@ describe('administrator user management', () => {
     const res = await memberClient.get('/api/admin/users');
     expect(res.status).toBe(403);
     expect(((await res.json()) as ErrorBody).code).toBe('ADMIN_REQUIRED');
-    const denial = await t.db.selectFrom('auditLog').selectAll().where('action', '=', 'access.denied').where('actorUserId', '=', member.row.id).execute();
+    const denial = await t.db
+      .selectFrom('auditLog')
+      .selectAll()
+      .where('action', '=', 'access.denied')
+      .where('actorUserId', '=', member.row.id)
+      .execute();
     expect(denial.length).toBeGreaterThanOrEqual(1);
     expect(denial[0]?.outcome).toBe('denied');
 
@@ -55,10 +70,22 @@ describe('administrator user management', () => {
     const older = await t.createUser({ status: 'approved', fullName: 'Older Approved' });
     const newer = await t.createUser({ status: 'approved', fullName: 'Newer Approved' });
     const waiting = await t.createUser({ status: 'pending', fullName: 'Waiting Pending' });
-    await t.db.updateTable('users').set({ createdAt: new Date('2026-01-01T08:00:00Z') }).where('id', '=', older.row.id).execute();
-    await t.db.updateTable('users').set({ createdAt: new Date('2026-01-02T08:00:00Z') }).where('id', '=', newer.row.id).execute();
+    await t.db
+      .updateTable('users')
+      .set({ createdAt: new Date('2026-01-01T08:00:00Z') })
+      .where('id', '=', older.row.id)
+      .execute();
+    await t.db
+      .updateTable('users')
+      .set({ createdAt: new Date('2026-01-02T08:00:00Z') })
+      .where('id', '=', newer.row.id)
+      .execute();
     // The pending account is the oldest of the three, and still comes first.
-    await t.db.updateTable('users').set({ createdAt: new Date('2025-06-01T08:00:00Z') }).where('id', '=', waiting.row.id).execute();
+    await t.db
+      .updateTable('users')
+      .set({ createdAt: new Date('2025-06-01T08:00:00Z') })
+      .where('id', '=', waiting.row.id)
+      .execute();
 
     const res = await adminClient.get('/api/admin/users');
     expect(res.status).toBe(200);
@@ -67,10 +94,14 @@ describe('administrator user management', () => {
     const firstNonPending = statuses.findIndex((s) => s !== 'pending');
     expect(statuses.slice(firstNonPending).includes('pending')).toBe(false);
     expect(users.findIndex((u) => u.id === waiting.row.id)).toBeLessThan(firstNonPending);
-    expect(users.findIndex((u) => u.id === newer.row.id)).toBeLessThan(users.findIndex((u) => u.id === older.row.id));
+    expect(users.findIndex((u) => u.id === newer.row.id)).toBeLessThan(
+      users.findIndex((u) => u.id === older.row.id),
+    );
     expect(JSON.stringify(users)).not.toMatch(/passwordHash|argon2/);
 
-    const filtered = (await (await adminClient.get('/api/admin/users?status=pending')).json()) as { users: User[] };
+    const filtered = (await (await adminClient.get('/api/admin/users?status=pending')).json()) as {
+      users: User[];
+    };
     expect(filtered.users.length).toBeGreaterThan(0);
     expect(filtered.users.every((u) => u.status === 'pending')).toBe(true);
 
@@ -86,13 +117,23 @@ describe('administrator user management', () => {
 
     const res = await adminClient.post(`/api/admin/users/${String(pending.row.id)}/approve`);
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { user: User }).user).toMatchObject({ id: pending.row.id, status: 'approved' });
+    expect(((await res.json()) as { user: User }).user).toMatchObject({
+      id: pending.row.id,
+      status: 'approved',
+    });
     // The same session now works: the user is loaded fresh on every request.
     expect((await pendingClient.get('/api/stats')).status).toBe(200);
 
     const [entry] = await auditRows('user.approve', pending.row.id);
-    expect(entry).toMatchObject({ actorUserId: admin.row.id, outcome: 'success', entityType: 'user' });
-    expect(entry?.details).toMatchObject({ before: { status: 'pending' }, after: { status: 'approved' } });
+    expect(entry).toMatchObject({
+      actorUserId: admin.row.id,
+      outcome: 'success',
+      entityType: 'user',
+    });
+    expect(entry?.details).toMatchObject({
+      before: { status: 'pending' },
+      after: { status: 'approved' },
+    });
   });
 
   it('suspends a user: their sessions end at once and they cannot sign in again', async () => {
@@ -109,13 +150,23 @@ describe('administrator user management', () => {
       const after = await client.get('/api/user');
       expect(after.status).toBe(401);
     }
-    const sessions = await t.db.selectFrom('sessions').select('sid').where('userId', '=', member.row.id).execute();
+    const sessions = await t.db
+      .selectFrom('sessions')
+      .select('sid')
+      .where('userId', '=', member.row.id)
+      .execute();
     expect(sessions).toHaveLength(0);
-    const login = await t.client().post('/api/login', { email: member.email, password: member.password });
+    const login = await t
+      .client()
+      .post('/api/login', { email: member.email, password: member.password });
     expect(login.status).toBeGreaterThanOrEqual(400);
 
     const [entry] = await auditRows('user.suspend', member.row.id);
-    expect(entry?.details).toMatchObject({ before: { status: 'approved' }, after: { status: 'suspended' }, endedSessions: 2 });
+    expect(entry?.details).toMatchObject({
+      before: { status: 'approved' },
+      after: { status: 'suspended' },
+      endedSessions: 2,
+    });
   });
 
   it('will not let an administrator suspend or demote their own account', async () => {
@@ -123,11 +174,17 @@ describe('administrator user management', () => {
     expect(suspend.status).toBe(409);
     expect(((await suspend.json()) as ErrorBody).code).toBe('CANNOT_CHANGE_OWN_ACCOUNT');
 
-    const demote = await adminClient.request('PATCH', `/api/admin/users/${String(admin.row.id)}`, { json: { role: 'member' } });
+    const demote = await adminClient.request('PATCH', `/api/admin/users/${String(admin.row.id)}`, {
+      json: { role: 'member' },
+    });
     expect(demote.status).toBe(409);
     expect(((await demote.json()) as ErrorBody).code).toBe('CANNOT_CHANGE_OWN_ACCOUNT');
 
-    const row = await t.db.selectFrom('users').select(['role', 'status']).where('id', '=', admin.row.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('users')
+      .select(['role', 'status'])
+      .where('id', '=', admin.row.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ role: 'administrator', status: 'approved' });
     expect((await adminClient.get('/api/admin/users')).status).toBe(200);
   });
@@ -135,8 +192,14 @@ describe('administrator user management', () => {
   it('changes role and permissions, audited with before and after', async () => {
     const member = await t.createUser({ status: 'approved' });
     const memberClient = await loginAs(t, member);
-    const permissions = { newCase: { read: true, create: true }, casesLogged: false, userManagement: true };
-    const res = await adminClient.request('PATCH', `/api/admin/users/${String(member.row.id)}`, { json: { role: 'administrator', permissions } });
+    const permissions = {
+      newCase: { read: true, create: true },
+      casesLogged: false,
+      userManagement: true,
+    };
+    const res = await adminClient.request('PATCH', `/api/admin/users/${String(member.row.id)}`, {
+      json: { role: 'administrator', permissions },
+    });
     expect(res.status).toBe(200);
     const { user } = (await res.json()) as { user: User };
     expect(user.role).toBe('administrator');
@@ -157,21 +220,36 @@ describe('administrator user management', () => {
     const member = await t.createUser({ status: 'approved' });
     const role = await t.db
       .insertInto('roles')
-      .values({ name: 'driver', displayName: 'Driver', description: null, permissions: JSON.stringify({ newCase: false }) })
+      .values({
+        name: 'driver',
+        displayName: 'Driver',
+        description: null,
+        permissions: JSON.stringify({ newCase: false }),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const ok = await adminClient.request('PATCH', `/api/admin/users/${String(member.row.id)}`, { json: { roleId: role.id } });
+    const ok = await adminClient.request('PATCH', `/api/admin/users/${String(member.row.id)}`, {
+      json: { roleId: role.id },
+    });
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { user: User }).user.roleId).toBe(role.id);
     // The role's permissions now apply to the member: newCase is refused.
     const me = (await (await (await loginAs(t, member)).get('/api/user')).json()) as { user: User };
     expect(me.user.permissions.newCase).toBe(false);
 
-    const missing = await adminClient.request('PATCH', `/api/admin/users/${String(member.row.id)}`, { json: { roleId: 999999 } });
+    const missing = await adminClient.request(
+      'PATCH',
+      `/api/admin/users/${String(member.row.id)}`,
+      { json: { roleId: 999999 } },
+    );
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as ErrorBody).fieldErrors?.roleId).toEqual(['Role not found']);
 
-    const cleared = await adminClient.request('PATCH', `/api/admin/users/${String(member.row.id)}`, { json: { roleId: null } });
+    const cleared = await adminClient.request(
+      'PATCH',
+      `/api/admin/users/${String(member.row.id)}`,
+      { json: { roleId: null } },
+    );
     expect(((await cleared.json()) as { user: User }).user.roleId).toBeNull();
   });
 
@@ -180,12 +258,17 @@ describe('administrator user management', () => {
     const cases: Array<[unknown, string]> = [
       [{}, 'Nothing to change'],
       [{ role: 'superuser' }, 'Invalid enum value'],
-      [{ permissions: { launchMissiles: true } }, "Unrecognized key(s) in object: 'launchMissiles'"],
+      [
+        { permissions: { launchMissiles: true } },
+        "Unrecognized key(s) in object: 'launchMissiles'",
+      ],
       [{ permissions: { newCase: { fly: true } } }, "Unrecognized key(s) in object: 'fly'"],
       [{ status: 'approved' }, "Unrecognized key(s) in object: 'status'"],
     ];
     for (const [body, message] of cases) {
-      const res = await adminClient.request('PATCH', `/api/admin/users/${String(member.row.id)}`, { json: body });
+      const res = await adminClient.request('PATCH', `/api/admin/users/${String(member.row.id)}`, {
+        json: body,
+      });
       expect(res.status, JSON.stringify(body)).toBe(400);
       const error = (await res.json()) as ErrorBody;
       expect(error.code).toBe('VALIDATION_FAILED');
@@ -196,7 +279,11 @@ describe('administrator user management', () => {
     expect(((await unknown.json()) as ErrorBody).code).toBe('NOT_FOUND');
     const notAnId = await adminClient.post('/api/admin/users/abc/approve');
     expect(notAnId.status).toBe(400);
-    const row = await t.db.selectFrom('users').select(['role', 'permissions']).where('id', '=', member.row.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('users')
+      .select(['role', 'permissions'])
+      .where('id', '=', member.row.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ role: 'member', permissions: {} });
   });
 });

@@ -1,10 +1,19 @@
 // Registration, sign-in, sign-out and the current user, over real HTTP against the real app.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGISTRATION_MESSAGE, REGISTRATION_MESSAGE_FIRST_ADMIN } from '@rescuelog/sync-protocol/users';
+import {
+  REGISTRATION_MESSAGE,
+  REGISTRATION_MESSAGE_FIRST_ADMIN,
+} from '@rescuelog/sync-protocol/users';
 import { build, loginAs, uniqueEmail, type TestApp } from './helpers';
 
 function registration(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { email: uniqueEmail('reg'), password: 'secret1', fullName: 'Thandi Responder', qualifications: 'Emergency Care Technician', ...overrides };
+  return {
+    email: uniqueEmail('reg'),
+    password: 'secret1',
+    fullName: 'Thandi Responder',
+    qualifications: 'Emergency Care Technician',
+    ...overrides,
+  };
 }
 
 describe('POST /api/register', () => {
@@ -17,22 +26,40 @@ describe('POST /api/register', () => {
   it('creates a pending member, signs them in, and never returns the hash', async () => {
     const client = t.client();
     const email = uniqueEmail('new');
-    const res = await client.post('/api/register', registration({ email: email.toUpperCase(), callSign: 'R12' }));
+    const res = await client.post(
+      '/api/register',
+      registration({ email: email.toUpperCase(), callSign: 'R12' }),
+    );
     expect(res.status).toBe(201);
     const text = await res.text();
     expect(text).not.toMatch(/argon2|passwordHash|"password"/);
     const body = JSON.parse(text) as { message: string; user: Record<string, unknown> };
     expect(body.message).toBe(REGISTRATION_MESSAGE);
-    expect(body.user).toMatchObject({ email, role: 'member', status: 'pending', callSign: 'R12', fullName: 'Thandi Responder' });
+    expect(body.user).toMatchObject({
+      email,
+      role: 'member',
+      status: 'pending',
+      callSign: 'R12',
+      fullName: 'Thandi Responder',
+    });
 
     // Signed in right away (so documents can be uploaded), as a pending user.
     const me = await client.get('/api/user');
     expect(me.status).toBe(200);
     expect(((await me.json()) as { user: { email: string } }).user.email).toBe(email);
 
-    const row = await t.db.selectFrom('users').select(['passwordHash', 'status']).where('email', '=', email).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('users')
+      .select(['passwordHash', 'status'])
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
     expect(row.passwordHash.startsWith('$argon2id$')).toBe(true);
-    const audit = await t.db.selectFrom('auditLog').selectAll().where('action', '=', 'auth.register').where('actorUserId', '=', (body.user as { id: number }).id).execute();
+    const audit = await t.db
+      .selectFrom('auditLog')
+      .selectAll()
+      .where('action', '=', 'auth.register')
+      .where('actorUserId', '=', (body.user as { id: number }).id)
+      .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]?.outcome).toBe('success');
   });
@@ -47,7 +74,11 @@ describe('POST /api/register', () => {
   ])('refuses an invalid %s with the spec message %#', async (field, overrides, message) => {
     const res = await t.client().post('/api/register', registration(overrides));
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { error: string; code: string; fieldErrors: Record<string, string[]> };
+    const body = (await res.json()) as {
+      error: string;
+      code: string;
+      fieldErrors: Record<string, string[]>;
+    };
     expect(body.code).toBe('VALIDATION_FAILED');
     expect(body.error).toBe(message);
     expect(body.fieldErrors[field]).toContain(message);
@@ -64,13 +95,24 @@ describe('POST /api/register', () => {
   it('answers a duplicate email (any case) with 409 EMAIL_TAKEN and creates nothing', async () => {
     const email = uniqueEmail('dup');
     expect((await t.client().post('/api/register', registration({ email }))).status).toBe(201);
-    const before = await t.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-    const res = await t.client().post('/api/register', registration({ email: email.toUpperCase(), fullName: 'Someone Else' }));
+    const before = await t.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const res = await t
+      .client()
+      .post(
+        '/api/register',
+        registration({ email: email.toUpperCase(), fullName: 'Someone Else' }),
+      );
     expect(res.status).toBe(409);
     const body = (await res.json()) as { error: string; code: string };
     expect(body.code).toBe('EMAIL_TAKEN');
     expect(body.error).not.toContain(email);
-    const after = await t.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 });
@@ -81,10 +123,15 @@ describe('first user becomes administrator', () => {
     try {
       const first = await t.client().post('/api/register', registration());
       expect(first.status).toBe(201);
-      const firstBody = (await first.json()) as { message: string; user: { role: string; status: string } };
+      const firstBody = (await first.json()) as {
+        message: string;
+        user: { role: string; status: string };
+      };
       expect(firstBody.message).toBe(REGISTRATION_MESSAGE_FIRST_ADMIN);
       expect(firstBody.user).toMatchObject({ role: 'administrator', status: 'approved' });
-      const second = (await (await t.client().post('/api/register', registration())).json()) as { user: { role: string; status: string } };
+      const second = (await (await t.client().post('/api/register', registration())).json()) as {
+        user: { role: string; status: string };
+      };
       expect(second.user).toMatchObject({ role: 'member', status: 'pending' });
     } finally {
       await t.close();
@@ -94,9 +141,15 @@ describe('first user becomes administrator', () => {
   it('on: simultaneous first registrations make exactly one administrator', async () => {
     const t = await build({ env: { FIRST_USER_ADMIN: 'true' } });
     try {
-      const responses = await Promise.all(Array.from({ length: 5 }, () => t.client().post('/api/register', registration())));
+      const responses = await Promise.all(
+        Array.from({ length: 5 }, () => t.client().post('/api/register', registration())),
+      );
       expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
-      const admins = await t.db.selectFrom('users').select('id').where('role', '=', 'administrator').execute();
+      const admins = await t.db
+        .selectFrom('users')
+        .select('id')
+        .where('role', '=', 'administrator')
+        .execute();
       expect(admins).toHaveLength(1);
     } finally {
       await t.close();
@@ -106,7 +159,10 @@ describe('first user becomes administrator', () => {
   it('off (server mode default): the first account is a pending member', async () => {
     const t = await build({ env: { FIRST_USER_ADMIN: 'false' } });
     try {
-      const body = (await (await t.client().post('/api/register', registration())).json()) as { message: string; user: { role: string; status: string } };
+      const body = (await (await t.client().post('/api/register', registration())).json()) as {
+        message: string;
+        user: { role: string; status: string };
+      };
       expect(body.message).toBe(REGISTRATION_MESSAGE);
       expect(body.user).toMatchObject({ role: 'member', status: 'pending' });
     } finally {
@@ -131,7 +187,10 @@ describe('login, logout and the current user', () => {
   it('signs in with the right password and returns the user without the hash', async () => {
     const user = await t.createUser();
     const client = t.client();
-    const res = await client.post('/api/login', { email: user.email.toUpperCase(), password: user.password });
+    const res = await client.post('/api/login', {
+      email: user.email.toUpperCase(),
+      password: user.password,
+    });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toMatch(/argon2|passwordHash/);
@@ -143,24 +202,43 @@ describe('login, logout and the current user', () => {
     expect(cookie).not.toMatch(/Secure/i);
     const me = await client.get('/api/user');
     expect(((await me.json()) as { user: { id: number } }).user.id).toBe(user.row.id);
-    const audit = await t.db.selectFrom('auditLog').select(['outcome', 'ip']).where('action', '=', 'auth.login').where('actorUserId', '=', user.row.id).execute();
+    const audit = await t.db
+      .selectFrom('auditLog')
+      .select(['outcome', 'ip'])
+      .where('action', '=', 'auth.login')
+      .where('actorUserId', '=', user.row.id)
+      .execute();
     expect(audit).toEqual([{ outcome: 'success', ip: '127.0.0.1' }]);
   });
 
   it('gives the same generic error for an unknown email and a wrong password, and audits both', async () => {
     const user = await t.createUser();
-    const wrong = await t.client().post('/api/login', { email: user.email, password: 'not the password' });
+    const wrong = await t
+      .client()
+      .post('/api/login', { email: user.email, password: 'not the password' });
     const unknownEmail = uniqueEmail('ghost');
-    const unknown = await t.client().post('/api/login', { email: unknownEmail, password: 'whatever' });
+    const unknown = await t
+      .client()
+      .post('/api/login', { email: unknownEmail, password: 'whatever' });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     const expected = { error: 'Invalid email or password', code: 'INVALID_CREDENTIALS' };
     expect(await wrong.json()).toEqual(expected);
     expect(await unknown.json()).toEqual(expected);
     expect(wrong.headers.getSetCookie()).toEqual([]);
-    const failures = await t.db.selectFrom('auditLog').select(['actorUserId', 'details']).where('action', '=', 'auth.login_failed').execute();
-    expect(failures).toContainEqual({ actorUserId: user.row.id, details: { email: user.email, reason: 'wrong-password' } });
-    expect(failures).toContainEqual({ actorUserId: null, details: { email: unknownEmail, reason: 'unknown-email' } });
+    const failures = await t.db
+      .selectFrom('auditLog')
+      .select(['actorUserId', 'details'])
+      .where('action', '=', 'auth.login_failed')
+      .execute();
+    expect(failures).toContainEqual({
+      actorUserId: user.row.id,
+      details: { email: user.email, reason: 'wrong-password' },
+    });
+    expect(failures).toContainEqual({
+      actorUserId: null,
+      details: { email: unknownEmail, reason: 'unknown-email' },
+    });
   });
 
   it("validates the login form with the spec's messages", async () => {
@@ -181,7 +259,9 @@ describe('login, logout and the current user', () => {
     expect(res.status).toBe(200);
     expect(client.sessionCookie).toBeDefined();
     expect(client.sessionCookie).not.toBe(before);
-    expect(((await (await client.get('/api/user')).json()) as { user: { id: number } }).user.id).toBe(second.row.id);
+    expect(
+      ((await (await client.get('/api/user')).json()) as { user: { id: number } }).user.id,
+    ).toBe(second.row.id);
 
     const old = t.client();
     old.sessionCookie = before;
@@ -200,16 +280,24 @@ describe('login, logout and the current user', () => {
     replay.sessionCookie = cookie;
     expect((await replay.get('/api/user')).status).toBe(401);
     expect((await t.client().post('/api/logout')).status).toBe(200);
-    const rows = await t.db.selectFrom('sessions').select('sid').where('userId', '=', user.row.id).execute();
+    const rows = await t.db
+      .selectFrom('sessions')
+      .select('sid')
+      .where('userId', '=', user.row.id)
+      .execute();
     expect(rows).toEqual([]);
   });
 
   it('a suspended user cannot sign in, and is told so only with the right password', async () => {
     const user = await t.createUser({ status: 'suspended' });
-    const right = await t.client().post('/api/login', { email: user.email, password: user.password });
+    const right = await t
+      .client()
+      .post('/api/login', { email: user.email, password: user.password });
     expect(right.status).toBe(403);
     expect(((await right.json()) as { code: string }).code).toBe('ACCOUNT_SUSPENDED');
-    const wrong = await t.client().post('/api/login', { email: user.email, password: 'wrong password' });
+    const wrong = await t
+      .client()
+      .post('/api/login', { email: user.email, password: 'wrong password' });
     expect(((await wrong.json()) as { code: string }).code).toBe('INVALID_CREDENTIALS');
   });
 
@@ -232,7 +320,11 @@ describe('behind a TLS proxy (PUBLIC_ORIGIN https)', () => {
   it('sets a Secure session cookie when the proxy says the request was https', async () => {
     const user = await t.createUser();
     const client = t.client();
-    const res = await client.post('/api/login', { email: user.email, password: user.password }, { headers: { 'x-forwarded-proto': 'https', origin: 'https://rescue.example.org' } });
+    const res = await client.post(
+      '/api/login',
+      { email: user.email, password: user.password },
+      { headers: { 'x-forwarded-proto': 'https', origin: 'https://rescue.example.org' } },
+    );
     expect(res.status).toBe(200);
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('rescuelog_session='));
     expect(cookie).toMatch(/; Secure/i);

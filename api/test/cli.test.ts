@@ -43,10 +43,18 @@ async function target(): Promise<Target> {
   };
 }
 
-async function cli(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join('src', 'cli', script), ...args], { cwd: apiDir, env: childEnv });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join('src', 'cli', script), ...args],
+      { cwd: apiDir, env: childEnv },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -72,29 +80,52 @@ describe('command-line tools on one database, in order', { timeout: 120_000 }, (
   });
 
   it('create-admin creates an approved administrator, then promotes an existing account', async () => {
-    const created = await cli('create-admin.ts', ['--email', 'Chief@Example.org', '--name', 'Station Chief'], { ...shared.env, ADMIN_PASSWORD: 'station-secret' });
+    const created = await cli(
+      'create-admin.ts',
+      ['--email', 'Chief@Example.org', '--name', 'Station Chief'],
+      { ...shared.env, ADMIN_PASSWORD: 'station-secret' },
+    );
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     expect(created.stdout).toContain('Created the approved administrator chief@example.org');
 
     let handle = await shared.open();
     try {
-      const chief = await handle.db.selectFrom('users').selectAll().where('email', '=', 'chief@example.org').executeTakeFirstOrThrow();
-      expect(chief).toMatchObject({ role: 'administrator', status: 'approved', fullName: 'Station Chief' });
+      const chief = await handle.db
+        .selectFrom('users')
+        .selectAll()
+        .where('email', '=', 'chief@example.org')
+        .executeTakeFirstOrThrow();
+      expect(chief).toMatchObject({
+        role: 'administrator',
+        status: 'approved',
+        fullName: 'Station Chief',
+      });
       const hasher = await createPasswordHasher({ memoryCost: 256, timeCost: 1, parallelism: 1 });
       expect(chief.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
       expect(await hasher.verify(chief.passwordHash, 'station-secret')).toBe(true);
-      await handle.db.insertInto('users').values({ email: 'member@example.org', passwordHash: 'x', fullName: 'Pending Member' }).execute();
+      await handle.db
+        .insertInto('users')
+        .values({ email: 'member@example.org', passwordHash: 'x', fullName: 'Pending Member' })
+        .execute();
     } finally {
       await handle.close();
     }
 
-    const promoted = await cli('create-admin.ts', ['--email', 'member@example.org', '--name', 'Pending Member'], shared.env);
+    const promoted = await cli(
+      'create-admin.ts',
+      ['--email', 'member@example.org', '--name', 'Pending Member'],
+      shared.env,
+    );
     expect(promoted.code).toBe(0);
     expect(promoted.stdout).toContain('now an approved administrator');
     handle = await shared.open();
     try {
-      const member = await handle.db.selectFrom('users').select(['role', 'status', 'passwordHash']).where('email', '=', 'member@example.org').executeTakeFirstOrThrow();
+      const member = await handle.db
+        .selectFrom('users')
+        .select(['role', 'status', 'passwordHash'])
+        .where('email', '=', 'member@example.org')
+        .executeTakeFirstOrThrow();
       expect(member).toEqual({ role: 'administrator', status: 'approved', passwordHash: 'x' });
       const audit = await handle.db.selectFrom('auditLog').select('action').orderBy('id').execute();
       expect(audit.map((a) => a.action)).toEqual(['user.create_admin', 'user.promote_admin']);
@@ -104,13 +135,25 @@ describe('command-line tools on one database, in order', { timeout: 120_000 }, (
   });
 
   it('create-admin refuses bad input with the spec messages and without a terminal asks for ADMIN_PASSWORD', async () => {
-    const badEmail = await cli('create-admin.ts', ['--email', 'nope', '--name', 'Station Chief'], shared.env);
+    const badEmail = await cli(
+      'create-admin.ts',
+      ['--email', 'nope', '--name', 'Station Chief'],
+      shared.env,
+    );
     expect(badEmail.code).toBe(1);
     expect(badEmail.stderr).toContain('Valid email address is required');
-    const shortPassword = await cli('create-admin.ts', ['--email', 'a@example.org', '--name', 'Station Chief'], { ...shared.env, ADMIN_PASSWORD: '123' });
+    const shortPassword = await cli(
+      'create-admin.ts',
+      ['--email', 'a@example.org', '--name', 'Station Chief'],
+      { ...shared.env, ADMIN_PASSWORD: '123' },
+    );
     expect(shortPassword.code).toBe(1);
     expect(shortPassword.stderr).toContain('Password must be at least 6 characters');
-    const noPassword = await cli('create-admin.ts', ['--email', 'a@example.org', '--name', 'Station Chief'], shared.env);
+    const noPassword = await cli(
+      'create-admin.ts',
+      ['--email', 'a@example.org', '--name', 'Station Chief'],
+      shared.env,
+    );
     expect(noPassword.code).toBe(1);
     expect(noPassword.stderr).toContain('ADMIN_PASSWORD');
   });
@@ -135,7 +178,12 @@ describe('server start', { timeout: 120_000 }, () => {
     } finally {
       await handle.close();
     }
-    const result = await cli('../server.ts', [], { ...broken.env, PORT: '0', SESSION_SECRET: 'x'.repeat(40), LOG_LEVEL: 'silent' });
+    const result = await cli('../server.ts', [], {
+      ...broken.env,
+      PORT: '0',
+      SESSION_SECRET: 'x'.repeat(40),
+      LOG_LEVEL: 'silent',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Database migration failed, the server was not started');
     expect(result.stderr).toContain('2026-11-21T0500-accounts');

@@ -20,20 +20,28 @@ describe('parseEnv', () => {
 
   it('turns the first-administrator rule off in server mode unless asked for', () => {
     expect(parseEnv({ DATABASE_URL: 'postgres://db/rescuelog' }).firstUserAdmin).toBe(false);
-    expect(parseEnv({ DATABASE_URL: 'postgres://db/rescuelog', FIRST_USER_ADMIN: 'true' }).firstUserAdmin).toBe(true);
+    expect(
+      parseEnv({ DATABASE_URL: 'postgres://db/rescuelog', FIRST_USER_ADMIN: 'true' })
+        .firstUserAdmin,
+    ).toBe(true);
     expect(parseEnv({ FIRST_USER_ADMIN: 'false' }).firstUserAdmin).toBe(false);
   });
 
   it('takes rate limit overrides as <max>/<seconds>', () => {
     expect(parseEnv({}).rateLimits).toEqual({});
-    expect(parseEnv({ RATE_LIMIT_LOGIN_IP: '100/60', RATE_LIMIT_REGISTER_IP: '1000 / 3600' }).rateLimits).toEqual({
+    expect(
+      parseEnv({ RATE_LIMIT_LOGIN_IP: '100/60', RATE_LIMIT_REGISTER_IP: '1000 / 3600' }).rateLimits,
+    ).toEqual({
       loginPerIp: { max: 100, windowSeconds: 60 },
       registerPerIp: { max: 1000, windowSeconds: 3600 },
     });
   });
 
   it('parses origins, including a native wrapper origin', () => {
-    const env = parseEnv({ PUBLIC_ORIGIN: 'https://rescue.example.org/', ALLOWED_ORIGINS: 'capacitor://localhost, https://other.example:8443' });
+    const env = parseEnv({
+      PUBLIC_ORIGIN: 'https://rescue.example.org/',
+      ALLOWED_ORIGINS: 'capacitor://localhost, https://other.example:8443',
+    });
     expect(env.publicOrigin).toBe('https://rescue.example.org');
     expect(env.allowedOrigins).toEqual(['capacitor://localhost', 'https://other.example:8443']);
   });
@@ -50,7 +58,9 @@ describe('parseEnv', () => {
     ['RATE_LIMIT_REGISTER_IP', { RATE_LIMIT_REGISTER_IP: '0/60' }],
   ])('names %s when it is invalid', (variable, source) => {
     expect(() => parseEnv(source)).toThrow(EnvError);
-    expect(() => parseEnv(source)).toThrow(new RegExp(`^Invalid environment variable ${variable}:`));
+    expect(() => parseEnv(source)).toThrow(
+      new RegExp(`^Invalid environment variable ${variable}:`),
+    );
   });
 });
 
@@ -72,7 +82,9 @@ describe('resolveConfig', () => {
   });
 
   it('requires SESSION_SECRET in server mode', () => {
-    expect(() => resolveConfig(parseEnv({ DATABASE_URL: 'postgres://db/x', DATA_DIR: dir }))).toThrow(/SESSION_SECRET/);
+    expect(() =>
+      resolveConfig(parseEnv({ DATABASE_URL: 'postgres://db/x', DATA_DIR: dir })),
+    ).toThrow(/SESSION_SECRET/);
   });
 
   it('defaults DATA_DIR and WEB_DIST to the repository root', () => {
@@ -85,15 +97,24 @@ describe('resolveConfig', () => {
 
   it('allows both spellings of the local address only when PUBLIC_ORIGIN is defaulted; Secure cookies on https', () => {
     const local = resolveConfig(parseEnv({ DATA_DIR: dir, PORT: '4000' }));
-    expect([...local.allowedOrigins].sort()).toEqual(['http://127.0.0.1:4000', 'http://localhost:4000']);
+    expect([...local.allowedOrigins].sort()).toEqual([
+      'http://127.0.0.1:4000',
+      'http://localhost:4000',
+    ]);
     expect(local.cookieSecure).toBe(false);
-    const hosted = resolveConfig(parseEnv({ DATA_DIR: dir, PUBLIC_ORIGIN: 'https://rescue.example.org' }));
+    const hosted = resolveConfig(
+      parseEnv({ DATA_DIR: dir, PUBLIC_ORIGIN: 'https://rescue.example.org' }),
+    );
     expect([...hosted.allowedOrigins]).toEqual(['https://rescue.example.org']);
     expect(hosted.cookieSecure).toBe(true);
-    expect(resolveConfig(parseEnv({ DATA_DIR: dir, TRUST_PROXY: 'true' })).cookieSecure).toBe('auto');
+    expect(resolveConfig(parseEnv({ DATA_DIR: dir, TRUST_PROXY: 'true' })).cookieSecure).toBe(
+      'auto',
+    );
     // An https origin in front of a plain-http server means a TLS proxy: trust its headers.
     expect(parseEnv({ PUBLIC_ORIGIN: 'https://rescue.example.org' }).trustProxy).toBe(true);
-    expect(parseEnv({ PUBLIC_ORIGIN: 'https://rescue.example.org', TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(
+      parseEnv({ PUBLIC_ORIGIN: 'https://rescue.example.org', TRUST_PROXY: 'false' }).trustProxy,
+    ).toBe(false);
     expect(parseEnv({}).trustProxy).toBe(false);
   });
 });

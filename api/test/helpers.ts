@@ -41,7 +41,15 @@ export interface TestApp {
   /** A client without a session (but sending the app's X-Requested-With header). */
   client(): TestClient;
   /** Inserts a user directly (password TEST_PASSWORD unless given). */
-  createUser(values?: Partial<{ email: string; password: string; fullName: string; role: UserRole; status: UserStatus }>): Promise<TestUser>;
+  createUser(
+    values?: Partial<{
+      email: string;
+      password: string;
+      fullName: string;
+      role: UserRole;
+      status: UserStatus;
+    }>,
+  ): Promise<TestUser>;
   close(): Promise<void>;
 }
 
@@ -78,7 +86,9 @@ export async function build(options: BuildOptions = {}): Promise<TestApp> {
       ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
       ...(options.sessionTimeouts ? { sessionTimeouts: options.sessionTimeouts } : {}),
       logger: options.logger ?? false,
-      ...(options.extraProtectedRoutes ? { extraProtectedRoutes: options.extraProtectedRoutes } : {}),
+      ...(options.extraProtectedRoutes
+        ? { extraProtectedRoutes: options.extraProtectedRoutes }
+        : {}),
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
@@ -87,7 +97,8 @@ export async function build(options: BuildOptions = {}): Promise<TestApp> {
     throw error;
   }
   const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('The test server has no TCP address');
+  if (address === null || typeof address === 'string')
+    throw new Error('The test server has no TCP address');
   const url = `http://127.0.0.1:${String(address.port)}`;
 
   return {
@@ -137,14 +148,20 @@ export class TestClient {
   async request(method: string, urlPath: string, options: RequestOptions = {}): Promise<Response> {
     const headers: Record<string, string> = {};
     if (!options.withoutAppHeader) headers['x-requested-with'] = 'rescuelog';
-    if (this.sessionCookie !== undefined) headers.cookie = `${SESSION_COOKIE}=${this.sessionCookie}`;
+    if (this.sessionCookie !== undefined)
+      headers.cookie = `${SESSION_COOKIE}=${this.sessionCookie}`;
     let body: string | undefined = options.body;
     if (options.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.json);
     }
     Object.assign(headers, options.headers);
-    const response = await fetch(new URL(urlPath, this.baseUrl), { method, headers, body, redirect: 'manual' });
+    const response = await fetch(new URL(urlPath, this.baseUrl), {
+      method,
+      headers,
+      body,
+      redirect: 'manual',
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const eq = pair?.indexOf('=') ?? -1;
@@ -167,9 +184,13 @@ export class TestClient {
 }
 
 /** Signs in through the real POST /api/login and returns the signed-in client. */
-export async function loginAs(t: TestApp, user: { email: string; password: string }): Promise<TestClient> {
+export async function loginAs(
+  t: TestApp,
+  user: { email: string; password: string },
+): Promise<TestClient> {
   const client = t.client();
   const response = await client.post('/api/login', { email: user.email, password: user.password });
-  if (response.status !== 200) throw new Error(`login failed: ${String(response.status)} ${await response.text()}`);
+  if (response.status !== 200)
+    throw new Error(`login failed: ${String(response.status)} ${await response.text()}`);
   return client;
 }

@@ -13,15 +13,23 @@ describe('same-origin check on state-changing requests', () => {
   const login = { email: 'nobody@example.org', password: 'whatever' };
 
   it('refuses a write whose Origin is another site, even with the app header', async () => {
-    const res = await t.client().post('/api/login', login, { headers: { origin: 'https://evil.example' } });
+    const res = await t
+      .client()
+      .post('/api/login', login, { headers: { origin: 'https://evil.example' } });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ error: 'Cross-site request refused', code: 'CROSS_SITE_REQUEST' });
+    expect(await res.json()).toEqual({
+      error: 'Cross-site request refused',
+      code: 'CROSS_SITE_REQUEST',
+    });
   });
 
   it('refuses a cross-site HTML form post (no Origin header kept, no app header)', async () => {
     const res = await t.client().request('POST', '/api/logout', {
       body: 'email=a%40b.c',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'sec-fetch-site': 'cross-site',
+      },
       withoutAppHeader: true,
     });
     expect(res.status).toBe(403);
@@ -29,25 +37,33 @@ describe('same-origin check on state-changing requests', () => {
   });
 
   it('refuses a write with neither Origin nor the X-Requested-With header', async () => {
-    const res = await t.client().post('/api/register', { email: uniqueEmail() }, { withoutAppHeader: true });
+    const res = await t
+      .client()
+      .post('/api/register', { email: uniqueEmail() }, { withoutAppHeader: true });
     expect(res.status).toBe(403);
   });
 
   it('refuses Sec-Fetch-Site same-site without an allowed Origin', async () => {
-    const res = await t.client().post('/api/login', login, { headers: { 'sec-fetch-site': 'same-site' } });
+    const res = await t
+      .client()
+      .post('/api/login', login, { headers: { 'sec-fetch-site': 'same-site' } });
     expect(res.status).toBe(403);
   });
 
   it('accepts PUBLIC_ORIGIN and ALLOWED_ORIGINS, and the app header without Origin', async () => {
     for (const origin of ['http://localhost:3000', 'capacitor://localhost']) {
-      const res = await t.client().post('/api/login', login, { headers: { origin, 'sec-fetch-site': 'cross-site' } });
+      const res = await t
+        .client()
+        .post('/api/login', login, { headers: { origin, 'sec-fetch-site': 'cross-site' } });
       expect(res.status).toBe(401);
     }
     expect((await t.client().post('/api/login', login)).status).toBe(401);
   });
 
   it('leaves reads alone', async () => {
-    const res = await t.client().get('/api/health', { headers: { origin: 'https://evil.example' }, withoutAppHeader: true });
+    const res = await t
+      .client()
+      .get('/api/health', { headers: { origin: 'https://evil.example' }, withoutAppHeader: true });
     expect(res.status).toBe(200);
   });
 });
@@ -68,7 +84,10 @@ describe('rate limits', () => {
   it('limits login attempts per email with 429, Retry-After and retryAfterSeconds, even for the right password', async () => {
     const user = await t.createUser();
     for (let i = 0; i < 3; i += 1) {
-      expect((await t.client().post('/api/login', { email: user.email, password: 'wrong password' })).status).toBe(401);
+      expect(
+        (await t.client().post('/api/login', { email: user.email, password: 'wrong password' }))
+          .status,
+      ).toBe(401);
     }
     const res = await t.client().post('/api/login', { email: user.email, password: user.password });
     expect(res.status).toBe(429);
@@ -82,20 +101,40 @@ describe('rate limits', () => {
 
   it('limits login attempts per IP across emails, counted in the database', async () => {
     // 4 attempts were made from 127.0.0.1 by the test above; 2 more are allowed.
-    expect((await t.client().post('/api/login', { email: uniqueEmail(), password: 'x' })).status).toBe(401);
-    expect((await t.client().post('/api/login', { email: uniqueEmail(), password: 'x' })).status).toBe(401);
-    expect((await t.client().post('/api/login', { email: uniqueEmail(), password: 'x' })).status).toBe(429);
-    const row = await t.db.selectFrom('rateLimits').select('count').where('key', '=', 'loginPerIp:127.0.0.1').executeTakeFirstOrThrow();
+    expect(
+      (await t.client().post('/api/login', { email: uniqueEmail(), password: 'x' })).status,
+    ).toBe(401);
+    expect(
+      (await t.client().post('/api/login', { email: uniqueEmail(), password: 'x' })).status,
+    ).toBe(401);
+    expect(
+      (await t.client().post('/api/login', { email: uniqueEmail(), password: 'x' })).status,
+    ).toBe(429);
+    const row = await t.db
+      .selectFrom('rateLimits')
+      .select('count')
+      .where('key', '=', 'loginPerIp:127.0.0.1')
+      .executeTakeFirstOrThrow();
     expect(row.count).toBe(7);
   });
 
   it('a new window starts once the old one has passed', async () => {
-    await t.db.updateTable('rateLimits').set({ expiresAt: new Date(Date.now() - 1000) }).execute();
-    expect((await t.client().post('/api/login', { email: uniqueEmail(), password: 'x' })).status).toBe(401);
+    await t.db
+      .updateTable('rateLimits')
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .execute();
+    expect(
+      (await t.client().post('/api/login', { email: uniqueEmail(), password: 'x' })).status,
+    ).toBe(401);
   });
 
   it('limits registrations per IP', async () => {
-    const form = () => ({ email: uniqueEmail(), password: 'secret1', fullName: 'Sipho Responder', qualifications: 'Nurse' });
+    const form = () => ({
+      email: uniqueEmail(),
+      password: 'secret1',
+      fullName: 'Sipho Responder',
+      qualifications: 'Nurse',
+    });
     expect((await t.client().post('/api/register', form())).status).toBe(201);
     expect((await t.client().post('/api/register', form())).status).toBe(201);
     const res = await t.client().post('/api/register', form());
@@ -126,7 +165,11 @@ describe('errors and headers', () => {
   });
 
   it('every /api response is Cache-Control: no-store, errors included', async () => {
-    for (const res of [await t.client().get('/api/health'), await t.client().get('/api/user'), await t.client().post('/api/login', {})]) {
+    for (const res of [
+      await t.client().get('/api/health'),
+      await t.client().get('/api/user'),
+      await t.client().post('/api/login', {}),
+    ]) {
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
   });
@@ -137,7 +180,10 @@ describe('errors and headers', () => {
   });
 
   it('malformed JSON is a 400 with a code, never a 500', async () => {
-    const res = await t.client().request('POST', '/api/login', { body: '{"email": ', headers: { 'content-type': 'application/json' } });
+    const res = await t.client().request('POST', '/api/login', {
+      body: '{"email": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'Malformed request', code: 'MALFORMED_REQUEST' });
   });
@@ -156,19 +202,29 @@ describe('errors and headers', () => {
   });
 
   it('a wrong content type is 415 UNSUPPORTED_MEDIA_TYPE', async () => {
-    const res = await t.client().request('POST', '/api/login', { body: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await t.client().request('POST', '/api/login', {
+      body: 'email=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(415);
     expect(((await res.json()) as { code: string }).code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('a body over the limit is 413 PAYLOAD_TOO_LARGE', async () => {
-    const res = await t.client().post('/api/register', { email: 'a@b.org', fullName: 'x'.repeat(2 * 1024 * 1024) });
+    const res = await t
+      .client()
+      .post('/api/register', { email: 'a@b.org', fullName: 'x'.repeat(2 * 1024 * 1024) });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('wrong JSON types and unknown fields are validation errors', async () => {
-    const res = await t.client().post('/api/register', { email: 42, password: ['x'], fullName: { a: 1 }, role: 'administrator' });
+    const res = await t.client().post('/api/register', {
+      email: 42,
+      password: ['x'],
+      fullName: { a: 1 },
+      role: 'administrator',
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe('VALIDATION_FAILED');
     const array = await t.client().post('/api/login', [1, 2, 3]);
@@ -176,7 +232,10 @@ describe('errors and headers', () => {
   });
 
   it('an empty JSON body on logout is fine', async () => {
-    const res = await t.client().request('POST', '/api/logout', { body: '', headers: { 'content-type': 'application/json' } });
+    const res = await t.client().request('POST', '/api/logout', {
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
   });
 

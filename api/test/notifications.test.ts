@@ -2,7 +2,11 @@
 // user, by role, or everyone approved), and each user's own view (spec §7): unread count,
 // unread and read lists, mark-all-read. Scheduled notifications stay hidden until due.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOTIFICATION_MESSAGES, type AdminNotification, type NotificationItem } from '@rescuelog/sync-protocol/notifications';
+import {
+  NOTIFICATION_MESSAGES,
+  type AdminNotification,
+  type NotificationItem,
+} from '@rescuelog/sync-protocol/notifications';
 import { build, loginAs, type TestApp, type TestClient, type TestUser } from './helpers';
 
 interface ErrorBody {
@@ -38,8 +42,11 @@ describe('notifications', () => {
     expect(res.status, await res.clone().text()).toBe(201);
     return ((await res.json()) as { notification: AdminNotification }).notification;
   }
-  const count = async (client: TestClient) => ((await (await client.get('/api/user/notifications/unread-count')).json()) as { count: number }).count;
-  const list = async (client: TestClient, which: 'unread' | 'read') => (await (await client.get(`/api/user/notifications/${which}`)).json()) as NotificationItem[];
+  const count = async (client: TestClient) =>
+    ((await (await client.get('/api/user/notifications/unread-count')).json()) as { count: number })
+      .count;
+  const list = async (client: TestClient, which: 'unread' | 'read') =>
+    (await (await client.get(`/api/user/notifications/${which}`)).json()) as NotificationItem[];
 
   it('validates with the spec messages and defaults', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
@@ -51,7 +58,10 @@ describe('notifications', () => {
       [{ title: 't', message: 'm', type: 'gossip' }, 'Invalid enum value'],
       [{ title: 't', message: 'm', url: 'not a url' }, 'Invalid url'],
       [{ title: 't', message: 'm', targetUserIds: ['1'] }, 'Invalid input'],
-      [{ title: 't', message: 'm', scheduledFor: 'tomorrow' }, 'Scheduled time must be an ISO date and time with a time zone'],
+      [
+        { title: 't', message: 'm', scheduledFor: 'tomorrow' },
+        'Scheduled time must be an ISO date and time with a time zone',
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await adminClient.post('/api/admin/notifications', body);
@@ -68,31 +78,73 @@ describe('notifications', () => {
 
   it('sends to every approved user when no target is given, with the defaults', async () => {
     const n = await send({ title: 'Station briefing', message: 'Briefing at 18:00 in the bay.' });
-    expect(n).toMatchObject({ type: 'general', priority: 'normal', status: 'sent', recipientCount: 3, readCount: 0, createdBy: admin.row.id });
+    expect(n).toMatchObject({
+      type: 'general',
+      priority: 'normal',
+      status: 'sent',
+      recipientCount: 3,
+      readCount: 0,
+      createdBy: admin.row.id,
+    });
     expect(n.sentAt).not.toBeNull();
-    const deliveries = await t.db.selectFrom('notificationDeliveries').select('userId').where('notificationId', '=', n.id).execute();
-    expect(deliveries.map((d) => d.userId).sort((a, b) => a - b)).toEqual([admin.row.id, alice.row.id, bob.row.id].sort((a, b) => a - b));
+    const deliveries = await t.db
+      .selectFrom('notificationDeliveries')
+      .select('userId')
+      .where('notificationId', '=', n.id)
+      .execute();
+    expect(deliveries.map((d) => d.userId).sort((a, b) => a - b)).toEqual(
+      [admin.row.id, alice.row.id, bob.row.id].sort((a, b) => a - b),
+    );
     expect(deliveries.some((d) => d.userId === pending.row.id)).toBe(false);
-    const audit = await t.db.selectFrom('auditLog').selectAll().where('action', '=', 'notification.send').where('entityId', '=', String(n.id)).execute();
+    const audit = await t.db
+      .selectFrom('auditLog')
+      .selectAll()
+      .where('action', '=', 'notification.send')
+      .where('entityId', '=', String(n.id))
+      .execute();
     expect(audit).toHaveLength(1);
   });
 
   it('targets users by id and by role', async () => {
-    const toAlice = await send({ title: 'For Alice', message: 'Only you', targetUserIds: [alice.row.id, pending.row.id] });
+    const toAlice = await send({
+      title: 'For Alice',
+      message: 'Only you',
+      targetUserIds: [alice.row.id, pending.row.id],
+    });
     expect(toAlice.recipientCount).toBe(1);
-    const toAdmins = await send({ title: 'Admins', message: 'Admin meeting', targetRoles: ['administrator'], priority: 'high', type: 'system' });
+    const toAdmins = await send({
+      title: 'Admins',
+      message: 'Admin meeting',
+      targetRoles: ['administrator'],
+      priority: 'high',
+      type: 'system',
+    });
     expect(toAdmins.recipientCount).toBe(1);
     expect((await list(bobClient, 'unread')).map((n) => n.title)).not.toContain('For Alice');
     expect((await list(bobClient, 'unread')).map((n) => n.title)).not.toContain('Admins');
     expect((await list(aliceClient, 'unread')).map((n) => n.title)).toContain('For Alice');
-    expect((await list(adminClient, 'unread')).find((n) => n.title === 'Admins')).toMatchObject({ priority: 'high', type: 'system' });
+    expect((await list(adminClient, 'unread')).find((n) => n.title === 'Admins')).toMatchObject({
+      priority: 'high',
+      type: 'system',
+    });
   });
 
-  it("shows each user their own unread notifications newest first, then marks them read", async () => {
-    await send({ title: 'Urgent', message: 'Road closed on the N2', type: 'emergency', priority: 'critical', url: 'https://example.org/closure' });
+  it('shows each user their own unread notifications newest first, then marks them read', async () => {
+    await send({
+      title: 'Urgent',
+      message: 'Road closed on the N2',
+      type: 'emergency',
+      priority: 'critical',
+      url: 'https://example.org/closure',
+    });
     const unread = await list(bobClient, 'unread');
     expect(unread.map((n) => n.title)).toEqual(['Urgent', 'Station briefing']);
-    expect(unread[0]).toMatchObject({ type: 'emergency', priority: 'critical', url: 'https://example.org/closure', readAt: null });
+    expect(unread[0]).toMatchObject({
+      type: 'emergency',
+      priority: 'critical',
+      url: 'https://example.org/closure',
+      readAt: null,
+    });
     expect(unread[0]?.icon).toBeTruthy();
     expect(await count(bobClient)).toBe(2);
     expect(await list(bobClient, 'read')).toEqual([]);
@@ -107,27 +159,45 @@ describe('notifications', () => {
     expect(read.every((n) => n.readAt !== null)).toBe(true);
 
     // Nothing left to mark; Alice's are untouched.
-    expect(await (await bobClient.post('/api/user/notifications/mark-all-read')).json()).toEqual({ updated: 0 });
+    expect(await (await bobClient.post('/api/user/notifications/mark-all-read')).json()).toEqual({
+      updated: 0,
+    });
     expect(await count(aliceClient)).toBe(3);
 
-    const sent = (await (await adminClient.get('/api/admin/notifications')).json()) as { notifications: AdminNotification[] };
+    const sent = (await (await adminClient.get('/api/admin/notifications')).json()) as {
+      notifications: AdminNotification[];
+    };
     expect(sent.notifications[0]?.title).toBe('Urgent');
     expect(sent.notifications.find((n) => n.title === 'Urgent')?.readCount).toBe(1);
   });
 
   it('keeps a notification scheduled for later out of inboxes until it is due', async () => {
-    const later = await send({ title: 'Later', message: 'Not yet', scheduledFor: new Date(Date.now() + 3600_000).toISOString() });
+    const later = await send({
+      title: 'Later',
+      message: 'Not yet',
+      scheduledFor: new Date(Date.now() + 3600_000).toISOString(),
+    });
     expect(later).toMatchObject({ status: 'scheduled', sentAt: null });
     expect(later.recipientCount).toBe(3);
     expect((await list(bobClient, 'unread')).map((n) => n.title)).not.toContain('Later');
     expect(await count(bobClient)).toBe(0);
-    expect(await (await bobClient.post('/api/user/notifications/mark-all-read')).json()).toEqual({ updated: 0 });
+    expect(await (await bobClient.post('/api/user/notifications/mark-all-read')).json()).toEqual({
+      updated: 0,
+    });
 
     // Once due, it appears.
-    await t.db.updateTable('notifications').set({ scheduledFor: new Date(Date.now() - 1000) }).where('id', '=', later.id).execute();
+    await t.db
+      .updateTable('notifications')
+      .set({ scheduledFor: new Date(Date.now() - 1000) })
+      .where('id', '=', later.id)
+      .execute();
     expect((await list(bobClient, 'unread')).map((n) => n.title)).toEqual(['Later']);
 
-    const past = await send({ title: 'Past schedule', message: 'Already due', scheduledFor: '2020-01-01T00:00:00Z' });
+    const past = await send({
+      title: 'Past schedule',
+      message: 'Already due',
+      scheduledFor: '2020-01-01T00:00:00Z',
+    });
     expect(past.status).toBe('sent');
   });
 
@@ -143,7 +213,14 @@ describe('notifications', () => {
     const before = await count(bobClient);
     const ids = await t.db
       .insertInto('notifications')
-      .values(Array.from({ length: 105 }, (_, i) => ({ title: `Bulk ${String(i)}`, message: 'm', status: 'sent', sentAt: new Date() })))
+      .values(
+        Array.from({ length: 105 }, (_, i) => ({
+          title: `Bulk ${String(i)}`,
+          message: 'm',
+          status: 'sent',
+          sentAt: new Date(),
+        })),
+      )
       .returning('id')
       .execute();
     await t.db

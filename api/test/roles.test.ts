@@ -22,7 +22,8 @@ describe('roles', () => {
   });
   afterAll(() => t.close());
 
-  const patch = (id: number, json: unknown) => client.request('PATCH', `/api/admin/roles/${String(id)}`, { json });
+  const patch = (id: number, json: unknown) =>
+    client.request('PATCH', `/api/admin/roles/${String(id)}`, { json });
   const remove = (id: number) => client.request('DELETE', `/api/admin/roles/${String(id)}`);
 
   async function systemRole(name: string): Promise<Role> {
@@ -36,7 +37,12 @@ describe('roles', () => {
     const res = await client.get('/api/admin/roles');
     expect(res.status).toBe(200);
     const { roles } = (await res.json()) as { roles: Role[] };
-    expect(roles.filter((r) => r.isSystem).map((r) => r.name).sort()).toEqual(['administrator', 'member']);
+    expect(
+      roles
+        .filter((r) => r.isSystem)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['administrator', 'member']);
   });
 
   it('is for administrators only', async () => {
@@ -44,7 +50,9 @@ describe('roles', () => {
     const res = await member.post('/api/admin/roles', { name: 'sneaky', displayName: 'Sneaky' });
     expect(res.status).toBe(403);
     expect(((await res.json()) as ErrorBody).code).toBe('ADMIN_REQUIRED');
-    expect(await t.db.selectFrom('roles').select('id').where('name', '=', 'sneaky').executeTakeFirst()).toBeUndefined();
+    expect(
+      await t.db.selectFrom('roles').select('id').where('name', '=', 'sneaky').executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('creates a role with permissions, audited', async () => {
@@ -56,8 +64,19 @@ describe('roles', () => {
     });
     expect(res.status).toBe(201);
     const { role } = (await res.json()) as { role: Role };
-    expect(role).toMatchObject({ name: 'shift-lead', displayName: 'Shift Lead', description: 'Runs a shift', isSystem: false, permissions: { casesLogged: { view: true, edit: true } } });
-    const audit = await t.db.selectFrom('auditLog').selectAll().where('action', '=', 'role.create').where('entityId', '=', String(role.id)).execute();
+    expect(role).toMatchObject({
+      name: 'shift-lead',
+      displayName: 'Shift Lead',
+      description: 'Runs a shift',
+      isSystem: false,
+      permissions: { casesLogged: { view: true, edit: true } },
+    });
+    const audit = await t.db
+      .selectFrom('auditLog')
+      .selectAll()
+      .where('action', '=', 'role.create')
+      .where('entityId', '=', String(role.id))
+      .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]?.actorUserId).toBe(admin.row.id);
   });
@@ -77,11 +96,16 @@ describe('roles', () => {
   });
 
   it('refuses a duplicate name with 409 ROLE_NAME_TAKEN, on create and on rename', async () => {
-    const dup = await client.post('/api/admin/roles', { name: 'member', displayName: 'Another member' });
+    const dup = await client.post('/api/admin/roles', {
+      name: 'member',
+      displayName: 'Another member',
+    });
     expect(dup.status).toBe(409);
     expect(((await dup.json()) as ErrorBody).code).toBe('ROLE_NAME_TAKEN');
 
-    const created = (await (await client.post('/api/admin/roles', { name: 'medic', displayName: 'Medic' })).json()) as { role: Role };
+    const created = (await (
+      await client.post('/api/admin/roles', { name: 'medic', displayName: 'Medic' })
+    ).json()) as { role: Role };
     await client.post('/api/admin/roles', { name: 'paramedic', displayName: 'Paramedic' });
     const rename = await patch(created.role.id, { name: 'paramedic' });
     expect(rename.status).toBe(409);
@@ -89,12 +113,30 @@ describe('roles', () => {
   });
 
   it('updates a custom role and records before and after', async () => {
-    const { role } = (await (await client.post('/api/admin/roles', { name: 'dispatch', displayName: 'Dispatch' })).json()) as { role: Role };
-    const res = await patch(role.id, { name: 'dispatcher', displayName: 'Dispatcher', permissions: { newCase: false } });
+    const { role } = (await (
+      await client.post('/api/admin/roles', { name: 'dispatch', displayName: 'Dispatch' })
+    ).json()) as { role: Role };
+    const res = await patch(role.id, {
+      name: 'dispatcher',
+      displayName: 'Dispatcher',
+      permissions: { newCase: false },
+    });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { role: Role }).role).toMatchObject({ name: 'dispatcher', displayName: 'Dispatcher', permissions: { newCase: false } });
-    const [entry] = await t.db.selectFrom('auditLog').selectAll().where('action', '=', 'role.update').where('entityId', '=', String(role.id)).execute();
-    expect(entry?.details).toMatchObject({ before: { name: 'dispatch', permissions: {} }, after: { name: 'dispatcher', permissions: { newCase: false } } });
+    expect(((await res.json()) as { role: Role }).role).toMatchObject({
+      name: 'dispatcher',
+      displayName: 'Dispatcher',
+      permissions: { newCase: false },
+    });
+    const [entry] = await t.db
+      .selectFrom('auditLog')
+      .selectAll()
+      .where('action', '=', 'role.update')
+      .where('entityId', '=', String(role.id))
+      .execute();
+    expect(entry?.details).toMatchObject({
+      before: { name: 'dispatch', permissions: {} },
+      after: { name: 'dispatcher', permissions: { newCase: false } },
+    });
 
     const nothing = await patch(role.id, {});
     expect(nothing.status).toBe(400);
@@ -102,8 +144,16 @@ describe('roles', () => {
   });
 
   it('keeps a description a patch does not mention, and clears it when given empty', async () => {
-    const { role } = (await (await client.post('/api/admin/roles', { name: 'rescue-diver', displayName: 'Diver', description: 'Water rescue' })).json()) as { role: Role };
-    const kept = (await (await patch(role.id, { displayName: 'Rescue Diver' })).json()) as { role: Role };
+    const { role } = (await (
+      await client.post('/api/admin/roles', {
+        name: 'rescue-diver',
+        displayName: 'Diver',
+        description: 'Water rescue',
+      })
+    ).json()) as { role: Role };
+    const kept = (await (await patch(role.id, { displayName: 'Rescue Diver' })).json()) as {
+      role: Role;
+    };
     expect(kept.role.description).toBe('Water rescue');
     const cleared = (await (await patch(role.id, { description: '' })).json()) as { role: Role };
     expect(cleared.role.description).toBeNull();
@@ -111,7 +161,10 @@ describe('roles', () => {
 
   it('lets a system role be edited but never renamed or deleted', async () => {
     const member = await systemRole('member');
-    const edit = await patch(member.id, { displayName: 'Crew Member', permissions: { firstAidProtocols: true } });
+    const edit = await patch(member.id, {
+      displayName: 'Crew Member',
+      permissions: { firstAidProtocols: true },
+    });
     expect(edit.status).toBe(200);
 
     const rename = await patch(member.id, { name: 'crew' });
@@ -128,9 +181,17 @@ describe('roles', () => {
   });
 
   it('refuses to delete a role users still have, then deletes it once they do not', async () => {
-    const { role } = (await (await client.post('/api/admin/roles', { name: 'observer', displayName: 'Observer' })).json()) as { role: Role };
+    const { role } = (await (
+      await client.post('/api/admin/roles', { name: 'observer', displayName: 'Observer' })
+    ).json()) as { role: Role };
     const user = await t.createUser({ status: 'approved' });
-    expect((await client.request('PATCH', `/api/admin/users/${String(user.row.id)}`, { json: { roleId: role.id } })).status).toBe(200);
+    expect(
+      (
+        await client.request('PATCH', `/api/admin/users/${String(user.row.id)}`, {
+          json: { roleId: role.id },
+        })
+      ).status,
+    ).toBe(200);
 
     const inUse = await remove(role.id);
     expect(inUse.status).toBe(409);
@@ -138,12 +199,21 @@ describe('roles', () => {
     expect(body.code).toBe('ROLE_IN_USE');
     expect(body.error).toMatch(/1 user/);
 
-    await client.request('PATCH', `/api/admin/users/${String(user.row.id)}`, { json: { roleId: null } });
+    await client.request('PATCH', `/api/admin/users/${String(user.row.id)}`, {
+      json: { roleId: null },
+    });
     const ok = await remove(role.id);
     expect(ok.status).toBe(200);
     const { roles } = (await (await client.get('/api/admin/roles')).json()) as { roles: Role[] };
     expect(roles.some((r) => r.id === role.id)).toBe(false);
-    expect(await t.db.selectFrom('auditLog').select('id').where('action', '=', 'role.delete').where('entityId', '=', String(role.id)).execute()).toHaveLength(1);
+    expect(
+      await t.db
+        .selectFrom('auditLog')
+        .select('id')
+        .where('action', '=', 'role.delete')
+        .where('entityId', '=', String(role.id))
+        .execute(),
+    ).toHaveLength(1);
 
     const again = await remove(role.id);
     expect(again.status).toBe(404);

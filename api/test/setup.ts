@@ -17,6 +17,8 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
   if (logged.length > 0) {
-    throw new Error(`Unexpected console.error: ${logged.map((a) => a.map(String).join(' ')).join('\n')}`);
+    throw new Error(
+      `Unexpected console.error: ${logged.map((a) => a.map(String).join(' ')).join('\n')}`,
+    );
   }
 });

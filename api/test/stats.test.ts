@@ -24,7 +24,13 @@ describe('stats and cases', () => {
   });
   afterAll(() => t.close());
 
-  async function insertCase(values: { createdAt: Date | string; status?: 'in_progress' | 'completed'; userId?: number; deleted?: boolean; incidentType?: string }) {
+  async function insertCase(values: {
+    createdAt: Date | string;
+    status?: 'in_progress' | 'completed';
+    userId?: number;
+    deleted?: boolean;
+    incidentType?: string;
+  }) {
     caseCounter += 1;
     const row = await t.db
       .insertInto('cases')
@@ -61,17 +67,37 @@ describe('stats and cases', () => {
     it('puts 23:30 on the last day of the month in that month, and 00:30 the next day in the next', async () => {
       // Sat 31 Oct, 23:45 SAST: October has only the 23:30 case (in UTC, the 00:30 SAST case
       // would be October's too). The week Mon 26 Oct - Sun 1 Nov has three.
-      expect(await getStats(t.db, new Date('2026-10-31T21:45:00Z'))).toEqual({ thisMonthIncidents: 1, thisWeekIncidents: 3, activeIncidents: 1 });
+      expect(await getStats(t.db, new Date('2026-10-31T21:45:00Z'))).toEqual({
+        thisMonthIncidents: 1,
+        thisWeekIncidents: 3,
+        activeIncidents: 1,
+      });
       // Sun 1 Nov, 00:35 SAST (still 31 Oct in UTC): November has the three from 00:30 on.
-      expect(await getStats(t.db, new Date('2026-10-31T22:35:00Z'))).toEqual({ thisMonthIncidents: 3, thisWeekIncidents: 3, activeIncidents: 1 });
+      expect(await getStats(t.db, new Date('2026-10-31T22:35:00Z'))).toEqual({
+        thisMonthIncidents: 3,
+        thisWeekIncidents: 3,
+        activeIncidents: 1,
+      });
     });
 
     it('starts the week on Monday: Sunday 23:30 is last week, Monday 00:30 this week', async () => {
       // Sun 1 Nov, noon SAST.
-      expect(await getStats(t.db, new Date('2026-11-01T10:00:00Z'))).toEqual({ thisMonthIncidents: 3, thisWeekIncidents: 3, activeIncidents: 1 });
+      expect(await getStats(t.db, new Date('2026-11-01T10:00:00Z'))).toEqual({
+        thisMonthIncidents: 3,
+        thisWeekIncidents: 3,
+        activeIncidents: 1,
+      });
       // Mon 2 Nov, 00:45 SAST (still Sunday in UTC): the new week holds only the 00:30 case.
-      expect(await getStats(t.db, new Date('2026-11-01T22:45:00Z'))).toEqual({ thisMonthIncidents: 3, thisWeekIncidents: 1, activeIncidents: 1 });
-      expect(await getStats(t.db, new Date('2026-11-02T10:00:00Z'))).toEqual({ thisMonthIncidents: 3, thisWeekIncidents: 1, activeIncidents: 1 });
+      expect(await getStats(t.db, new Date('2026-11-01T22:45:00Z'))).toEqual({
+        thisMonthIncidents: 3,
+        thisWeekIncidents: 1,
+        activeIncidents: 1,
+      });
+      expect(await getStats(t.db, new Date('2026-11-02T10:00:00Z'))).toEqual({
+        thisMonthIncidents: 3,
+        thisWeekIncidents: 1,
+        activeIncidents: 1,
+      });
     });
   });
 
@@ -87,7 +113,11 @@ describe('stats and cases', () => {
       const res = await client.get('/api/stats');
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toContain('no-store');
-      expect((await res.json()) as Stats).toEqual({ thisMonthIncidents: 2, thisWeekIncidents: 2, activeIncidents: 2 });
+      expect((await res.json()) as Stats).toEqual({
+        thisMonthIncidents: 2,
+        thisWeekIncidents: 2,
+        activeIncidents: 2,
+      });
     });
 
     it('needs an approved, signed-in user', async () => {
@@ -106,7 +136,11 @@ describe('stats and cases', () => {
       await clearCases();
       other = await t.createUser({ status: 'approved' });
       await insertCase({ createdAt: '2026-11-10T08:00:00Z', incidentType: 'Cardiac' });
-      await insertCase({ createdAt: '2026-11-12T08:00:00Z', status: 'in_progress', incidentType: 'MVA' });
+      await insertCase({
+        createdAt: '2026-11-12T08:00:00Z',
+        status: 'in_progress',
+        incidentType: 'MVA',
+      });
       await insertCase({ createdAt: '2026-11-11T08:00:00Z', userId: other.row.id });
       await insertCase({ createdAt: '2026-11-13T08:00:00Z', deleted: true });
     });
@@ -116,31 +150,73 @@ describe('stats and cases', () => {
       const res = await client.get('/api/cases');
       expect(res.status).toBe(200);
       const cases = (await res.json()) as CaseSummary[];
-      expect(cases.map((c) => c.createdAt)).toEqual(['2026-11-12T08:00:00.000Z', '2026-11-11T08:00:00.000Z', '2026-11-10T08:00:00.000Z']);
-      expect(cases[0]).toMatchObject({ status: 'in_progress', incidentType: 'MVA', completedAt: null, userId: author.row.id });
+      expect(cases.map((c) => c.createdAt)).toEqual([
+        '2026-11-12T08:00:00.000Z',
+        '2026-11-11T08:00:00.000Z',
+        '2026-11-10T08:00:00.000Z',
+      ]);
+      expect(cases[0]).toMatchObject({
+        status: 'in_progress',
+        incidentType: 'MVA',
+        completedAt: null,
+        userId: author.row.id,
+      });
       expect(typeof cases[0]?.id).toBe('string');
-      expect(Object.keys(cases[0] ?? {}).sort()).toEqual(['caseId', 'completedAt', 'createdAt', 'id', 'incidentType', 'patientName', 'responderCallSign', 'responderName', 'status', 'userId']);
+      expect(Object.keys(cases[0] ?? {}).sort()).toEqual([
+        'caseId',
+        'completedAt',
+        'createdAt',
+        'id',
+        'incidentType',
+        'patientName',
+        'responderCallSign',
+        'responderName',
+        'status',
+        'userId',
+      ]);
     });
 
     it("shows only a user's own cases when their casesLogged permission withholds view", async () => {
-      await t.db.updateTable('users').set({ permissions: JSON.stringify({ casesLogged: { view: false, edit: true } }) }).where('id', '=', other.row.id).execute();
-      const own = (await (await (await loginAs(t, other)).get('/api/cases')).json()) as CaseSummary[];
+      await t.db
+        .updateTable('users')
+        .set({ permissions: JSON.stringify({ casesLogged: { view: false, edit: true } }) })
+        .where('id', '=', other.row.id)
+        .execute();
+      const own = (await (
+        await (await loginAs(t, other)).get('/api/cases')
+      ).json()) as CaseSummary[];
       expect(own.map((c) => c.userId)).toEqual([other.row.id]);
 
-      await t.db.updateTable('users').set({ permissions: JSON.stringify({ casesLogged: true }) }).where('id', '=', other.row.id).execute();
-      const all = (await (await (await loginAs(t, other)).get('/api/cases')).json()) as CaseSummary[];
+      await t.db
+        .updateTable('users')
+        .set({ permissions: JSON.stringify({ casesLogged: true }) })
+        .where('id', '=', other.row.id)
+        .execute();
+      const all = (await (
+        await (await loginAs(t, other)).get('/api/cases')
+      ).json()) as CaseSummary[];
       expect(all).toHaveLength(3);
     });
 
     it('honours limit (default 50, 1 to 200)', async () => {
       await t.db
         .insertInto('cases')
-        .values(Array.from({ length: 60 }, (_, i) => ({ caseId: `BULK-${String(i)}`, userId: author.row.id, createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)) })))
+        .values(
+          Array.from({ length: 60 }, (_, i) => ({
+            caseId: `BULK-${String(i)}`,
+            userId: author.row.id,
+            createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)),
+          })),
+        )
         .execute();
       const client = await loginAs(t, author);
       expect(((await (await client.get('/api/cases')).json()) as CaseSummary[]).length).toBe(50);
-      expect(((await (await client.get('/api/cases?limit=3')).json()) as CaseSummary[]).length).toBe(3);
-      expect(((await (await client.get('/api/cases?limit=200')).json()) as CaseSummary[]).length).toBe(63);
+      expect(
+        ((await (await client.get('/api/cases?limit=3')).json()) as CaseSummary[]).length,
+      ).toBe(3);
+      expect(
+        ((await (await client.get('/api/cases?limit=200')).json()) as CaseSummary[]).length,
+      ).toBe(63);
       for (const bad of ['0', '201', 'abc', '1.5', '-1']) {
         const res = await client.get(`/api/cases?limit=${bad}`);
         expect(res.status, bad).toBe(400);

@@ -8,10 +8,19 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { readLocalRecord } from '@rescuelog/sync-protocol/client/local-records';
-import { pendingCount, readOutbox, readRejections, saveMutation, type MutationInput } from '@rescuelog/sync-protocol/client/outbox';
+import {
+  pendingCount,
+  readOutbox,
+  readRejections,
+  saveMutation,
+  type MutationInput,
+} from '@rescuelog/sync-protocol/client/outbox';
 import { pullChanges } from '@rescuelog/sync-protocol/client/pull';
 import { SyncEngine } from '@rescuelog/sync-protocol/client/sync-engine';
-import { createFetchTransport, type SyncTransport } from '@rescuelog/sync-protocol/client/transport';
+import {
+  createFetchTransport,
+  type SyncTransport,
+} from '@rescuelog/sync-protocol/client/transport';
 import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
 import { build, type TestApp, type TestClient, type TestUser } from './helpers';
@@ -47,7 +56,10 @@ function openDb(): SyncDatabase {
 function transport(signedIn: () => boolean = () => true): SyncTransport {
   return createFetchTransport({
     baseUrl: t.url,
-    headers: (): Record<string, string> => (signedIn() && client.sessionCookie ? { cookie: `${SESSION_COOKIE}=${client.sessionCookie}` } : {}),
+    headers: (): Record<string, string> =>
+      signedIn() && client.sessionCookie
+        ? { cookie: `${SESSION_COOKIE}=${client.sessionCookie}` }
+        : {},
   });
 }
 
@@ -85,11 +97,16 @@ describe('client engine against the real API', () => {
     const real = transport();
     const recording: SyncTransport = {
       post: (path, body) => {
-        if (path === '/api/sync/push') seen.push((body as { mutations: { seq: number }[] }).mutations.map((m) => m.seq));
+        if (path === '/api/sync/push')
+          seen.push((body as { mutations: { seq: number }[] }).mutations.map((m) => m.seq));
         return real.post(path, body);
       },
     };
-    expect(await drainOutbox({ db, transport: recording, batchSize: 100 })).toMatchObject({ kind: 'drained', acknowledged: 250, rejected: 0 });
+    expect(await drainOutbox({ db, transport: recording, batchSize: 100 })).toMatchObject({
+      kind: 'drained',
+      acknowledged: 250,
+      rejected: 0,
+    });
     expect(seen.map((b) => b.length)).toEqual([100, 100, 50]);
     expect(seen.flat()).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
     const stored = await serverCases(cases.map((c) => c.id));
@@ -98,7 +115,12 @@ describe('client engine against the real API', () => {
 
     expect(await pullChanges({ db, transport: real })).toMatchObject({ kind: 'pulled' });
     const local = await readLocalRecord(db, 'case', cases[7]!.id);
-    expect(local).toMatchObject({ caseId: cases[7]!.humanId, patientName: 'Patient 7', status: 'in_progress', userId: member.row.id });
+    expect(local).toMatchObject({
+      caseId: cases[7]!.humanId,
+      patientName: 'Patient 7',
+      status: 'in_progress',
+      userId: member.row.id,
+    });
     expect(local?.version).toMatch(/^\d+$/);
   });
 
@@ -118,12 +140,22 @@ describe('client engine against the real API', () => {
         return response;
       },
     };
-    expect(await drainOutbox({ db, transport: cutting })).toMatchObject({ kind: 'retry', reason: 'network' });
+    expect(await drainOutbox({ db, transport: cutting })).toMatchObject({
+      kind: 'retry',
+      reason: 'network',
+    });
     expect(await pendingCount(db)).toBe(2);
     expect(await serverCases(cases.map((c) => c.id))).toHaveLength(2);
-    expect(await drainOutbox({ db, transport: cutting })).toMatchObject({ kind: 'drained', acknowledged: 2 });
+    expect(await drainOutbox({ db, transport: cutting })).toMatchObject({
+      kind: 'drained',
+      acknowledged: 2,
+    });
     expect(await serverCases(cases.map((c) => c.id))).toHaveLength(2);
-    const applied = await t.db.selectFrom('appliedMutations').select('mutationId').where('deviceId', '=', (await readOutboxDevice(db)) ?? '').execute();
+    const applied = await t.db
+      .selectFrom('appliedMutations')
+      .select('mutationId')
+      .where('deviceId', '=', (await readOutboxDevice(db)) ?? '')
+      .execute();
     expect(applied).toHaveLength(2);
   });
 
@@ -132,7 +164,12 @@ describe('client engine against the real API', () => {
     const c = newCase('After Sign In');
     await saveMutation(db, c.input);
     let signedIn = false;
-    const engine = new SyncEngine({ db, transport: transport(() => signedIn), setTimer: () => null, clearTimer: () => undefined });
+    const engine = new SyncEngine({
+      db,
+      transport: transport(() => signedIn),
+      setTimer: () => null,
+      clearTimer: () => undefined,
+    });
     expect(await engine.sync('app-start')).toMatchObject({ phase: 'auth-required' });
     expect(await engine.sync('online')).toMatchObject({ phase: 'auth-required' });
     expect(await pendingCount(db)).toBe(1);
@@ -145,8 +182,17 @@ describe('client engine against the real API', () => {
   it('moves a change the server refuses (a completed case) to the rejections store with its data', async () => {
     const db = openDb();
     const c = newCase('Locked Case');
-    await saveMutation(db, { ...c.input, args: { ...c.input.args, fields: completeCaseFields({ patientName: 'Locked Case' }) } } as MutationInput);
-    await saveMutation(db, { name: 'vitalSign.record', args: completeCaseVital(c.id), entityIds: [c.id], baseVersion: null, actorUserId: member.row.id });
+    await saveMutation(db, {
+      ...c.input,
+      args: { ...c.input.args, fields: completeCaseFields({ patientName: 'Locked Case' }) },
+    } as MutationInput);
+    await saveMutation(db, {
+      name: 'vitalSign.record',
+      args: completeCaseVital(c.id),
+      entityIds: [c.id],
+      baseVersion: null,
+      actorUserId: member.row.id,
+    });
     await saveMutation(db, {
       name: 'case.complete',
       args: { id: c.id, completedAt: new Date().toISOString() },
@@ -161,9 +207,17 @@ describe('client engine against the real API', () => {
       baseVersion: null,
       actorUserId: member.row.id,
     });
-    expect(await drainOutbox({ db, transport: transport() })).toMatchObject({ kind: 'drained', acknowledged: 4, rejected: 1 });
+    expect(await drainOutbox({ db, transport: transport() })).toMatchObject({
+      kind: 'drained',
+      acknowledged: 4,
+      rejected: 1,
+    });
     const [rejection] = await readRejections(db);
-    expect(rejection).toMatchObject({ seq: 4, code: 'CASE_LOCKED', mutation: { args: { fields: { patientName: 'Too late' } } } });
+    expect(rejection).toMatchObject({
+      seq: 4,
+      code: 'CASE_LOCKED',
+      mutation: { args: { fields: { patientName: 'Too late' } } },
+    });
     expect(await serverCases([c.id])).toEqual([{ id: c.id, patientName: 'Locked Case' }]);
   });
 });
@@ -188,11 +242,18 @@ describe('client engine behind something that is not the API', () => {
   it('treats a captive-portal page as no answer and keeps the queue; refused connections too', async () => {
     const db = openDb();
     await saveMutation(db, newCase('Behind the portal').input);
-    expect(await drainOutbox({ db, transport: createFetchTransport({ baseUrl: portalUrl }) })).toMatchObject({ kind: 'retry', reason: 'captive-portal' });
-    expect(await drainOutbox({ db, transport: createFetchTransport({ baseUrl: 'http://127.0.0.1:9' }) })).toMatchObject({ kind: 'retry', reason: 'network' });
+    expect(
+      await drainOutbox({ db, transport: createFetchTransport({ baseUrl: portalUrl }) }),
+    ).toMatchObject({ kind: 'retry', reason: 'captive-portal' });
+    expect(
+      await drainOutbox({ db, transport: createFetchTransport({ baseUrl: 'http://127.0.0.1:9' }) }),
+    ).toMatchObject({ kind: 'retry', reason: 'network' });
     const [entry] = await readOutbox(db);
     expect(entry).toMatchObject({ state: 'pending', attempts: 2 });
-    expect(await drainOutbox({ db, transport: transport() })).toMatchObject({ kind: 'drained', acknowledged: 1 });
+    expect(await drainOutbox({ db, transport: transport() })).toMatchObject({
+      kind: 'drained',
+      acknowledged: 1,
+    });
   });
 });
 

@@ -494,14 +494,12 @@ describe('sync push', () => {
   it('acknowledges nothing without a session, for another actor, or for a device of another user', async () => {
     const device = new Device(alice);
     const m = device.m('case.upsert', { id: uuid(), humanId: humanId('C'), fields: {} });
-    const anonymous = await t
-      .client()
-      .post('/api/sync/push', {
-        protocolVersion: 1,
-        schemaVersion: 1,
-        deviceId: device.deviceId,
-        mutations: [m],
-      });
+    const anonymous = await t.client().post('/api/sync/push', {
+      protocolVersion: 1,
+      schemaVersion: 1,
+      deviceId: device.deviceId,
+      mutations: [m],
+    });
     expect(anonymous.status).toBe(401);
 
     const asBob = await bob.client.post('/api/sync/push', {

@@ -6,11 +6,19 @@ import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, type UserDocument } from '@rescuelog/sync-protocol/uploads';
+import {
+  MAX_UPLOAD_BYTES,
+  UPLOAD_MESSAGES,
+  type UserDocument,
+} from '@rescuelog/sync-protocol/uploads';
 import type { User } from '@rescuelog/sync-protocol/users';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
 import { createDiskStorage } from '../src/services/object-storage';
-import { cleanupUploads, LAPSED_TOKEN_GRACE_MS, UNREFERENCED_OBJECT_GRACE_MS } from '../src/services/uploads-service';
+import {
+  cleanupUploads,
+  LAPSED_TOKEN_GRACE_MS,
+  UNREFERENCED_OBJECT_GRACE_MS,
+} from '../src/services/uploads-service';
 import { build, loginAs, type TestApp, type TestClient, type TestUser } from './helpers';
 
 interface ErrorBody {
@@ -23,9 +31,19 @@ const PNG = Buffer.concat([
   Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'),
   Buffer.from('1f15c4890000000d49444154789c6300010000050001', 'hex'),
 ]);
-const PDF = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1');
-const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'), Buffer.alloc(64, 0x11), Buffer.from('ffd9', 'hex')]);
-const GIF = Buffer.from('47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b', 'hex');
+const PDF = Buffer.from(
+  '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+  'latin1',
+);
+const JPEG = Buffer.concat([
+  Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'),
+  Buffer.alloc(64, 0x11),
+  Buffer.from('ffd9', 'hex'),
+]);
+const GIF = Buffer.from(
+  '47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b',
+  'hex',
+);
 const HTML = Buffer.from('<!doctype html><html><script>alert(document.cookie)</script></html>');
 
 /** A PNG padded with trailing bytes to exactly `size` (decoders ignore data after IEND). */
@@ -33,8 +51,16 @@ function pngOfSize(size: number): Buffer {
   return Buffer.concat([PNG, Buffer.alloc(size - PNG.length, 0x20)]);
 }
 
-async function put(client: TestClient, uploadURL: string, bytes: Buffer, contentType = 'application/octet-stream'): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': contentType, 'x-requested-with': 'rescuelog' };
+async function put(
+  client: TestClient,
+  uploadURL: string,
+  bytes: Buffer,
+  contentType = 'application/octet-stream',
+): Promise<Response> {
+  const headers: Record<string, string> = {
+    'content-type': contentType,
+    'x-requested-with': 'rescuelog',
+  };
   if (client.sessionCookie) headers.cookie = `${SESSION_COOKIE}=${client.sessionCookie}`;
   return fetch(new URL(uploadURL, client.baseUrl), { method: 'PUT', headers, body: bytes });
 }
@@ -55,7 +81,11 @@ async function upload(client: TestClient, bytes: Buffer, contentType?: string): 
  * PUT without Content-Length (chunked), over a raw socket, so the server cannot refuse
  * up front and must count while streaming. Resolves with the response once it arrives.
  */
-function putChunked(client: TestClient, uploadURL: string, chunks: Iterable<Buffer>): Promise<{ status: number; body: string }> {
+function putChunked(
+  client: TestClient,
+  uploadURL: string,
+  chunks: Iterable<Buffer>,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL(uploadURL, client.baseUrl);
     const request = http.request(url, {
@@ -126,7 +156,9 @@ describe('uploads', () => {
     const token = uploadURL.split('/').pop() ?? '';
     const rows = await t.db.selectFrom('uploads').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(token);
-    expect(rows.some((r) => r.tokenHash === createHash('sha256').update(token).digest('hex'))).toBe(true);
+    expect(rows.some((r) => r.tokenHash === createHash('sha256').update(token).digest('hex'))).toBe(
+      true,
+    );
 
     // And the pending user can use it.
     const stored = await put(pending, uploadURL, PDF, 'application/pdf');
@@ -172,7 +204,12 @@ describe('uploads', () => {
     expect(res.headers.get('cache-control')).toContain('no-store');
     expect(Buffer.from(await res.arrayBuffer())).toEqual(PNG);
 
-    const audit = await t.db.selectFrom('auditLog').selectAll().where('action', '=', 'upload.store').where('entityId', '=', name).execute();
+    const audit = await t.db
+      .selectFrom('auditLog')
+      .selectAll()
+      .where('action', '=', 'upload.store')
+      .where('entityId', '=', name)
+      .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]?.actorUserId).toBe(member.row.id);
   });
@@ -194,7 +231,10 @@ describe('uploads', () => {
     const res = await put(memberClient, url, bytes, contentType);
     expect(res.status).toBe(415);
     const body = (await res.json()) as ErrorBody;
-    expect(body).toEqual({ error: UPLOAD_MESSAGES.typeNotAllowed, code: 'UPLOAD_TYPE_NOT_ALLOWED' });
+    expect(body).toEqual({
+      error: UPLOAD_MESSAGES.typeNotAllowed,
+      code: 'UPLOAD_TYPE_NOT_ALLOWED',
+    });
     expect(await filesOnDisk()).toEqual(before);
   });
 
@@ -208,11 +248,17 @@ describe('uploads', () => {
 
   it('refuses an expired URL, a made-up one, and one handed to another user', async () => {
     const expired = await uploadUrl(memberClient);
-    await t.db.updateTable('uploads').set({ expiresAt: new Date(Date.now() - 1000) }).where('status', '=', 'pending').execute();
+    await t.db
+      .updateTable('uploads')
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where('status', '=', 'pending')
+      .execute();
     expect((await put(memberClient, expired, PNG)).status).toBe(404);
 
     const madeUp = `/api/objects/upload/${'A'.repeat(43)}`;
-    expect(((await (await put(memberClient, madeUp, PNG)).json()) as ErrorBody).code).toBe('UPLOAD_URL_INVALID');
+    expect(((await (await put(memberClient, madeUp, PNG)).json()) as ErrorBody).code).toBe(
+      'UPLOAD_URL_INVALID',
+    );
     expect((await put(memberClient, '/api/objects/upload/short', PNG)).status).toBe(404);
 
     const theirs = await uploadUrl(adminClient);
@@ -230,7 +276,12 @@ describe('uploads', () => {
 
   it('refuses one byte more with 413, from the declared length', async () => {
     const before = await filesOnDisk();
-    const res = await put(memberClient, await uploadUrl(memberClient), pngOfSize(MAX_UPLOAD_BYTES + 1), 'image/png');
+    const res = await put(
+      memberClient,
+      await uploadUrl(memberClient),
+      pngOfSize(MAX_UPLOAD_BYTES + 1),
+      'image/png',
+    );
     expect(res.status).toBe(413);
     expect(((await res.json()) as ErrorBody).code).toBe('PAYLOAD_TOO_LARGE');
     expect(await filesOnDisk()).toEqual(before);
@@ -248,7 +299,17 @@ describe('uploads', () => {
     expect(res.status).toBe(413);
     expect((JSON.parse(res.body) as ErrorBody).code).toBe('PAYLOAD_TOO_LARGE');
     expect(await filesOnDisk()).toEqual(before);
-    const row = await t.db.selectFrom('uploads').select(['status', 'storageKey']).where('tokenHash', '=', createHash('sha256').update(url.split('/').pop() ?? '').digest('hex')).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('uploads')
+      .select(['status', 'storageKey'])
+      .where(
+        'tokenHash',
+        '=',
+        createHash('sha256')
+          .update(url.split('/').pop() ?? '')
+          .digest('hex'),
+      )
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'expired', storageKey: null });
   });
 
@@ -260,21 +321,40 @@ describe('uploads', () => {
     const denied = await otherClient.get(url);
     expect(denied.status).toBe(403);
     expect(((await denied.json()) as ErrorBody).code).toBe('FORBIDDEN');
-    const audit = await t.db.selectFrom('auditLog').selectAll().where('action', '=', 'access.denied').where('actorUserId', '=', other.row.id).execute();
+    const audit = await t.db
+      .selectFrom('auditLog')
+      .selectAll()
+      .where('action', '=', 'access.denied')
+      .where('actorUserId', '=', other.row.id)
+      .execute();
     expect(audit.some((a) => (a.details as { object?: string }).object === name)).toBe(true);
 
     const asAdmin = await adminClient.get(url);
     expect(asAdmin.status).toBe(200);
     expect(asAdmin.headers.get('content-type')).toBe('application/pdf');
-    const read = await t.db.selectFrom('auditLog').selectAll().where('action', '=', 'upload.read').where('entityId', '=', name).execute();
+    const read = await t.db
+      .selectFrom('auditLog')
+      .selectAll()
+      .where('action', '=', 'upload.read')
+      .where('entityId', '=', name)
+      .execute();
     expect(read).toHaveLength(1);
     expect(read[0]).toMatchObject({ actorUserId: admin.row.id, details: { owner: member.row.id } });
     // The owner's own reads are not logged.
     await memberClient.get(url);
-    expect(await t.db.selectFrom('auditLog').select('id').where('action', '=', 'upload.read').where('entityId', '=', name).execute()).toHaveLength(1);
+    expect(
+      await t.db
+        .selectFrom('auditLog')
+        .select('id')
+        .where('action', '=', 'upload.read')
+        .where('entityId', '=', name)
+        .execute(),
+    ).toHaveLength(1);
 
     expect((await t.client().get(url)).status).toBe(401);
-    expect((await memberClient.get('/api/objects/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.png')).status).toBe(404);
+    expect(
+      (await memberClient.get('/api/objects/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.png')).status,
+    ).toBe(404);
     expect((await memberClient.get('/api/objects/..%2F..%2Fsession-secret')).status).toBe(404);
   });
 
@@ -284,12 +364,23 @@ describe('uploads', () => {
     const id = await upload(client, PDF);
     const certs = [await upload(client, PNG), await upload(client, JPEG)];
 
-    const res = await client.request('PUT', '/api/user/documents', { json: { idDocumentUrl: id, certificationsUrl: certs } });
+    const res = await client.request('PUT', '/api/user/documents', {
+      json: { idDocumentUrl: id, certificationsUrl: certs },
+    });
     expect(res.status).toBe(200);
     const { user } = (await res.json()) as { user: User };
     expect(user.idDocumentUrl).toBe(id);
     expect(JSON.parse(user.certificationsUrl ?? '[]')).toEqual(certs);
-    expect((await t.db.selectFrom('auditLog').select('id').where('action', '=', 'user.documents').where('actorUserId', '=', pending.row.id).execute()).length).toBe(1);
+    expect(
+      (
+        await t.db
+          .selectFrom('auditLog')
+          .select('id')
+          .where('action', '=', 'user.documents')
+          .where('actorUserId', '=', pending.row.id)
+          .execute()
+      ).length,
+    ).toBe(1);
 
     const listed = await adminClient.get(`/api/admin/users/${String(pending.row.id)}/documents`);
     expect(listed.status).toBe(200);
@@ -302,9 +393,13 @@ describe('uploads', () => {
     expect(documents[0]?.sizeBytes).toBe(PDF.length);
 
     // A single URL for certifications is a list of one; null clears.
-    const single = (await (await client.request('PUT', '/api/user/documents', { json: { certificationsUrl: certs[0] } })).json()) as { user: User };
+    const single = (await (
+      await client.request('PUT', '/api/user/documents', { json: { certificationsUrl: certs[0] } })
+    ).json()) as { user: User };
     expect(JSON.parse(single.user.certificationsUrl ?? '[]')).toEqual([certs[0]]);
-    const cleared = (await (await client.request('PUT', '/api/user/documents', { json: { idDocumentUrl: null } })).json()) as { user: User };
+    const cleared = (await (
+      await client.request('PUT', '/api/user/documents', { json: { idDocumentUrl: null } })
+    ).json()) as { user: User };
     expect(cleared.user.idDocumentUrl).toBeNull();
   });
 
@@ -322,7 +417,9 @@ describe('uploads', () => {
     await cleanupUploads(t.db, storage, new Date(Date.now() + 60_000));
     expect(await filesOnDisk()).toEqual(expect.arrayContaining([name(kept), name(orphan)]));
 
-    const later = new Date(Date.now() + Math.max(UNREFERENCED_OBJECT_GRACE_MS, LAPSED_TOKEN_GRACE_MS) + 60_000);
+    const later = new Date(
+      Date.now() + Math.max(UNREFERENCED_OBJECT_GRACE_MS, LAPSED_TOKEN_GRACE_MS) + 60_000,
+    );
     const result = await cleanupUploads(t.db, storage, later);
     expect(result.objects).toBeGreaterThanOrEqual(1);
     expect(result.tokens).toBeGreaterThanOrEqual(1);
@@ -331,13 +428,21 @@ describe('uploads', () => {
     expect(files).not.toContain(name(orphan));
     expect((await client.get(kept)).status).toBe(200);
     expect((await client.get(orphan)).status).toBe(404);
-    const rows = await t.db.selectFrom('uploads').select(['status']).where('ownerUserId', '=', owner.row.id).execute();
+    const rows = await t.db
+      .selectFrom('uploads')
+      .select(['status'])
+      .where('ownerUserId', '=', owner.row.id)
+      .execute();
     expect(rows).toEqual([{ status: 'stored' }]);
   });
 
   it("refuses URLs that are not the user's own stored uploads", async () => {
     const theirs = await upload(adminClient, PDF);
-    const before = await t.db.selectFrom('users').select(['idDocumentUrl', 'certificationsUrl']).where('id', '=', member.row.id).executeTakeFirstOrThrow();
+    const before = await t.db
+      .selectFrom('users')
+      .select(['idDocumentUrl', 'certificationsUrl'])
+      .where('id', '=', member.row.id)
+      .executeTakeFirstOrThrow();
     const cases: Array<[unknown, string]> = [
       [{ idDocumentUrl: theirs }, 'idDocumentUrl'],
       [{ idDocumentUrl: '/api/objects/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.pdf' }, 'idDocumentUrl'],
@@ -351,10 +456,16 @@ describe('uploads', () => {
       expect(error.code).toBe('VALIDATION_FAILED');
       expect(Object.keys(error.fieldErrors ?? {})).toContain(field);
     }
-    const six = await memberClient.request('PUT', '/api/user/documents', { json: { certificationsUrl: Array.from({ length: 6 }, () => theirs) } });
+    const six = await memberClient.request('PUT', '/api/user/documents', {
+      json: { certificationsUrl: Array.from({ length: 6 }, () => theirs) },
+    });
     expect(six.status).toBe(400);
     expect(((await six.json()) as ErrorBody).error).toBe(UPLOAD_MESSAGES.tooManyCertifications);
-    const after = await t.db.selectFrom('users').select(['idDocumentUrl', 'certificationsUrl']).where('id', '=', member.row.id).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('users')
+      .select(['idDocumentUrl', 'certificationsUrl'])
+      .where('id', '=', member.row.id)
+      .executeTakeFirstOrThrow();
     expect(after).toEqual(before);
   });
 });

@@ -12,7 +12,10 @@ describe('with a built web app', () => {
   beforeAll(async () => {
     dist = await mkdtemp(path.join(tmpdir(), 'rescuelog-web-dist-'));
     await mkdir(path.join(dist, 'assets'));
-    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>RescueLog</title><div id="root"></div>');
+    await writeFile(
+      path.join(dist, 'index.html'),
+      '<!doctype html><title>RescueLog</title><div id="root"></div>',
+    );
     await writeFile(path.join(dist, 'sw.js'), 'self.addEventListener("install", () => {});');
     await writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
     t = await build({ env: { WEB_DIST: dist } });

@@ -88,7 +88,10 @@ export async function createEmbeddedDatabase(
   let pglite: PGlite;
   try {
     // pg_trgm: trigram indexes for case search by name (migration 2026-11-21T0810-case-search).
-    pglite = await PGlite.create(pgliteDir ?? 'memory://', { parsers: pgliteParsers, extensions: { pg_trgm } });
+    pglite = await PGlite.create(pgliteDir ?? 'memory://', {
+      parsers: pgliteParsers,
+      extensions: { pg_trgm },
+    });
   } catch (error) {
     await lock?.release();
     throw error;

@@ -111,7 +111,9 @@ describe('one process per embedded data folder', () => {
     try {
       const second = createDatabase({ dataDir });
       await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
-      await expect(second).rejects.toThrow(/in use by another RescueLog process \(pid \d+ .*Stop that process first/);
+      await expect(second).rejects.toThrow(
+        /in use by another RescueLog process \(pid \d+ .*Stop that process first/,
+      );
       // The refused opening left the folder and the first holder untouched.
       await expect(sql`select 1 as one`.execute(first.db)).resolves.toBeTruthy();
     } finally {
@@ -124,7 +126,10 @@ describe('one process per embedded data folder', () => {
 
   it('takes over a lock left by a process that is gone', async () => {
     const gone = spawnSync(process.execPath, ['-e', 'process.exit(0)']);
-    await writeFile(lockFile(), JSON.stringify({ pid: gone.pid, host: hostname(), startedAt: '2026-11-20T10:00:00.000Z' }));
+    await writeFile(
+      lockFile(),
+      JSON.stringify({ pid: gone.pid, host: hostname(), startedAt: '2026-11-20T10:00:00.000Z' }),
+    );
     const h = await createDatabase({ dataDir });
     try {
       expect(JSON.parse(await readFile(lockFile(), 'utf8'))).toMatchObject({ pid: process.pid });
@@ -134,10 +139,15 @@ describe('one process per embedded data folder', () => {
   });
 
   it('takes over a lock naming this process that it does not hold (a restarted container gets the same pid again)', async () => {
-    await writeFile(lockFile(), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: '2026-11-20T10:00:00.000Z' }));
+    await writeFile(
+      lockFile(),
+      JSON.stringify({ pid: process.pid, host: hostname(), startedAt: '2026-11-20T10:00:00.000Z' }),
+    );
     const h = await createDatabase({ dataDir });
     try {
-      expect(JSON.parse(await readFile(lockFile(), 'utf8'))).not.toMatchObject({ startedAt: '2026-11-20T10:00:00.000Z' });
+      expect(JSON.parse(await readFile(lockFile(), 'utf8'))).not.toMatchObject({
+        startedAt: '2026-11-20T10:00:00.000Z',
+      });
       // Held now: a second opening in this same process is still refused.
       await expect(createDatabase({ dataDir })).rejects.toBeInstanceOf(DataDirLockedError);
     } finally {
@@ -145,27 +155,46 @@ describe('one process per embedded data folder', () => {
     }
   });
 
-  it.runIf(existsSync('/proc/sys/kernel/random/boot_id'))('takes over a lock from an earlier boot even when its pid is alive now', async () => {
-    // pid 1 always exists; after a power cut the old server's pid may name another program.
-    await writeFile(lockFile(), JSON.stringify({ pid: 1, host: hostname(), startedAt: '2026-11-20T10:00:00.000Z', bootId: 'an-earlier-boot' }));
-    const h = await createDatabase({ dataDir });
-    try {
-      expect(JSON.parse(await readFile(lockFile(), 'utf8'))).toMatchObject({ pid: process.pid });
-    } finally {
-      await h.close();
-    }
-    // The same lock from this boot is respected.
-    const bootId = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
-    await writeFile(lockFile(), JSON.stringify({ pid: 1, host: hostname(), startedAt: '2026-11-20T10:00:00.000Z', bootId }));
-    await expect(createDatabase({ dataDir })).rejects.toBeInstanceOf(DataDirLockedError);
-    await rm(lockFile());
-  });
+  it.runIf(existsSync('/proc/sys/kernel/random/boot_id'))(
+    'takes over a lock from an earlier boot even when its pid is alive now',
+    async () => {
+      // pid 1 always exists; after a power cut the old server's pid may name another program.
+      await writeFile(
+        lockFile(),
+        JSON.stringify({
+          pid: 1,
+          host: hostname(),
+          startedAt: '2026-11-20T10:00:00.000Z',
+          bootId: 'an-earlier-boot',
+        }),
+      );
+      const h = await createDatabase({ dataDir });
+      try {
+        expect(JSON.parse(await readFile(lockFile(), 'utf8'))).toMatchObject({ pid: process.pid });
+      } finally {
+        await h.close();
+      }
+      // The same lock from this boot is respected.
+      const bootId = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
+      await writeFile(
+        lockFile(),
+        JSON.stringify({ pid: 1, host: hostname(), startedAt: '2026-11-20T10:00:00.000Z', bootId }),
+      );
+      await expect(createDatabase({ dataDir })).rejects.toBeInstanceOf(DataDirLockedError);
+      await rm(lockFile());
+    },
+  );
 
   it('respects a lock held from another machine (a shared folder) and one being written just now', async () => {
-    await writeFile(lockFile(), JSON.stringify({ pid: 1, host: 'another-host', startedAt: '2026-11-20T10:00:00.000Z' }));
+    await writeFile(
+      lockFile(),
+      JSON.stringify({ pid: 1, host: 'another-host', startedAt: '2026-11-20T10:00:00.000Z' }),
+    );
     await expect(createDatabase({ dataDir })).rejects.toThrow(/pid 1 on another-host/);
     await writeFile(lockFile(), '');
-    await expect(createDatabase({ dataDir })).rejects.toThrow(/being opened by another process just now/);
+    await expect(createDatabase({ dataDir })).rejects.toThrow(
+      /being opened by another process just now/,
+    );
     await rm(lockFile());
   });
 });

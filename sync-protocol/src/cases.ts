@@ -2,11 +2,7 @@
 // The full case record and its sync schema come with the sync engine.
 import { z } from 'zod';
 import { isoDateSchema as isoDate } from './primitives';
-import {
-  caseAddendumRecordSchema,
-  caseRecordSchema,
-  vitalSignRecordSchema,
-} from './sync/entities';
+import { caseAddendumRecordSchema, caseRecordSchema, vitalSignRecordSchema } from './sync/entities';
 import { humanIdSchema } from './sync/human-id';
 import './zod-config';
 
@@ -36,7 +32,12 @@ export const CASE_LIST_MAX_LIMIT = 200;
 const optionalText = (max: number) =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.string().trim().max(max).refine((v) => !v.includes('\u0000')).optional(),
+    z
+      .string()
+      .trim()
+      .max(max)
+      .refine((v) => !v.includes('\u0000'))
+      .optional(),
   );
 /** True for a real calendar day (2026-02-29 is not one), years 1 to 9999. */
 export function isCalendarDay(value: string): boolean {
@@ -45,7 +46,12 @@ export function isCalendarDay(value: string): boolean {
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(2000, month - 1, day));
   date.setUTCFullYear(year);
-  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return (
+    year >= 1 &&
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day
+  );
 }
 /** A calendar day, YYYY-MM-DD, in the service's time zone (Africa/Johannesburg). */
 const dayParam = z.preprocess(
@@ -75,7 +81,10 @@ export const caseSearchQuerySchema = z.strictObject({
   to: dayParam,
   status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(CASE_STATUSES).optional()),
   responder: optionalText(200),
-  mine: z.preprocess((v) => (v === 'true' ? true : v === 'false' || v === '' ? undefined : v), z.literal(true).optional()),
+  mine: z.preprocess(
+    (v) => (v === 'true' ? true : v === 'false' || v === '' ? undefined : v),
+    z.literal(true).optional(),
+  ),
   cursor: optionalText(200),
   limit: z.coerce.number().int().min(1).max(CASE_LIST_MAX_LIMIT).default(CASE_LIST_DEFAULT_LIMIT),
 });

@@ -30,7 +30,8 @@ export function parseOrigin(value: string): string | undefined {
     return undefined;
   }
   if (url.pathname !== '/' && url.pathname !== '') return undefined;
-  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') return undefined;
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '')
+    return undefined;
   // Custom schemes (capacitor://localhost) have an opaque `origin`; build it ourselves.
   return `${url.protocol}//${url.host}`;
 }
@@ -38,7 +39,10 @@ export function parseOrigin(value: string): string | undefined {
 const originString = z.string().transform((v, ctx) => {
   const origin = parseOrigin(v.trim());
   if (origin === undefined) {
-    ctx.addIssue({ code: 'custom', message: `'${v}' is not an origin like https://rescue.example.org` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `'${v}' is not an origin like https://rescue.example.org`,
+    });
     return z.NEVER;
   }
   return origin;
@@ -49,7 +53,10 @@ const rateLimitRule = optionalString.transform((v, ctx) => {
   if (v === undefined) return undefined;
   const match = /^(\d+)\s*\/\s*(\d+)$/.exec(v);
   if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
-    ctx.addIssue({ code: 'custom', message: `expected <max attempts>/<window seconds> like 10/900, got '${v}'` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected <max attempts>/<window seconds> like 10/900, got '${v}'`,
+    });
     return z.NEVER;
   }
   return { max: Number(match[1]), windowSeconds: Number(match[2]) };
@@ -73,7 +80,9 @@ export const rawEnvSchema = z.object({
   ),
   DATA_DIR: optionalString,
   WEB_DIST: optionalString,
-  SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  SESSION_SECRET: optionalString.pipe(
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
   PUBLIC_ORIGIN: optionalString.pipe(originString.optional()),
   ALLOWED_ORIGINS: optionalString.transform((v, ctx) => {
     if (v === undefined) return [];
@@ -82,7 +91,10 @@ export const rawEnvSchema = z.object({
       if (part.trim() === '') continue;
       const origin = parseOrigin(part.trim());
       if (origin === undefined) {
-        ctx.addIssue({ code: 'custom', message: `'${part.trim()}' is not an origin like capacitor://localhost` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `'${part.trim()}' is not an origin like capacitor://localhost`,
+        });
         return z.NEVER;
       }
       origins.push(origin);
@@ -94,7 +106,9 @@ export const rawEnvSchema = z.object({
   RATE_LIMIT_LOGIN_IP: rateLimitRule,
   RATE_LIMIT_LOGIN_EMAIL: rateLimitRule,
   RATE_LIMIT_REGISTER_IP: rateLimitRule,
-  LOG_LEVEL: optionalString.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  LOG_LEVEL: optionalString.pipe(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
 });
 
 export interface Env {

@@ -16,8 +16,16 @@ export const NOTIFICATION_MESSAGES = {
 } as const;
 
 export const notificationCreateSchema = z.strictObject({
-  title: z.string({ error: NOTIFICATION_MESSAGES.titleRequired }).trim().min(1, NOTIFICATION_MESSAGES.titleRequired).max(100, NOTIFICATION_MESSAGES.titleTooLong),
-  message: z.string({ error: NOTIFICATION_MESSAGES.messageRequired }).trim().min(1, NOTIFICATION_MESSAGES.messageRequired).max(500, NOTIFICATION_MESSAGES.messageTooLong),
+  title: z
+    .string({ error: NOTIFICATION_MESSAGES.titleRequired })
+    .trim()
+    .min(1, NOTIFICATION_MESSAGES.titleRequired)
+    .max(100, NOTIFICATION_MESSAGES.titleTooLong),
+  message: z
+    .string({ error: NOTIFICATION_MESSAGES.messageRequired })
+    .trim()
+    .min(1, NOTIFICATION_MESSAGES.messageRequired)
+    .max(500, NOTIFICATION_MESSAGES.messageTooLong),
   type: z.enum(NOTIFICATION_TYPES).default('general'),
   priority: z.enum(NOTIFICATION_PRIORITIES).default('normal'),
   targetUserIds: z.array(z.number().int().positive()).max(10_000).optional(),
@@ -74,4 +82,6 @@ export const adminNotificationSchema = z.object({
 });
 export type AdminNotification = z.output<typeof adminNotificationSchema>;
 export const adminNotificationResponseSchema = z.object({ notification: adminNotificationSchema });
-export const adminNotificationListSchema = z.object({ notifications: z.array(adminNotificationSchema) });
+export const adminNotificationListSchema = z.object({
+  notifications: z.array(adminNotificationSchema),
+});

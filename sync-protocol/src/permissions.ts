@@ -3,12 +3,23 @@
 import { z } from 'zod';
 import './zod-config';
 
-export const CRUD_MODULES = ['newCase', 'cprLogger', 'multiPatient', 'incidentReports', 'medicalInventory'] as const;
+export const CRUD_MODULES = [
+  'newCase',
+  'cprLogger',
+  'multiPatient',
+  'incidentReports',
+  'medicalInventory',
+] as const;
 export const VIEW_ONLY_MODULES = ['firstAidProtocols'] as const;
 export const LOG_MODULES = ['cprLogs', 'casesLogged', 'multiPatientLogs'] as const;
 export const BOOLEAN_MODULES = ['userManagement', 'systemAdmin'] as const;
 
-export const PERMISSION_MODULES = [...CRUD_MODULES, ...VIEW_ONLY_MODULES, ...LOG_MODULES, ...BOOLEAN_MODULES] as const;
+export const PERMISSION_MODULES = [
+  ...CRUD_MODULES,
+  ...VIEW_ONLY_MODULES,
+  ...LOG_MODULES,
+  ...BOOLEAN_MODULES,
+] as const;
 export type PermissionModule = (typeof PERMISSION_MODULES)[number];
 export type PermissionAction = 'read' | 'create' | 'edit' | 'delete' | 'view';
 
@@ -78,7 +89,11 @@ export interface PermissionSubject {
  * - a boolean entry applies to all actions;
  * - otherwise the entry's flag for the action must be true.
  */
-export function hasPermission(subject: PermissionSubject, module: PermissionModule, action: PermissionAction): boolean {
+export function hasPermission(
+  subject: PermissionSubject,
+  module: PermissionModule,
+  action: PermissionAction,
+): boolean {
   const entry: unknown = subject.permissions?.[module];
   if (entry === undefined || entry === null) {
     return subject.role === 'administrator' || action === 'read' || action === 'view';
@@ -91,6 +106,9 @@ export function hasPermission(subject: PermissionSubject, module: PermissionModu
  * A user's own permissions refine those of the role they reference: a module set on the user
  * replaces the role's entry for that module.
  */
-export function effectivePermissions(rolePermissions: Permissions | null | undefined, userPermissions: Permissions | null | undefined): Permissions {
+export function effectivePermissions(
+  rolePermissions: Permissions | null | undefined,
+  userPermissions: Permissions | null | undefined,
+): Permissions {
   return { ...(rolePermissions ?? {}), ...(userPermissions ?? {}) };
 }

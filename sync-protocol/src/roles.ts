@@ -16,7 +16,11 @@ const roleName = z
   .min(1, ROLE_MESSAGES.name)
   .max(50, 'Role name must be at most 50 characters')
   .regex(/^[a-z0-9_-]+$/, ROLE_MESSAGES.nameFormat);
-const displayName = z.string({ error: ROLE_MESSAGES.displayName }).trim().min(1, ROLE_MESSAGES.displayName).max(100, 'Display name must be at most 100 characters');
+const displayName = z
+  .string({ error: ROLE_MESSAGES.displayName })
+  .trim()
+  .min(1, ROLE_MESSAGES.displayName)
+  .max(100, 'Display name must be at most 100 characters');
 const description = z
   .string()
   .trim()
@@ -65,4 +69,6 @@ export type Role = z.output<typeof roleSchema>;
 export const roleListResponseSchema = z.object({ roles: z.array(roleSchema) });
 
 /** Route parameter `:id` for users, roles and other integer-keyed administrative records. */
-export const idParamSchema = z.strictObject({ id: z.coerce.number().int().positive().max(2147483647) });
+export const idParamSchema = z.strictObject({
+  id: z.coerce.number().int().positive().max(2147483647),
+});

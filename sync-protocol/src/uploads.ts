@@ -47,11 +47,16 @@ export const documentsSchema = z
     certificationsUrl: z
       .preprocess(
         (v) => (typeof v === 'string' ? [v] : v),
-        z.array(objectUrlSchema).max(MAX_CERTIFICATIONS, UPLOAD_MESSAGES.tooManyCertifications).nullable(),
+        z
+          .array(objectUrlSchema)
+          .max(MAX_CERTIFICATIONS, UPLOAD_MESSAGES.tooManyCertifications)
+          .nullable(),
       )
       .optional(),
   })
-  .refine((v) => v.idDocumentUrl !== undefined || v.certificationsUrl !== undefined, { message: 'No documents given' });
+  .refine((v) => v.idDocumentUrl !== undefined || v.certificationsUrl !== undefined, {
+    message: 'No documents given',
+  });
 export type DocumentsInput = z.input<typeof documentsSchema>;
 
 export function serializeCertificationUrls(list: string[] | null): string | null {

@@ -61,7 +61,11 @@ function optionalText(max: number) {
 }
 
 const profileFields = {
-  fullName: z.string({ error: MESSAGES.fullName }).trim().min(FULL_NAME_MIN, MESSAGES.fullName).max(120, MESSAGES.tooLong(120)),
+  fullName: z
+    .string({ error: MESSAGES.fullName })
+    .trim()
+    .min(FULL_NAME_MIN, MESSAGES.fullName)
+    .max(120, MESSAGES.tooLong(120)),
   callSign: optionalText(32),
   contactNumber: optionalText(32),
   idNumber: optionalText(32),
@@ -73,9 +77,19 @@ const profileFields = {
 
 const qualifications = z.enum(QUALIFICATIONS, { error: MESSAGES.qualifications });
 
-function requireOtherDescription(value: { qualifications?: Qualification | null | undefined; qualificationsOther?: string | null | undefined }, ctx: z.RefinementCtx) {
+function requireOtherDescription(
+  value: {
+    qualifications?: Qualification | null | undefined;
+    qualificationsOther?: string | null | undefined;
+  },
+  ctx: z.RefinementCtx,
+) {
   if (value.qualifications === 'Other' && !value.qualificationsOther) {
-    ctx.addIssue({ code: 'custom', path: ['qualificationsOther'], message: MESSAGES.qualificationsOther });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['qualificationsOther'],
+      message: MESSAGES.qualificationsOther,
+    });
   }
 }
 
@@ -83,7 +97,10 @@ function requireOtherDescription(value: { qualifications?: Qualification | null 
 export const registerSchema = z
   .strictObject({
     email,
-    password: z.string({ error: MESSAGES.password }).min(PASSWORD_MIN, MESSAGES.password).max(PASSWORD_MAX, MESSAGES.passwordTooLong),
+    password: z
+      .string({ error: MESSAGES.password })
+      .min(PASSWORD_MIN, MESSAGES.password)
+      .max(PASSWORD_MAX, MESSAGES.passwordTooLong),
     ...profileFields,
     qualifications,
   })
@@ -94,7 +111,10 @@ export type RegisterData = z.output<typeof registerSchema>;
 /** POST /api/login and the Sign In tab. */
 export const loginSchema = z.strictObject({
   email,
-  password: z.string({ error: MESSAGES.passwordRequired }).min(1, MESSAGES.passwordRequired).max(PASSWORD_MAX, MESSAGES.passwordTooLong),
+  password: z
+    .string({ error: MESSAGES.passwordRequired })
+    .min(1, MESSAGES.passwordRequired)
+    .max(PASSWORD_MAX, MESSAGES.passwordTooLong),
 });
 export type LoginInput = z.input<typeof loginSchema>;
 

@@ -9,16 +9,24 @@ export function specErrorMessage(issue: z.core.$ZodRawIssue): string {
     case 'invalid_type':
       return issue.input === undefined ? 'Required' : 'Invalid input';
     case 'invalid_format':
-      return issue.format === 'email' ? 'Invalid email' : issue.format === 'url' ? 'Invalid url' : 'Invalid input';
+      return issue.format === 'email'
+        ? 'Invalid email'
+        : issue.format === 'url'
+          ? 'Invalid url'
+          : 'Invalid input';
     case 'invalid_value':
       return 'Invalid enum value';
     case 'too_small':
-      if (issue.origin === 'string') return `String must contain at least ${String(issue.minimum)} character(s)`;
-      if (issue.origin === 'array') return `Array must contain at least ${String(issue.minimum)} element(s)`;
+      if (issue.origin === 'string')
+        return `String must contain at least ${String(issue.minimum)} character(s)`;
+      if (issue.origin === 'array')
+        return `Array must contain at least ${String(issue.minimum)} element(s)`;
       return `Number must be greater than or equal to ${String(issue.minimum)}`;
     case 'too_big':
-      if (issue.origin === 'string') return `String must contain at most ${String(issue.maximum)} character(s)`;
-      if (issue.origin === 'array') return `Array must contain at most ${String(issue.maximum)} element(s)`;
+      if (issue.origin === 'string')
+        return `String must contain at most ${String(issue.maximum)} character(s)`;
+      if (issue.origin === 'array')
+        return `Array must contain at most ${String(issue.maximum)} element(s)`;
       return `Number must be less than or equal to ${String(issue.maximum)}`;
     case 'unrecognized_keys':
       return `Unrecognized key(s) in object: ${issue.keys.map((k) => `'${k}'`).join(', ')}`;

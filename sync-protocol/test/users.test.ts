@@ -2,11 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { loginSchema, registerSchema, userUpdateSchema } from '../src/users';
 import { roleCreateSchema } from '../src/roles';
 import { notificationCreateSchema, pushSubscriptionSchema } from '../src/notifications';
-import { documentsSchema, parseCertificationUrls, serializeCertificationUrls } from '../src/uploads';
+import {
+  documentsSchema,
+  parseCertificationUrls,
+  serializeCertificationUrls,
+} from '../src/uploads';
 import { validationErrorBody } from '../src/errors';
 import type { z } from 'zod';
 
-const valid = { email: 'Thandi@Example.org ', password: 'secret1', fullName: 'Thandi Nkosi', qualifications: 'Nurse' };
+const valid = {
+  email: 'Thandi@Example.org ',
+  password: 'secret1',
+  fullName: 'Thandi Nkosi',
+  qualifications: 'Nurse',
+};
 
 function messages(schema: z.ZodType, input: unknown): Record<string, string[] | undefined> {
   const result = schema.safeParse(input);
@@ -22,16 +31,36 @@ describe('registerSchema (spec §5 new user)', () => {
     expect(data.contactNumber).toBe('082 555 0101');
   });
   it('gives the spec messages', () => {
-    expect(messages(registerSchema, { ...valid, email: 'not-an-email' }).email).toEqual(['Valid email address is required']);
-    expect(messages(registerSchema, { ...valid, email: undefined }).email).toEqual(['Valid email address is required']);
-    expect(messages(registerSchema, { ...valid, password: '12345' }).password).toEqual(['Password must be at least 6 characters']);
-    expect(messages(registerSchema, { ...valid, fullName: 'A' }).fullName).toEqual(['Full name is required']);
-    expect(messages(registerSchema, { ...valid, fullName: '   ' }).fullName).toEqual(['Full name is required']);
+    expect(messages(registerSchema, { ...valid, email: 'not-an-email' }).email).toEqual([
+      'Valid email address is required',
+    ]);
+    expect(messages(registerSchema, { ...valid, email: undefined }).email).toEqual([
+      'Valid email address is required',
+    ]);
+    expect(messages(registerSchema, { ...valid, password: '12345' }).password).toEqual([
+      'Password must be at least 6 characters',
+    ]);
+    expect(messages(registerSchema, { ...valid, fullName: 'A' }).fullName).toEqual([
+      'Full name is required',
+    ]);
+    expect(messages(registerSchema, { ...valid, fullName: '   ' }).fullName).toEqual([
+      'Full name is required',
+    ]);
   });
   it('requires qualifications and a description when Other is chosen', () => {
-    expect(messages(registerSchema, { ...valid, qualifications: undefined }).qualifications).toEqual(['Qualifications are required']);
-    expect(messages(registerSchema, { ...valid, qualifications: 'Other' }).qualificationsOther).toEqual(['Please describe your qualifications']);
-    expect(registerSchema.safeParse({ ...valid, qualifications: 'Other', qualificationsOther: 'Lifeguard' }).success).toBe(true);
+    expect(
+      messages(registerSchema, { ...valid, qualifications: undefined }).qualifications,
+    ).toEqual(['Qualifications are required']);
+    expect(
+      messages(registerSchema, { ...valid, qualifications: 'Other' }).qualificationsOther,
+    ).toEqual(['Please describe your qualifications']);
+    expect(
+      registerSchema.safeParse({
+        ...valid,
+        qualifications: 'Other',
+        qualificationsOther: 'Lifeguard',
+      }).success,
+    ).toBe(true);
   });
   it('refuses unknown keys such as role or status, so a registrant cannot promote themselves', () => {
     expect(registerSchema.safeParse({ ...valid, role: 'administrator' }).success).toBe(false);
@@ -41,9 +70,13 @@ describe('registerSchema (spec §5 new user)', () => {
 
 describe('loginSchema', () => {
   it('requires a password of at least one character', () => {
-    expect(messages(loginSchema, { email: 'a@b.co', password: '' }).password).toEqual(['Password is required']);
+    expect(messages(loginSchema, { email: 'a@b.co', password: '' }).password).toEqual([
+      'Password is required',
+    ]);
     expect(messages(loginSchema, { email: 'a@b.co' }).password).toEqual(['Password is required']);
-    expect(messages(loginSchema, { email: 'nope', password: 'x' }).email).toEqual(['Valid email address is required']);
+    expect(messages(loginSchema, { email: 'nope', password: 'x' }).email).toEqual([
+      'Valid email address is required',
+    ]);
   });
 });
 
@@ -51,30 +84,60 @@ describe('userUpdateSchema', () => {
   it('makes every field optional and has no password', () => {
     expect(userUpdateSchema.safeParse({}).success).toBe(true);
     expect(userUpdateSchema.safeParse({ password: 'whatever' }).success).toBe(false);
-    expect(messages(userUpdateSchema, { fullName: 'x' }).fullName).toEqual(['Full name is required']);
+    expect(messages(userUpdateSchema, { fullName: 'x' }).fullName).toEqual([
+      'Full name is required',
+    ]);
   });
 });
 
 describe('roleCreateSchema', () => {
   it('gives the spec messages', () => {
-    expect(messages(roleCreateSchema, { name: '', displayName: 'X' }).name).toContain('Role name is required');
-    expect(messages(roleCreateSchema, { name: 'crew', displayName: '' }).displayName).toEqual(['Display name is required']);
-    expect(roleCreateSchema.parse({ name: 'crew-lead', displayName: 'Crew lead' })).toMatchObject({ permissions: {}, description: null });
+    expect(messages(roleCreateSchema, { name: '', displayName: 'X' }).name).toContain(
+      'Role name is required',
+    );
+    expect(messages(roleCreateSchema, { name: 'crew', displayName: '' }).displayName).toEqual([
+      'Display name is required',
+    ]);
+    expect(roleCreateSchema.parse({ name: 'crew-lead', displayName: 'Crew lead' })).toMatchObject({
+      permissions: {},
+      description: null,
+    });
   });
 });
 
 describe('notificationCreateSchema', () => {
   it('gives the spec messages and defaults', () => {
-    expect(messages(notificationCreateSchema, { title: '', message: 'x' }).title).toEqual(['Title is required']);
-    expect(messages(notificationCreateSchema, { title: 'x'.repeat(101), message: 'x' }).title).toEqual(['Title too long']);
-    expect(messages(notificationCreateSchema, { title: 'x', message: '' }).message).toEqual(['Message is required']);
-    expect(messages(notificationCreateSchema, { title: 'x', message: 'x'.repeat(501) }).message).toEqual(['Message too long']);
-    expect(messages(notificationCreateSchema, { title: 'x', message: 'y', type: 'party' }).type).toEqual(['Invalid enum value']);
-    expect(notificationCreateSchema.parse({ title: 'x', message: 'y' })).toMatchObject({ type: 'general', priority: 'normal' });
+    expect(messages(notificationCreateSchema, { title: '', message: 'x' }).title).toEqual([
+      'Title is required',
+    ]);
+    expect(
+      messages(notificationCreateSchema, { title: 'x'.repeat(101), message: 'x' }).title,
+    ).toEqual(['Title too long']);
+    expect(messages(notificationCreateSchema, { title: 'x', message: '' }).message).toEqual([
+      'Message is required',
+    ]);
+    expect(
+      messages(notificationCreateSchema, { title: 'x', message: 'x'.repeat(501) }).message,
+    ).toEqual(['Message too long']);
+    expect(
+      messages(notificationCreateSchema, { title: 'x', message: 'y', type: 'party' }).type,
+    ).toEqual(['Invalid enum value']);
+    expect(notificationCreateSchema.parse({ title: 'x', message: 'y' })).toMatchObject({
+      type: 'general',
+      priority: 'normal',
+    });
   });
   it('checks push subscriptions', () => {
-    expect(pushSubscriptionSchema.safeParse({ endpoint: 'not a url', p256dh: 'a', auth: 'b' }).success).toBe(false);
-    expect(messages(pushSubscriptionSchema, { endpoint: 'https://push.example/x', p256dh: '', auth: 'b' }).p256dh).toEqual(['String must contain at least 1 character(s)']);
+    expect(
+      pushSubscriptionSchema.safeParse({ endpoint: 'not a url', p256dh: 'a', auth: 'b' }).success,
+    ).toBe(false);
+    expect(
+      messages(pushSubscriptionSchema, {
+        endpoint: 'https://push.example/x',
+        p256dh: '',
+        auth: 'b',
+      }).p256dh,
+    ).toEqual(['String must contain at least 1 character(s)']);
   });
 });
 
@@ -82,9 +145,13 @@ describe('documentsSchema', () => {
   const url = '/api/objects/abcdefghijklmnop1234.pdf';
   it('accepts only our own object URLs, at most five certifications', () => {
     expect(documentsSchema.safeParse({ idDocumentUrl: url }).success).toBe(true);
-    expect(documentsSchema.safeParse({ idDocumentUrl: 'https://evil.example/x.pdf' }).success).toBe(false);
+    expect(documentsSchema.safeParse({ idDocumentUrl: 'https://evil.example/x.pdf' }).success).toBe(
+      false,
+    );
     expect(documentsSchema.safeParse({ certificationsUrl: Array(5).fill(url) }).success).toBe(true);
-    expect(messages(documentsSchema, { certificationsUrl: Array(6).fill(url) }).certificationsUrl).toEqual(['At most 5 certifications can be uploaded']);
+    expect(
+      messages(documentsSchema, { certificationsUrl: Array(6).fill(url) }).certificationsUrl,
+    ).toEqual(['At most 5 certifications can be uploaded']);
   });
   it('round-trips certification URLs through the single column', () => {
     expect(parseCertificationUrls(serializeCertificationUrls([url, url]))).toEqual([url, url]);

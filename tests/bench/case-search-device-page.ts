@@ -1,7 +1,10 @@
 // The device case search benchmark's page script (bundled by esbuild in
 // case-search-device.ts): the real client code from sync-protocol/src/client over Chromium's
 // IndexedDB. Cases are stored the way the device keeps them (case-search-device-seed.ts).
-import { CASE_SEARCH_TIME_ZONE, type CaseSearchFilters } from '@rescuelog/sync-protocol/case/search';
+import {
+  CASE_SEARCH_TIME_ZONE,
+  type CaseSearchFilters,
+} from '@rescuelog/sync-protocol/case/search';
 import { recentLocalCases, searchLocalCases } from '@rescuelog/sync-protocol/client/case-search';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { BENCH_USER_ID, seedCases } from './case-search-device-seed';
@@ -114,7 +117,8 @@ window.caseSearchBench = {
     await searchLocalCases(db, {}, ctx);
     // A store starts on a timer and holds the table's write lock: these reads wait for it.
     await new Promise((resolve) => setTimeout(resolve, 100));
-    for (let i = 0; i < 200 && (await db.table('caseLists').count()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 200 && (await db.table('caseLists').count()) === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
   },
   async timeRecent(runs) {
     for (let i = 0; i < 3; i++) await recentLocalCases(db, 3);

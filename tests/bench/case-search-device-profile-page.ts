@@ -1,8 +1,21 @@
 // Page script of case-search-device-profile.ts: the cold search's steps one by one.
-import { caseSearchMatcher, CASE_SEARCH_TIME_ZONE, compareCasesNewestFirst, sortCasesNewestFirst } from '@rescuelog/sync-protocol/case/search';
+import {
+  caseSearchMatcher,
+  CASE_SEARCH_TIME_ZONE,
+  compareCasesNewestFirst,
+  sortCasesNewestFirst,
+} from '@rescuelog/sync-protocol/case/search';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
 import { searchLocalCases } from '@rescuelog/sync-protocol/client/case-search';
-import { CASE_LIST_ID, casesOfList, listedCase, storedCaseListSchema, storedCaseSummarySchema, SUMMARY_VERSION_ID, type StoredCaseSummary } from '@rescuelog/sync-protocol/client/case-summaries';
+import {
+  CASE_LIST_ID,
+  casesOfList,
+  listedCase,
+  storedCaseListSchema,
+  storedCaseSummarySchema,
+  SUMMARY_VERSION_ID,
+  type StoredCaseSummary,
+} from '@rescuelog/sync-protocol/client/case-summaries';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { BENCH_USER_ID, seedCases } from './case-search-device-seed';
 
@@ -15,7 +28,18 @@ export interface ProfileApi {
 
 const USER_ID = BENCH_USER_ID;
 const db = new SyncDatabase(USER_ID);
-const COLUMNS = ['id', 'caseId', 'patientName', 'incidentType', 'status', 'createdAt', 'completedAt', 'userId', 'responderName', 'responderCallSign'] as const;
+const COLUMNS = [
+  'id',
+  'caseId',
+  'patientName',
+  'incidentType',
+  'status',
+  'createdAt',
+  'completedAt',
+  'userId',
+  'responderName',
+  'responderCallSign',
+] as const;
 
 function columnar(rows: StoredCaseSummary[]): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
@@ -28,7 +52,8 @@ function openScratch(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     const r = indexedDB.open('profile-layouts', 1);
     r.onupgradeneeded = () => {
-      for (const name of ['single', 'chunks', 'json']) r.result.createObjectStore(name, { keyPath: 'id' });
+      for (const name of ['single', 'chunks', 'json'])
+        r.result.createObjectStore(name, { keyPath: 'id' });
     };
     r.onsuccess = () => resolve(r.result);
     r.onerror = () => reject(r.error);
@@ -49,14 +74,18 @@ async function put(store: string, value: unknown): Promise<void> {
 window.caseSearchProfile = {
   async seed(n) {
     await seedCases(db, n);
-    const rows = (await db.caseSummaries.toArray()).filter((r) => r.id !== SUMMARY_VERSION_ID).map((r) => storedCaseSummarySchema.parse(r));
+    const rows = (await db.caseSummaries.toArray())
+      .filter((r) => r.id !== SUMMARY_VERSION_ID)
+      .map((r) => storedCaseSummarySchema.parse(r));
     await put('single', { id: 'all', ...columnar(rows) });
     const size = 500;
-    for (let i = 0; i < rows.length; i += size) await put('chunks', { id: i, ...columnar(rows.slice(i, i + size)) });
+    for (let i = 0; i < rows.length; i += size)
+      await put('chunks', { id: i, ...columnar(rows.slice(i, i + size)) });
     await put('json', { id: 'all', text: JSON.stringify(columnar(rows)) });
     // A first search reads every summary and stores the list for the next start.
     await searchLocalCases(db, {}, { userId: USER_ID, timeZone: CASE_SEARCH_TIME_ZONE });
-    for (let i = 0; i < 100 && !(await db.caseLists.get(CASE_LIST_ID)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 100 && !(await db.caseLists.get(CASE_LIST_ID)); i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
   },
   async profileFreshPage() {
     const out: Record<string, number> = {};
@@ -69,7 +98,11 @@ window.caseSearchProfile = {
       t = now;
     };
     await db.transaction('r', [db.cases, db.caseSummaries, db.caseLists], async () => {
-      await Promise.all([db.cases.count(), db.caseSummaries.count(), db.caseSummaries.get(SUMMARY_VERSION_ID)]);
+      await Promise.all([
+        db.cases.count(),
+        db.caseSummaries.count(),
+        db.caseSummaries.get(SUMMARY_VERSION_ID),
+      ]);
       step('F1 counts + version row (first transaction)');
       const stored = await db.caseLists.get(CASE_LIST_ID);
       step('F2 read the kept list (one row)');
@@ -77,7 +110,9 @@ window.caseSearchProfile = {
       step('F3 zod parse of the kept list');
       const kept = casesOfList(list);
       step('F4 its cases as objects');
-      for (let k = 1; k < kept.length; k++) if (compareCasesNewestFirst(kept[k - 1] as CaseSummary, kept[k] as CaseSummary) > 0) throw new Error('out of order');
+      for (let k = 1; k < kept.length; k++)
+        if (compareCasesNewestFirst(kept[k - 1] as CaseSummary, kept[k] as CaseSummary) > 0)
+          throw new Error('out of order');
       step('F5 check the order');
       const ids = new Set(list.ids);
       void ids.size;
@@ -113,13 +148,18 @@ window.caseSearchProfile = {
         t = now;
       };
       await fresh.transaction('r', [fresh.cases, fresh.caseSummaries], async () => {
-        await Promise.all([fresh.cases.count(), fresh.caseSummaries.count(), fresh.caseSummaries.get(SUMMARY_VERSION_ID)]);
+        await Promise.all([
+          fresh.cases.count(),
+          fresh.caseSummaries.count(),
+          fresh.caseSummaries.get(SUMMARY_VERSION_ID),
+        ]);
       });
       step('1 counts + version row');
       const raw = await fresh.caseSummaries.toArray();
       step('2 read every summary row (Dexie toArray)');
       const parsed: StoredCaseSummary[] = [];
-      for (const r of raw) if (r.id !== SUMMARY_VERSION_ID) parsed.push(storedCaseSummarySchema.parse(r));
+      for (const r of raw)
+        if (r.id !== SUMMARY_VERSION_ID) parsed.push(storedCaseSummarySchema.parse(r));
       step('3 zod parse each row');
       const cases: CaseSummary[] = [];
       for (const r of parsed) {
@@ -140,7 +180,9 @@ window.caseSearchProfile = {
       step('S2 zod parse of the kept list');
       const kept = casesOfList(list);
       step('S3 its cases as objects');
-      for (let k = 1; k < kept.length; k++) if (compareCasesNewestFirst(kept[k - 1] as CaseSummary, kept[k] as CaseSummary) > 0) throw new Error('out of order');
+      for (let k = 1; k < kept.length; k++)
+        if (compareCasesNewestFirst(kept[k - 1] as CaseSummary, kept[k] as CaseSummary) > 0)
+          throw new Error('out of order');
       step('S4 check the order');
       const ids = new Set(list.ids);
       const others = new Map<string, boolean>();
@@ -173,7 +215,9 @@ window.caseSearchProfile = {
       step('8 alt: one columnar row of every summary');
       await request(s.transaction('chunks').objectStore('chunks').getAll());
       step('9 alt: columnar chunks of 500');
-      const j = (await request(s.transaction('json').objectStore('json').get('all'))) as { text: string };
+      const j = (await request(s.transaction('json').objectStore('json').get('all'))) as {
+        text: string;
+      };
       step('10a alt: one JSON string row (read)');
       JSON.parse(j.text);
       step('10b alt: JSON.parse of it');

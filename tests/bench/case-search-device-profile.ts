@@ -16,14 +16,24 @@ declare global {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const bench = await openBenchPage({ entry: path.join(here, 'case-search-device-profile-page.ts'), title: 'Case search profile', global: 'caseSearchProfile', withoutCsp: process.env.BENCH_NO_CSP === '1' });
+const bench = await openBenchPage({
+  entry: path.join(here, 'case-search-device-profile-page.ts'),
+  title: 'Case search profile',
+  global: 'caseSearchProfile',
+  withoutCsp: process.env.BENCH_NO_CSP === '1',
+});
 try {
   await bench.page.evaluate((n) => window.caseSearchProfile.seed(n), CASES);
   const parts = await bench.page.evaluate((runs) => window.caseSearchProfile.profile(runs), RUNS);
-  console.log(`${String(CASES)} cases, ${String(RUNS)} runs, CSP ${process.env.BENCH_NO_CSP === '1' ? 'off' : 'on (as in the app)'}`);
+  console.log(
+    `${String(CASES)} cases, ${String(RUNS)} runs, CSP ${process.env.BENCH_NO_CSP === '1' ? 'off' : 'on (as in the app)'}`,
+  );
   for (let i = 0; i < RUNS; i++) {
     await bench.page.reload();
-    for (const [part, ms] of Object.entries(await bench.page.evaluate(() => window.caseSearchProfile.profileFreshPage()))) (parts[part] ??= []).push(ms);
+    for (const [part, ms] of Object.entries(
+      await bench.page.evaluate(() => window.caseSearchProfile.profileFreshPage()),
+    ))
+      (parts[part] ??= []).push(ms);
   }
   console.table(Object.entries(parts).map(([part, ms]) => ({ part, ...timingStats(ms) })));
 } finally {

@@ -10,13 +10,72 @@ export const BENCH_USER_ID = 1;
 export const BENCH_NEWEST = '2026-11-21T06:00:00.000Z';
 export const BENCH_DAYS = 540;
 
-const FIRST = ['Thandi', 'Sipho', 'Johan', 'Lerato', 'Ayesha', 'Pieter', 'Naledi', 'Bongani', 'Zanele', 'Kagiso', 'Anele', 'Lindiwe', 'Tshepo', 'Marike', 'Riaan', 'Nomsa', 'Émile', 'Zoë', 'Farah', 'Musa'];
-const LAST = ['Nkosi', 'Dlamini', 'Botha', 'Mokoena', 'Patel', 'Naudé', 'Khumalo', 'van der Merwe', 'Ndlovu', 'Pillay', 'Smit', 'Mahlangu', 'Naidoo', 'Zulu', 'Jacobs', 'Sithole'];
-const TYPES = ['Medical', 'Trauma', 'Road traffic collision', 'Fall', 'Assault', 'Burns', 'Drowning', 'Cardiac', 'Respiratory', 'Stroke', 'Obstetric', 'Paediatric', 'Psychiatric', 'Poisoning / overdose', 'Other: snake bite'];
+const FIRST = [
+  'Thandi',
+  'Sipho',
+  'Johan',
+  'Lerato',
+  'Ayesha',
+  'Pieter',
+  'Naledi',
+  'Bongani',
+  'Zanele',
+  'Kagiso',
+  'Anele',
+  'Lindiwe',
+  'Tshepo',
+  'Marike',
+  'Riaan',
+  'Nomsa',
+  'Émile',
+  'Zoë',
+  'Farah',
+  'Musa',
+];
+const LAST = [
+  'Nkosi',
+  'Dlamini',
+  'Botha',
+  'Mokoena',
+  'Patel',
+  'Naudé',
+  'Khumalo',
+  'van der Merwe',
+  'Ndlovu',
+  'Pillay',
+  'Smit',
+  'Mahlangu',
+  'Naidoo',
+  'Zulu',
+  'Jacobs',
+  'Sithole',
+];
+const TYPES = [
+  'Medical',
+  'Trauma',
+  'Road traffic collision',
+  'Fall',
+  'Assault',
+  'Burns',
+  'Drowning',
+  'Cardiac',
+  'Respiratory',
+  'Stroke',
+  'Obstetric',
+  'Paediatric',
+  'Psychiatric',
+  'Poisoning / overdose',
+  'Other: snake bite',
+];
 const pick = <T>(list: readonly T[], i: number): T => list[i % list.length] as T;
 
 /** Replaces the cases of `db` with `n` cases spread over `days` days up to `newest`. */
-export async function seedCases(db: SyncDatabase, n: number, newest = BENCH_NEWEST, days = BENCH_DAYS): Promise<void> {
+export async function seedCases(
+  db: SyncDatabase,
+  n: number,
+  newest = BENCH_NEWEST,
+  days = BENCH_DAYS,
+): Promise<void> {
   await db.cases.clear();
   const end = Date.parse(newest);
   const step = (days * 86_400_000) / n;
@@ -32,7 +91,8 @@ export async function seedCases(db: SyncDatabase, n: number, newest = BENCH_NEWE
       responderName: `${pick(FIRST, g * 3)} ${pick(LAST, g * 5)}`,
       responderCallSign: `R${String(1 + (g % 40))}`,
       incidentLocation: `${String(g % 300)} Main Road, Somerset West`,
-      additionalNotes: 'Patient found seated, alert, complaining of pain. Vitals stable on scene. Handed over to ALS crew with a verbal report.',
+      additionalNotes:
+        'Patient found seated, alert, complaining of pain. Vitals stable on scene. Handed over to ALS crew with a verbal report.',
       status: completed ? 'completed' : 'in_progress',
       createdAt,
       completedAt: completed ? new Date(Date.parse(createdAt) + 3_600_000).toISOString() : null,

@@ -34,7 +34,8 @@ const api: LocalSaveBenchApi = {
       const db = new SyncDatabase(1000 + n);
       await db.delete();
       const fresh = new SyncDatabase(1000 + n);
-      if (variant === 'noSummaries') fresh.unuse({ stack: 'dbcore', name: caseSummaryMiddleware.name ?? '' });
+      if (variant === 'noSummaries')
+        fresh.unuse({ stack: 'dbcore', name: caseSummaryMiddleware.name ?? '' });
       await fresh.open();
       dbs.set(variant, fresh);
       created.set(variant, []);
@@ -46,7 +47,11 @@ const api: LocalSaveBenchApi = {
     const started = performance.now();
     await saveMutation(db, {
       name: 'case.upsert',
-      args: { id, humanId: generateHumanId('C'), fields: { patientName: `Bench patient ${String(i)}`, incidentType: 'Fall' } },
+      args: {
+        id,
+        humanId: generateHumanId('C'),
+        fields: { patientName: `Bench patient ${String(i)}`, incidentType: 'Fall' },
+      },
       entityIds: [id],
       baseVersion: null,
       actorUserId: USER_ID,

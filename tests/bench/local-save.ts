@@ -21,7 +21,12 @@ declare global {
 
 export async function runLocalSaveBench(): Promise<Record<string, unknown>> {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const bench = await openBenchPage({ entry: path.join(here, 'local-save-page.ts'), title: 'Local save bench', global: 'localSaveBench', withoutCsp: process.env.BENCH_NO_CSP === '1' });
+  const bench = await openBenchPage({
+    entry: path.join(here, 'local-save-page.ts'),
+    title: 'Local save bench',
+    global: 'localSaveBench',
+    withoutCsp: process.env.BENCH_NO_CSP === '1',
+  });
   const { page } = bench;
   try {
     await page.evaluate((v) => window.localSaveBench.open(v), VARIANTS);
@@ -30,8 +35,12 @@ export async function runLocalSaveBench(): Promise<Record<string, unknown>> {
         const out: Record<string, { create: number[]; edit: number[] }> = {};
         for (const v of variants) out[v] = { create: [], edit: [] };
         // Inline (no named helpers: tsx would wrap them in a __name the page lacks).
-        for (let i = 0; i < n; i++) for (const v of [...variants].sort(() => Math.random() - 0.5)) out[v]?.create.push(await window.localSaveBench.timeCreate(v, i));
-        for (let i = 0; i < n; i++) for (const v of [...variants].sort(() => Math.random() - 0.5)) out[v]?.edit.push(await window.localSaveBench.timeEdit(v, i));
+        for (let i = 0; i < n; i++)
+          for (const v of [...variants].sort(() => Math.random() - 0.5))
+            out[v]?.create.push(await window.localSaveBench.timeCreate(v, i));
+        for (let i = 0; i < n; i++)
+          for (const v of [...variants].sort(() => Math.random() - 0.5))
+            out[v]?.edit.push(await window.localSaveBench.timeEdit(v, i));
         return out;
       },
       [SAVES, VARIANTS] as const,
@@ -42,8 +51,18 @@ export async function runLocalSaveBench(): Promise<Record<string, unknown>> {
         return { variant, kind, p50Ms: s.p50, p95Ms: s.p95, maxMs: round(s.max, 1) };
       }),
     );
-    console.log(`\nLocal save in Chromium IndexedDB, ${String(SAVES)} per variant and kind, interleaved (target p95 <= 16 ms); ${benchSource()}`);
-    table(rows.map((r) => ({ variant: r.variant, kind: r.kind, 'p50 (ms)': r.p50Ms, 'p95 (ms)': r.p95Ms, 'max (ms)': r.maxMs })));
+    console.log(
+      `\nLocal save in Chromium IndexedDB, ${String(SAVES)} per variant and kind, interleaved (target p95 <= 16 ms); ${benchSource()}`,
+    );
+    table(
+      rows.map((r) => ({
+        variant: r.variant,
+        kind: r.kind,
+        'p50 (ms)': r.p50Ms,
+        'p95 (ms)': r.p95Ms,
+        'max (ms)': r.maxMs,
+      })),
+    );
     const result = { saves: SAVES, targetP95Ms: 16, source: benchSource(), rows };
     console.log(`results: ${writeResult('local-save', result)}`);
     return result;

@@ -54,10 +54,16 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
   const server = await startBenchServer();
   // Same origin for the page and the API: the proxy (with no fault) serves the page.
   const proxy = await startFaultProxy(server.state.origin, {
-    '/bench/': { contentType: 'text/html', body: '<!doctype html><html lang="en-GB"><title>Sync bench</title><link rel="icon" href="data:,"><script src="/bench/page.js"></script></html>' },
+    '/bench/': {
+      contentType: 'text/html',
+      body: '<!doctype html><html lang="en-GB"><title>Sync bench</title><link rel="icon" href="data:,"><script src="/bench/page.js"></script></html>',
+    },
     '/bench/page.js': { contentType: 'text/javascript', body: bundle.outputFiles[0]?.text ?? '' },
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   try {
     const page = await browser.newPage();
     await page.goto(`${proxy.origin}/bench/`);
@@ -66,9 +72,15 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
       const res = await fetch('/api/register', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'rescuelog' },
-        body: JSON.stringify({ email: 'sync-bench@example.org', password: 'bench-password-1', fullName: 'Sync Bench', qualifications: 'Nurse' }),
+        body: JSON.stringify({
+          email: 'sync-bench@example.org',
+          password: 'bench-password-1',
+          fullName: 'Sync Bench',
+          qualifications: 'Nurse',
+        }),
       });
-      if (res.status !== 201) throw new Error(`register: ${String(res.status)} ${await res.text()}`);
+      if (res.status !== 201)
+        throw new Error(`register: ${String(res.status)} ${await res.text()}`);
       return ((await res.json()) as { user: { id: number } }).user.id;
     });
     await page.evaluate((id) => window.chaos.open(id), userId);
@@ -76,7 +88,8 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
     // 1. Local saves (the queue grows to SAVES entries; they are drained in step 2).
     const saveMs = await page.evaluate(async (n) => {
       const times: number[] = [];
-      for (let i = 0; i < n; i++) times.push(await window.chaos.timeSave(`Bench patient ${String(i)}`));
+      for (let i = 0; i < n; i++)
+        times.push(await window.chaos.timeSave(`Bench patient ${String(i)}`));
       return times;
     }, SAVES);
     const sorted = [...saveMs].sort((a, b) => a - b);
@@ -92,11 +105,18 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
     const single = await page.evaluate(() => window.chaos.drain(1));
     const serverCpuSingle = processCpuMs(server.state.pid) - serverCpuBeforeSingle;
     if (batched.acknowledged !== MUTATIONS || single.acknowledged !== MUTATIONS) {
-      throw new Error(`drain did not finish: batched ${JSON.stringify(batched)}, single ${JSON.stringify(single)}`);
+      throw new Error(
+        `drain did not finish: batched ${JSON.stringify(batched)}, single ${JSON.stringify(single)}`,
+      );
     }
 
     const result = {
-      localSave: { saves: SAVES, p50Ms: round(percentile(sorted, 50), 2), p95Ms: round(percentile(sorted, 95), 2), targetP95Ms: 16 },
+      localSave: {
+        saves: SAVES,
+        p50Ms: round(percentile(sorted, 50), 2),
+        p95Ms: round(percentile(sorted, 95), 2),
+        targetP95Ms: 16,
+      },
       drain: {
         mutations: MUTATIONS,
         batchSize: BATCH,
@@ -121,15 +141,34 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
     console.log('\nSync engine (Chromium, real built server, embedded database)');
     table([
       { measure: 'local save p50 (ms)', value: result.localSave.p50Ms },
-      { measure: 'local save p95 (ms)', value: result.localSave.p95Ms, target: '<= 16', met: result.localSave.p95Ms <= 16 ? 'yes' : 'NO' },
+      {
+        measure: 'local save p95 (ms)',
+        value: result.localSave.p95Ms,
+        target: '<= 16',
+        met: result.localSave.p95Ms <= 16 ? 'yes' : 'NO',
+      },
       { measure: `drain ${String(MUTATIONS)} batched (ms)`, value: result.drain.batchedMs },
       { measure: `drain ${String(MUTATIONS)} one by one (ms)`, value: result.drain.oneByOneMs },
-      { measure: 'one-by-one / batched', value: result.drain.ratio, target: '>= 10', met: result.drain.ratio >= 10 ? 'yes' : 'NO' },
+      {
+        measure: 'one-by-one / batched',
+        value: result.drain.ratio,
+        target: '>= 10',
+        met: result.drain.ratio >= 10 ? 'yes' : 'NO',
+      },
       { measure: 'batched: waiting for the server (ms)', value: result.drain.batchedRequestMs },
       { measure: 'one by one: waiting for the server (ms)', value: result.drain.oneByOneRequestMs },
-      { measure: 'server applied pushes/s (batched)', value: result.server.appliedPushesPerSecondBatched },
-      { measure: 'server CPU ms per mutation, batched', value: result.server.cpuMsPerMutationBatched },
-      { measure: 'server CPU ms per mutation, one by one', value: result.server.cpuMsPerMutationOneByOne },
+      {
+        measure: 'server applied pushes/s (batched)',
+        value: result.server.appliedPushesPerSecondBatched,
+      },
+      {
+        measure: 'server CPU ms per mutation, batched',
+        value: result.server.cpuMsPerMutationBatched,
+      },
+      {
+        measure: 'server CPU ms per mutation, one by one',
+        value: result.server.cpuMsPerMutationOneByOne,
+      },
       { measure: 'server CPU one-by-one / batched', value: result.server.cpuRatio },
     ]);
     console.log(`results: ${writeResult('sync-engine', result)}`);

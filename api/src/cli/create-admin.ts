@@ -11,7 +11,11 @@ import { EnvError, parseEnv } from '@rescuelog/sync-protocol/env';
 import { registerSchema } from '@rescuelog/sync-protocol/users';
 import { resolveDataDir } from '../config';
 import { createPasswordHasher } from '../plugins/app/passwords';
-import { findUserByEmail, insertUser, updateUserRoleAndStatus } from '../repositories/users-repository';
+import {
+  findUserByEmail,
+  insertUser,
+  updateUserRoleAndStatus,
+} from '../repositories/users-repository';
 
 const USAGE = `Usage: create-admin --email <email> --name "<full name>"
   The password of a new account is read from ADMIN_PASSWORD, or asked for on the terminal.
@@ -33,7 +37,9 @@ function firstMessage(error: z.ZodError): string {
 function promptHidden(question: string): Promise<string> {
   const { stdin, stdout } = process;
   if (!stdin.isTTY) {
-    return Promise.reject(new UsageError('No terminal to ask for the password: set ADMIN_PASSWORD.'));
+    return Promise.reject(
+      new UsageError('No terminal to ask for the password: set ADMIN_PASSWORD.'),
+    );
   }
   stdout.write(question);
   stdin.setRawMode(true);
@@ -69,7 +75,10 @@ function promptHidden(question: string): Promise<string> {
 
 async function readPassword(): Promise<string> {
   const fromEnv = process.env.ADMIN_PASSWORD;
-  const password = fromEnv !== undefined && fromEnv !== '' ? fromEnv : await promptHidden('Password for the new administrator: ');
+  const password =
+    fromEnv !== undefined && fromEnv !== ''
+      ? fromEnv
+      : await promptHidden('Password for the new administrator: ');
   const parsed = passwordSchema.safeParse(password);
   if (!parsed.success) throw new UsageError(firstMessage(parsed.error));
   if (fromEnv === undefined || fromEnv === '') {
@@ -81,7 +90,11 @@ async function readPassword(): Promise<string> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { email: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
     allowPositionals: false,
   });
   if (values.help) {
@@ -99,25 +112,51 @@ async function main(): Promise<void> {
   }
 
   const env = parseEnv(process.env);
-  const handle = await createDatabase({ databaseUrl: env.databaseUrl, dataDir: resolveDataDir(env) });
+  const handle = await createDatabase({
+    databaseUrl: env.databaseUrl,
+    dataDir: resolveDataDir(env),
+  });
   try {
     await migrateToLatest(handle.db);
     const existing = await findUserByEmail(handle.db, email);
     if (existing) {
-      await updateUserRoleAndStatus(handle.db, existing.id, { role: 'administrator', status: 'approved' });
+      await updateUserRoleAndStatus(handle.db, existing.id, {
+        role: 'administrator',
+        status: 'approved',
+      });
       await handle.db
         .insertInto('auditLog')
-        .values({ actorUserId: null, action: 'user.promote_admin', outcome: 'success', entityType: 'user', entityId: String(existing.id), details: { via: 'cli', previousRole: existing.role, previousStatus: existing.status } })
+        .values({
+          actorUserId: null,
+          action: 'user.promote_admin',
+          outcome: 'success',
+          entityType: 'user',
+          entityId: String(existing.id),
+          details: { via: 'cli', previousRole: existing.role, previousStatus: existing.status },
+        })
         .execute();
       console.log(`${email} is now an approved administrator (password unchanged).`);
       return;
     }
     const password = await readPassword();
     const hasher = await createPasswordHasher();
-    const user = await insertUser(handle.db, { email, fullName, passwordHash: await hasher.hash(password), role: 'administrator', status: 'approved' });
+    const user = await insertUser(handle.db, {
+      email,
+      fullName,
+      passwordHash: await hasher.hash(password),
+      role: 'administrator',
+      status: 'approved',
+    });
     await handle.db
       .insertInto('auditLog')
-      .values({ actorUserId: null, action: 'user.create_admin', outcome: 'success', entityType: 'user', entityId: String(user.id), details: { via: 'cli' } })
+      .values({
+        actorUserId: null,
+        action: 'user.create_admin',
+        outcome: 'success',
+        entityType: 'user',
+        entityId: String(user.id),
+        details: { via: 'cli' },
+      })
       .execute();
     console.log(`Created the approved administrator ${email}.`);
   } finally {
@@ -129,7 +168,10 @@ main().then(
   () => process.exit(0),
   (error: unknown) => {
     if (error instanceof UsageError || error instanceof EnvError) console.error(error.message);
-    else console.error(`create-admin failed: ${error instanceof Error ? error.message : String(error)}`);
+    else
+      console.error(
+        `create-admin failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     process.exit(1);
   },
 );

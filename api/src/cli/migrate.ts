@@ -11,8 +11,14 @@ async function main(): Promise<number> {
   const handle = await createDatabase({ databaseUrl: env.databaseUrl, dataDir });
   try {
     const applied = await migrateToLatest(handle.db);
-    const where = env.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `the embedded database in ${dataDir}`;
-    console.log(applied.length === 0 ? `Nothing to apply: ${where} is up to date.` : `Applied to ${where}:\n${applied.map((name) => `  ${name}`).join('\n')}`);
+    const where = env.databaseUrl
+      ? 'PostgreSQL (DATABASE_URL)'
+      : `the embedded database in ${dataDir}`;
+    console.log(
+      applied.length === 0
+        ? `Nothing to apply: ${where} is up to date.`
+        : `Applied to ${where}:\n${applied.map((name) => `  ${name}`).join('\n')}`,
+    );
     return 0;
   } finally {
     await handle.close();
@@ -22,7 +28,11 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof EnvError ? error.message : `Migration failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      error instanceof EnvError
+        ? error.message
+        : `Migration failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exit(1);
   },
 );

@@ -26,7 +26,10 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const body = validationErrorBody(result.error.issues);
-  throw new ApiError(400, ErrorCode.VALIDATION_FAILED, body.error, { fieldErrors: body.fieldErrors ?? {} });
+  throw new ApiError(400, ErrorCode.VALIDATION_FAILED, body.error, {
+    fieldErrors: body.fieldErrors ?? {},
+  });
 }
 
-export const unauthenticated = () => new ApiError(401, ErrorCode.UNAUTHENTICATED, 'Authentication required');
+export const unauthenticated = () =>
+  new ApiError(401, ErrorCode.UNAUTHENTICATED, 'Authentication required');

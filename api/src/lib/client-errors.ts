@@ -8,8 +8,16 @@ import { ErrorCode, type ApiErrorBody } from '@rescuelog/sync-protocol/errors';
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body: ApiErrorBody = { error: STATUS_CODES[status] ?? 'Bad Request', code: ErrorCode.MALFORMED_REQUEST };
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 431
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 408
+        : 400;
+  const body: ApiErrorBody = {
+    error: STATUS_CODES[status] ?? 'Bad Request',
+    code: ErrorCode.MALFORMED_REQUEST,
+  };
   const text = JSON.stringify(body);
   if (socket.writable) {
     socket.write(

@@ -9,7 +9,8 @@ const withoutNul = (text: string): string => text.replaceAll('\u0000', '\uFFFD')
 function clean(value: JsonValue): JsonValue {
   if (typeof value === 'string') return withoutNul(value);
   if (Array.isArray(value)) return value.map(clean);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), clean(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), clean(v)]));
   return value;
 }
 

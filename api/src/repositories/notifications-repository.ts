@@ -15,7 +15,17 @@ export async function listInbox(db: Db, userId: number, state: 'unread' | 'read'
   return db
     .selectFrom('notificationDeliveries as d')
     .innerJoin('notifications as n', 'n.id', 'd.notificationId')
-    .select(['n.id', 'n.title', 'n.message', 'n.type', 'n.priority', 'n.url', 'n.icon', 'n.createdAt', 'd.readAt'])
+    .select([
+      'n.id',
+      'n.title',
+      'n.message',
+      'n.type',
+      'n.priority',
+      'n.url',
+      'n.icon',
+      'n.createdAt',
+      'd.readAt',
+    ])
     .where('d.userId', '=', userId)
     .where(due(now))
     .where('d.readAt', state === 'unread' ? 'is' : 'is not', null)
@@ -71,15 +81,28 @@ export async function insertNotification(db: Db, values: NewNotification) {
  * (administrator/member) or custom role name is in `targetRoles`, or everyone approved when
  * neither is given.
  */
-export async function findRecipientIds(db: Db, targetUserIds: readonly number[] | undefined, targetRoles: readonly string[] | undefined): Promise<number[]> {
+export async function findRecipientIds(
+  db: Db,
+  targetUserIds: readonly number[] | undefined,
+  targetRoles: readonly string[] | undefined,
+): Promise<number[]> {
   const byIds = targetUserIds !== undefined && targetUserIds.length > 0;
   const byRoles = targetRoles !== undefined && targetRoles.length > 0;
-  let query = db.selectFrom('users').leftJoin('roles', 'roles.id', 'users.roleId').select('users.id').where('users.status', '=', 'approved');
+  let query = db
+    .selectFrom('users')
+    .leftJoin('roles', 'roles.id', 'users.roleId')
+    .select('users.id')
+    .where('users.status', '=', 'approved');
   if (byIds || byRoles) {
     query = query.where((eb) =>
       eb.or([
         ...(byIds ? [eb('users.id', 'in', [...targetUserIds])] : []),
-        ...(byRoles ? [eb('users.role', 'in', [...targetRoles] as Array<'administrator' | 'member'>), eb('roles.name', 'in', [...targetRoles])] : []),
+        ...(byRoles
+          ? [
+              eb('users.role', 'in', [...targetRoles] as Array<'administrator' | 'member'>),
+              eb('roles.name', 'in', [...targetRoles]),
+            ]
+          : []),
       ]),
     );
   }
@@ -87,13 +110,23 @@ export async function findRecipientIds(db: Db, targetUserIds: readonly number[] 
   return rows.map((r) => r.id);
 }
 
-export async function insertDeliveries(db: Db, notificationId: number, userIds: readonly number[], status: string, deliveredAt: Date | null) {
+export async function insertDeliveries(
+  db: Db,
+  notificationId: number,
+  userIds: readonly number[],
+  status: string,
+  deliveredAt: Date | null,
+) {
   if (userIds.length === 0) return;
   // Chunked so a notification to every user never exceeds the parameter limit of one statement.
   for (let i = 0; i < userIds.length; i += 1000) {
     await db
       .insertInto('notificationDeliveries')
-      .values(userIds.slice(i, i + 1000).map((userId) => ({ notificationId, userId, status, deliveredAt })))
+      .values(
+        userIds
+          .slice(i, i + 1000)
+          .map((userId) => ({ notificationId, userId, status, deliveredAt })),
+      )
       .execute();
   }
 }
@@ -103,7 +136,11 @@ export async function listNotifications(db: Db, limit: number) {
     .selectFrom('notifications as n')
     .selectAll('n')
     .select((eb) => [
-      eb.selectFrom('notificationDeliveries as d').select((e) => e.fn.countAll<string>().as('c')).whereRef('d.notificationId', '=', 'n.id').as('recipientCount'),
+      eb
+        .selectFrom('notificationDeliveries as d')
+        .select((e) => e.fn.countAll<string>().as('c'))
+        .whereRef('d.notificationId', '=', 'n.id')
+        .as('recipientCount'),
       eb
         .selectFrom('notificationDeliveries as d')
         .select((e) => e.fn.countAll<string>().as('c'))

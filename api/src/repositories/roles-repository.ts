@@ -5,10 +5,24 @@ import type { Permissions } from '@rescuelog/sync-protocol/permissions';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-const columns = ['id', 'name', 'displayName', 'description', 'permissions', 'isSystem', 'createdAt', 'updatedAt'] as const;
+const columns = [
+  'id',
+  'name',
+  'displayName',
+  'description',
+  'permissions',
+  'isSystem',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 export async function listRoles(db: Db) {
-  return db.selectFrom('roles').select(columns).orderBy('isSystem', 'desc').orderBy('name').execute();
+  return db
+    .selectFrom('roles')
+    .select(columns)
+    .orderBy('isSystem', 'desc')
+    .orderBy('name')
+    .execute();
 }
 
 export async function findRoleById(db: Db, id: number) {
@@ -19,10 +33,22 @@ export async function findRoleByName(db: Db, name: string) {
   return db.selectFrom('roles').select(['id']).where('name', '=', name).executeTakeFirst();
 }
 
-export async function insertRole(db: Db, values: { name: string; displayName: string; description?: string | null | undefined; permissions: Permissions }) {
+export async function insertRole(
+  db: Db,
+  values: {
+    name: string;
+    displayName: string;
+    description?: string | null | undefined;
+    permissions: Permissions;
+  },
+) {
   return db
     .insertInto('roles')
-    .values({ ...values, description: values.description ?? null, permissions: JSON.stringify(values.permissions) })
+    .values({
+      ...values,
+      description: values.description ?? null,
+      permissions: JSON.stringify(values.permissions),
+    })
     .returning(columns)
     .executeTakeFirstOrThrow();
 }
@@ -30,12 +56,21 @@ export async function insertRole(db: Db, values: { name: string; displayName: st
 export async function updateRole(
   db: Db,
   id: number,
-  values: { name?: string; displayName?: string; description?: string | null; permissions?: Permissions },
+  values: {
+    name?: string;
+    displayName?: string;
+    description?: string | null;
+    permissions?: Permissions;
+  },
 ) {
   const { permissions, ...rest } = values;
   return db
     .updateTable('roles')
-    .set({ ...rest, ...(permissions !== undefined ? { permissions: JSON.stringify(permissions) } : {}), updatedAt: new Date() })
+    .set({
+      ...rest,
+      ...(permissions !== undefined ? { permissions: JSON.stringify(permissions) } : {}),
+      updatedAt: new Date(),
+    })
     .where('id', '=', id)
     .returning(columns)
     .executeTakeFirstOrThrow();
@@ -46,6 +81,10 @@ export async function deleteRole(db: Db, id: number) {
 }
 
 export async function countUsersWithRole(db: Db, id: number): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('count')).where('roleId', '=', id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('roleId', '=', id)
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }

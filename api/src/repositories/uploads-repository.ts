@@ -7,20 +7,37 @@ import type { Database } from '@rescuelog/db/schema';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export async function insertUploadToken(db: Db, values: { tokenHash: string; ownerUserId: number; expiresAt: Date }) {
-  return db.insertInto('uploads').values(values).returning(['id', 'expiresAt']).executeTakeFirstOrThrow();
+export async function insertUploadToken(
+  db: Db,
+  values: { tokenHash: string; ownerUserId: number; expiresAt: Date },
+) {
+  return db
+    .insertInto('uploads')
+    .values(values)
+    .returning(['id', 'expiresAt'])
+    .executeTakeFirstOrThrow();
 }
 
 /** The user's upload URLs that can still be used: how many, and when the first one lapses. */
-export async function openUploadTokens(db: Db, ownerUserId: number, now: Date): Promise<{ count: number; firstExpiry: Date | null }> {
+export async function openUploadTokens(
+  db: Db,
+  ownerUserId: number,
+  now: Date,
+): Promise<{ count: number; firstExpiry: Date | null }> {
   const row = await db
     .selectFrom('uploads')
-    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.min('expiresAt').as('firstExpiry')])
+    .select((eb) => [
+      eb.fn.countAll<string>().as('count'),
+      eb.fn.min('expiresAt').as('firstExpiry'),
+    ])
     .where('ownerUserId', '=', ownerUserId)
     .where('status', '=', 'pending')
     .where('expiresAt', '>', now)
     .executeTakeFirstOrThrow();
-  return { count: Number(row.count), firstExpiry: row.firstExpiry ? new Date(row.firstExpiry) : null };
+  return {
+    count: Number(row.count),
+    firstExpiry: row.firstExpiry ? new Date(row.firstExpiry) : null,
+  };
 }
 
 /**
@@ -39,7 +56,11 @@ export async function claimUploadToken(db: Db, tokenHash: string, ownerUserId: n
     .executeTakeFirst();
 }
 
-export async function recordStoredObject(db: Db, id: string, values: { storageKey: string; contentType: string; sizeBytes: number; storedAt: Date }) {
+export async function recordStoredObject(
+  db: Db,
+  id: string,
+  values: { storageKey: string; contentType: string; sizeBytes: number; storedAt: Date },
+) {
   await db
     .updateTable('uploads')
     .set({ ...values, status: 'stored' })
@@ -58,7 +79,11 @@ export async function findStoredObject(db: Db, storageKey: string) {
 
 /** Deletes upload rows whose URL lapsed unused (or whose PUT failed) before `before`. */
 export async function deleteLapsedTokens(db: Db, before: Date): Promise<number> {
-  const result = await db.deleteFrom('uploads').where('status', 'in', ['pending', 'expired']).where('expiresAt', '<', before).executeTakeFirst();
+  const result = await db
+    .deleteFrom('uploads')
+    .where('status', 'in', ['pending', 'expired'])
+    .where('expiresAt', '<', before)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
@@ -94,7 +119,11 @@ export async function deleteUpload(db: Db, id: string): Promise<void> {
 }
 
 /** Stored objects by name, optionally only those of `ownerUserId`. */
-export async function findStoredObjects(db: Db, storageKeys: readonly string[], ownerUserId?: number) {
+export async function findStoredObjects(
+  db: Db,
+  storageKeys: readonly string[],
+  ownerUserId?: number,
+) {
   if (storageKeys.length === 0) return [];
   let query = db
     .selectFrom('uploads')

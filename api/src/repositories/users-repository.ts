@@ -23,7 +23,10 @@ export async function findUserById(db: Executor, id: number): Promise<UserRow | 
 }
 
 /** The user and the permissions of the role they reference (if any), in one query. */
-export async function findUserWithRolePermissions(db: Executor, id: number): Promise<UserWithRolePermissions | undefined> {
+export async function findUserWithRolePermissions(
+  db: Executor,
+  id: number,
+): Promise<UserWithRolePermissions | undefined> {
   const row = await db
     .selectFrom('users')
     .leftJoin('roles', 'roles.id', 'users.roleId')
@@ -41,7 +44,10 @@ export async function insertUser(db: Executor, values: NewUser): Promise<UserRow
 }
 
 export async function countUsers(db: Executor): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -53,7 +59,11 @@ export async function lockUsersForRegistration(trx: Transaction<Database>): Prom
   await sql`lock table users in share row exclusive mode`.execute(trx);
 }
 
-export async function updateUserRoleAndStatus(db: Executor, id: number, values: Pick<NewUser, 'role' | 'status'>): Promise<UserRow | undefined> {
+export async function updateUserRoleAndStatus(
+  db: Executor,
+  id: number,
+  values: Pick<NewUser, 'role' | 'status'>,
+): Promise<UserRow | undefined> {
   return db
     .updateTable('users')
     .set({ ...values, updatedAt: new Date() })

@@ -7,7 +7,11 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '@rescuelog/db/schema';
-import { caseSearchDateBounds, foldCaseNumber, foldText } from '@rescuelog/sync-protocol/case/search';
+import {
+  caseSearchDateBounds,
+  foldCaseNumber,
+  foldText,
+} from '@rescuelog/sync-protocol/case/search';
 import type { CaseSearchQuery, CaseSummary } from '@rescuelog/sync-protocol/cases';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { hasPermission } from '@rescuelog/sync-protocol/permissions';
@@ -31,14 +35,20 @@ interface CasePosition {
   caseId: string;
 }
 
-const positionSchema = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), z.string().min(1).max(100)]);
+const positionSchema = z.tuple([
+  z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/),
+  z.string().min(1).max(100),
+]);
 
 /** The opaque cursor: base64url of the JSON pair [createdAt, caseId]. */
 export function encodeCaseCursor(p: CasePosition): string {
   return Buffer.from(JSON.stringify([p.createdAt, p.caseId]), 'utf8').toString('base64url');
 }
 
-const invalidCursor = () => new ApiError(400, ErrorCode.VALIDATION_FAILED, 'Invalid input', { fieldErrors: { cursor: ['Invalid input'] } });
+const invalidCursor = () =>
+  new ApiError(400, ErrorCode.VALIDATION_FAILED, 'Invalid input', {
+    fieldErrors: { cursor: ['Invalid input'] },
+  });
 
 export function decodeCaseCursor(cursor: string): CasePosition {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalidCursor();
@@ -79,7 +89,8 @@ const RESPONDER_SEPARATOR = '\u001f';
  * Both forms also work without pg_trgm (the LIKE then filters a scan).
  */
 function contains(text: RawBuilder<string>, folded: string): Expression<SqlBool> {
-  if ([...folded].length <= 2) return sql<boolean>`(strpos(${text}, ${folded}) <> 0 and case_search_grams(${text}) @> array[${folded}::text])`;
+  if ([...folded].length <= 2)
+    return sql<boolean>`(strpos(${text}, ${folded}) <> 0 and case_search_grams(${text}) @> array[${folded}::text])`;
   return sql<boolean>`${text} like ${`%${likeText(folded)}%`}`;
 }
 
@@ -99,10 +110,14 @@ export async function searchCases(
   if (q.mine || !canSeeAllCases(user)) conditions.push(sql<boolean>`user_id = ${user.id}`);
   if (q.caseId !== undefined) {
     // Twin of foldCaseNumber(); the expression matches cases_search_case_number_idx.
-    conditions.push(sql<boolean>`translate(upper(case_id), 'OIL- ', '011') like ${`${likeText(foldCaseNumber(q.caseId))}%`}`);
+    conditions.push(
+      sql<boolean>`translate(upper(case_id), 'OIL- ', '011') like ${`${likeText(foldCaseNumber(q.caseId))}%`}`,
+    );
   }
-  if (q.patientName !== undefined) conditions.push(contains(sql<string>`lower(patient_name)`, foldText(q.patientName)));
-  if (q.incidentType !== undefined) conditions.push(sql<boolean>`lower(incident_type) = ${foldText(q.incidentType)}`);
+  if (q.patientName !== undefined)
+    conditions.push(contains(sql<string>`lower(patient_name)`, foldText(q.patientName)));
+  if (q.incidentType !== undefined)
+    conditions.push(sql<boolean>`lower(incident_type) = ${foldText(q.incidentType)}`);
   if (q.status !== undefined) conditions.push(sql<boolean>`status = ${q.status}`);
   if (q.responder !== undefined) {
     const folded = foldText(q.responder);
@@ -110,15 +125,21 @@ export async function searchCases(
     else {
       // A pattern with the separator in it could span the two fields: test each (no index).
       const pattern = `%${likeText(folded)}%`;
-      conditions.push(sql<boolean>`(lower(responder_name) like ${pattern} or lower(responder_call_sign) like ${pattern})`);
+      conditions.push(
+        sql<boolean>`(lower(responder_name) like ${pattern} or lower(responder_call_sign) like ${pattern})`,
+      );
     }
   }
   const { fromMs, toMs } = caseSearchDateBounds(q, timeZone);
-  if (fromMs !== null) conditions.push(sql<boolean>`created_at >= ${new Date(fromMs).toISOString()}::timestamptz`);
-  if (toMs !== null) conditions.push(sql<boolean>`created_at < ${new Date(toMs).toISOString()}::timestamptz`);
+  if (fromMs !== null)
+    conditions.push(sql<boolean>`created_at >= ${new Date(fromMs).toISOString()}::timestamptz`);
+  if (toMs !== null)
+    conditions.push(sql<boolean>`created_at < ${new Date(toMs).toISOString()}::timestamptz`);
   if (q.cursor !== undefined) {
     const after = decodeCaseCursor(q.cursor);
-    conditions.push(sql<boolean>`(created_at, case_id collate "C") < (${after.createdAt}::timestamptz, ${after.caseId})`);
+    conditions.push(
+      sql<boolean>`(created_at, case_id collate "C") < (${after.createdAt}::timestamptz, ${after.caseId})`,
+    );
   }
 
   const rows = await db
@@ -134,7 +155,9 @@ export async function searchCases(
       'userId',
       'responderName',
       'responderCallSign',
-      sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('position'),
+      sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as(
+        'position',
+      ),
     ])
     .where((eb) => eb.and(conditions))
     .orderBy(sql`created_at desc, case_id collate "C" desc`)
@@ -156,6 +179,9 @@ export async function searchCases(
       responderName: row.responderName,
       responderCallSign: row.responderCallSign,
     })),
-    nextCursor: rows.length > q.limit && last ? encodeCaseCursor({ createdAt: last.position, caseId: last.caseId }) : null,
+    nextCursor:
+      rows.length > q.limit && last
+        ? encodeCaseCursor({ createdAt: last.position, caseId: last.caseId })
+        : null,
   };
 }

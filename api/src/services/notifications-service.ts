@@ -4,12 +4,21 @@
 import type { Kysely } from 'kysely';
 import type { Database, Notification as NotificationRow } from '@rescuelog/db/schema';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import type { AdminNotification, NotificationItem, notificationCreateSchema } from '@rescuelog/sync-protocol/notifications';
+import type {
+  AdminNotification,
+  NotificationItem,
+  notificationCreateSchema,
+} from '@rescuelog/sync-protocol/notifications';
 import type { z } from 'zod';
 import { ApiError } from '../lib/api-error';
 import * as repo from '../repositories/notifications-repository';
 
-export async function inbox(db: Kysely<Database>, userId: number, state: 'unread' | 'read', now = new Date()): Promise<NotificationItem[]> {
+export async function inbox(
+  db: Kysely<Database>,
+  userId: number,
+  state: 'unread' | 'read',
+  now = new Date(),
+): Promise<NotificationItem[]> {
   const rows = await repo.listInbox(db, userId, state, now);
   return rows.map((row) => ({
     id: row.id,
@@ -24,10 +33,15 @@ export async function inbox(db: Kysely<Database>, userId: number, state: 'unread
   }));
 }
 
-export const unreadCount = (db: Kysely<Database>, userId: number, now = new Date()) => repo.countUnread(db, userId, now);
-export const markAllRead = (db: Kysely<Database>, userId: number, now = new Date()) => repo.markAllRead(db, userId, now);
+export const unreadCount = (db: Kysely<Database>, userId: number, now = new Date()) =>
+  repo.countUnread(db, userId, now);
+export const markAllRead = (db: Kysely<Database>, userId: number, now = new Date()) =>
+  repo.markAllRead(db, userId, now);
 
-function toAdminNotification(row: NotificationRow, counts: { recipientCount: number; readCount: number }): AdminNotification {
+function toAdminNotification(
+  row: NotificationRow,
+  counts: { recipientCount: number; readCount: number },
+): AdminNotification {
   return {
     id: row.id,
     title: row.title,
@@ -50,12 +64,21 @@ function toAdminNotification(row: NotificationRow, counts: { recipientCount: num
 function parseSchedule(value: string | undefined): Date | null {
   if (value === undefined || value.trim() === '') return null;
   // Only full ISO timestamps: a date without a zone would mean different instants on different machines.
-  const ok = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(value.trim());
+  const ok = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(
+    value.trim(),
+  );
   const date = new Date(value.trim());
   if (!ok || Number.isNaN(date.getTime())) {
-    throw new ApiError(400, ErrorCode.VALIDATION_FAILED, 'Scheduled time must be an ISO date and time with a time zone', {
-      fieldErrors: { scheduledFor: ['Scheduled time must be an ISO date and time with a time zone'] },
-    });
+    throw new ApiError(
+      400,
+      ErrorCode.VALIDATION_FAILED,
+      'Scheduled time must be an ISO date and time with a time zone',
+      {
+        fieldErrors: {
+          scheduledFor: ['Scheduled time must be an ISO date and time with a time zone'],
+        },
+      },
+    );
   }
   return date;
 }
@@ -68,8 +91,12 @@ export async function sendNotification(
 ): Promise<AdminNotification> {
   const scheduledFor = parseSchedule(input.scheduledFor);
   const later = scheduledFor !== null && scheduledFor.getTime() > now.getTime();
-  const targetUserIds = input.targetUserIds && input.targetUserIds.length > 0 ? [...new Set(input.targetUserIds)] : null;
-  const targetRoles = input.targetRoles && input.targetRoles.length > 0 ? [...new Set(input.targetRoles)] : null;
+  const targetUserIds =
+    input.targetUserIds && input.targetUserIds.length > 0
+      ? [...new Set(input.targetUserIds)]
+      : null;
+  const targetRoles =
+    input.targetRoles && input.targetRoles.length > 0 ? [...new Set(input.targetRoles)] : null;
   return db.transaction().execute(async (trx) => {
     const row = await repo.insertNotification(trx, {
       title: input.title,
@@ -85,13 +112,31 @@ export async function sendNotification(
       sound: input.sound ?? null,
       createdBy,
     });
-    const recipients = await repo.findRecipientIds(trx, targetUserIds ?? undefined, targetRoles ?? undefined);
-    await repo.insertDeliveries(trx, row.id, recipients, later ? 'pending' : 'delivered', later ? null : now);
+    const recipients = await repo.findRecipientIds(
+      trx,
+      targetUserIds ?? undefined,
+      targetRoles ?? undefined,
+    );
+    await repo.insertDeliveries(
+      trx,
+      row.id,
+      recipients,
+      later ? 'pending' : 'delivered',
+      later ? null : now,
+    );
     return toAdminNotification(row, { recipientCount: recipients.length, readCount: 0 });
   });
 }
 
-export async function listSentNotifications(db: Kysely<Database>, limit = 100): Promise<AdminNotification[]> {
+export async function listSentNotifications(
+  db: Kysely<Database>,
+  limit = 100,
+): Promise<AdminNotification[]> {
   const rows = await repo.listNotifications(db, limit);
-  return rows.map(({ recipientCount, readCount, ...row }) => toAdminNotification(row, { recipientCount: Number(recipientCount ?? 0), readCount: Number(readCount ?? 0) }));
+  return rows.map(({ recipientCount, readCount, ...row }) =>
+    toAdminNotification(row, {
+      recipientCount: Number(recipientCount ?? 0),
+      readCount: Number(readCount ?? 0),
+    }),
+  );
 }

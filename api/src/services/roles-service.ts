@@ -27,14 +27,20 @@ export function toRole(row: RoleRow): Role {
   };
 }
 
-const nameTaken = () => new ApiError(409, ErrorCode.ROLE_NAME_TAKEN, 'A role with this name already exists', { fieldErrors: { name: ['A role with this name already exists'] } });
+const nameTaken = () =>
+  new ApiError(409, ErrorCode.ROLE_NAME_TAKEN, 'A role with this name already exists', {
+    fieldErrors: { name: ['A role with this name already exists'] },
+  });
 const roleNotFound = () => new ApiError(404, ErrorCode.NOT_FOUND, 'Role not found');
 
 export async function listRoles(db: Kysely<Database>): Promise<Role[]> {
   return (await roles.listRoles(db)).map(toRole);
 }
 
-export async function createRole(db: Kysely<Database>, input: z.output<typeof roleCreateSchema>): Promise<Role> {
+export async function createRole(
+  db: Kysely<Database>,
+  input: z.output<typeof roleCreateSchema>,
+): Promise<Role> {
   try {
     return await db.transaction().execute(async (trx) => {
       if (await roles.findRoleByName(trx, input.name)) throw nameTaken();
@@ -48,13 +54,22 @@ export async function createRole(db: Kysely<Database>, input: z.output<typeof ro
   }
 }
 
-export async function updateRole(db: Kysely<Database>, id: number, input: z.output<typeof roleUpdateSchema>): Promise<{ before: Role; after: Role }> {
+export async function updateRole(
+  db: Kysely<Database>,
+  id: number,
+  input: z.output<typeof roleUpdateSchema>,
+): Promise<{ before: Role; after: Role }> {
   try {
     return await db.transaction().execute(async (trx) => {
       const before = await roles.findRoleById(trx, id);
       if (before === undefined) throw roleNotFound();
       if (input.name !== undefined && input.name !== before.name) {
-        if (before.isSystem) throw new ApiError(409, ErrorCode.SYSTEM_ROLE_PROTECTED, 'A system role cannot be renamed');
+        if (before.isSystem)
+          throw new ApiError(
+            409,
+            ErrorCode.SYSTEM_ROLE_PROTECTED,
+            'A system role cannot be renamed',
+          );
         if (await roles.findRoleByName(trx, input.name)) throw nameTaken();
       }
       const after = await roles.updateRole(trx, id, {
@@ -76,10 +91,15 @@ export async function deleteRole(db: Kysely<Database>, id: number): Promise<Role
   return db.transaction().execute(async (trx) => {
     const role = await roles.findRoleById(trx, id);
     if (role === undefined) throw roleNotFound();
-    if (role.isSystem) throw new ApiError(409, ErrorCode.SYSTEM_ROLE_PROTECTED, 'A system role cannot be deleted');
+    if (role.isSystem)
+      throw new ApiError(409, ErrorCode.SYSTEM_ROLE_PROTECTED, 'A system role cannot be deleted');
     const users = await roles.countUsersWithRole(trx, id);
     if (users > 0) {
-      throw new ApiError(409, ErrorCode.ROLE_IN_USE, `This role is assigned to ${String(users)} user${users === 1 ? '' : 's'}; assign them another role first`);
+      throw new ApiError(
+        409,
+        ErrorCode.ROLE_IN_USE,
+        `This role is assigned to ${String(users)} user${users === 1 ? '' : 's'}; assign them another role first`,
+      );
     }
     await roles.deleteRole(trx, id);
     return toRole(role);

@@ -3,7 +3,12 @@
 // rest is passed through while counting, and the limit is enforced as bytes arrive.
 import { fileTypeFromBuffer } from 'file-type';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { ALLOWED_UPLOAD_TYPES, MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, type AllowedUploadType } from '@rescuelog/sync-protocol/uploads';
+import {
+  ALLOWED_UPLOAD_TYPES,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_MESSAGES,
+  type AllowedUploadType,
+} from '@rescuelog/sync-protocol/uploads';
 import { ApiError } from '../lib/api-error';
 
 /** file-type reads at most this many bytes to recognise a format. */
@@ -16,8 +21,10 @@ export interface CheckedUpload {
   body: AsyncIterable<Uint8Array>;
 }
 
-export const payloadTooLarge = () => new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, UPLOAD_MESSAGES.tooLarge);
-export const typeNotAllowed = () => new ApiError(415, ErrorCode.UPLOAD_TYPE_NOT_ALLOWED, UPLOAD_MESSAGES.typeNotAllowed);
+export const payloadTooLarge = () =>
+  new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, UPLOAD_MESSAGES.tooLarge);
+export const typeNotAllowed = () =>
+  new ApiError(415, ErrorCode.UPLOAD_TYPE_NOT_ALLOWED, UPLOAD_MESSAGES.typeNotAllowed);
 
 function isAllowed(mime: string): mime is AllowedUploadType {
   return Object.hasOwn(ALLOWED_UPLOAD_TYPES, mime);
@@ -30,7 +37,10 @@ function isAllowed(mime: string): mime is AllowedUploadType {
  * The source is never destroyed here: destroying a request stream would reset the socket
  * before the client sees the error response (the route closes the connection instead).
  */
-export async function checkUpload(source: AsyncIterable<Uint8Array>, maxBytes: number = MAX_UPLOAD_BYTES): Promise<CheckedUpload> {
+export async function checkUpload(
+  source: AsyncIterable<Uint8Array>,
+  maxBytes: number = MAX_UPLOAD_BYTES,
+): Promise<CheckedUpload> {
   const iterator = source[Symbol.asyncIterator]();
   const head: Uint8Array[] = [];
   let headBytes = 0;
@@ -67,7 +77,7 @@ export async function checkUpload(source: AsyncIterable<Uint8Array>, maxBytes: n
       const chunk = toBytes(next.value);
       total += chunk.byteLength;
       if (total > maxBytes) {
-          throw payloadTooLarge();
+        throw payloadTooLarge();
       }
       yield chunk;
     }

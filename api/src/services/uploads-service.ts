@@ -35,22 +35,45 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** Stored object names: 24 random bytes in base64url plus the extension. */
 const OBJECT_NAME_PATTERN = /^[A-Za-z0-9_-]{32}\.(pdf|jpg|png|webp)$/;
 
-export const uploadUrlInvalid = () => new ApiError(404, ErrorCode.UPLOAD_URL_INVALID, UPLOAD_MESSAGES.urlInvalid);
+export const uploadUrlInvalid = () =>
+  new ApiError(404, ErrorCode.UPLOAD_URL_INVALID, UPLOAD_MESSAGES.urlInvalid);
 const objectNotFound = () => new ApiError(404, ErrorCode.NOT_FOUND, 'File not found');
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export async function createUploadUrl(db: Kysely<Database>, userId: number, now = new Date()): Promise<{ uploadURL: string; expiresAt: string }> {
+export async function createUploadUrl(
+  db: Kysely<Database>,
+  userId: number,
+  now = new Date(),
+): Promise<{ uploadURL: string; expiresAt: string }> {
   const open = await openUploadTokens(db, userId, now);
   if (open.count >= MAX_OPEN_UPLOAD_URLS) {
-    const retryAfterSeconds = Math.max(1, Math.ceil(((open.firstExpiry?.getTime() ?? now.getTime() + UPLOAD_URL_TTL_MS) - now.getTime()) / 1000));
-    throw new ApiError(429, ErrorCode.RATE_LIMITED, 'Too many unused upload links. Use them or wait for them to expire.', { retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds) });
+    const retryAfterSeconds = Math.max(
+      1,
+      Math.ceil(
+        ((open.firstExpiry?.getTime() ?? now.getTime() + UPLOAD_URL_TTL_MS) - now.getTime()) / 1000,
+      ),
+    );
+    throw new ApiError(
+      429,
+      ErrorCode.RATE_LIMITED,
+      'Too many unused upload links. Use them or wait for them to expire.',
+      { retryAfterSeconds },
+      { 'retry-after': String(retryAfterSeconds) },
+    );
   }
   const token = randomBytes(32).toString('base64url');
-  const row = await insertUploadToken(db, { tokenHash: hashToken(token), ownerUserId: userId, expiresAt: new Date(now.getTime() + UPLOAD_URL_TTL_MS) });
-  return { uploadURL: `${UPLOAD_URL_PREFIX}${token}`, expiresAt: new Date(row.expiresAt).toISOString() };
+  const row = await insertUploadToken(db, {
+    tokenHash: hashToken(token),
+    ownerUserId: userId,
+    expiresAt: new Date(now.getTime() + UPLOAD_URL_TTL_MS),
+  });
+  return {
+    uploadURL: `${UPLOAD_URL_PREFIX}${token}`,
+    expiresAt: new Date(row.expiresAt).toISOString(),
+  };
 }
 
 /**
@@ -73,7 +96,12 @@ export async function storeUpload(
   const name = `${randomBytes(24).toString('base64url')}.${checked.extension}`;
   const size = await storage.put(name, checked.body);
   try {
-    await recordStoredObject(db, claimed.id, { storageKey: name, contentType: checked.contentType, sizeBytes: size, storedAt: new Date() });
+    await recordStoredObject(db, claimed.id, {
+      storageKey: name,
+      contentType: checked.contentType,
+      sizeBytes: size,
+      storedAt: new Date(),
+    });
   } catch (error) {
     await storage.remove(name);
     throw error;
@@ -105,10 +133,14 @@ export async function openObject(
   if (!OBJECT_NAME_PATTERN.test(name)) throw objectNotFound();
   const record = await findStoredObject(db, name);
   if (record === undefined || record.contentType === null) throw objectNotFound();
-  if (record.ownerUserId !== reader.id && reader.role !== 'administrator') return { allowed: false, ownerId: record.ownerUserId };
+  if (record.ownerUserId !== reader.id && reader.role !== 'administrator')
+    return { allowed: false, ownerId: record.ownerUserId };
   const stored = await storage.get(name);
   if (stored === undefined) throw objectNotFound();
-  return { allowed: true, object: { ...stored, name, contentType: record.contentType, ownerId: record.ownerUserId } };
+  return {
+    allowed: true,
+    object: { ...stored, name, contentType: record.contentType, ownerId: record.ownerUserId },
+  };
 }
 
 /** How long an upload nobody's account refers to is kept (the user may still retry recording it). */
@@ -121,10 +153,18 @@ export const LAPSED_TOKEN_GRACE_MS = 24 * 60 * 60 * 1000;
  * referred to for UNREFERENCED_OBJECT_GRACE_MS. The row goes only after its file, so a failed
  * delete is retried on the next run.
  */
-export async function cleanupUploads(db: Kysely<Database>, storage: ObjectStorage, now = new Date()): Promise<{ tokens: number; objects: number }> {
+export async function cleanupUploads(
+  db: Kysely<Database>,
+  storage: ObjectStorage,
+  now = new Date(),
+): Promise<{ tokens: number; objects: number }> {
   const tokens = await deleteLapsedTokens(db, new Date(now.getTime() - LAPSED_TOKEN_GRACE_MS));
   let objects = 0;
-  for (const object of await findUnreferencedObjects(db, new Date(now.getTime() - UNREFERENCED_OBJECT_GRACE_MS), 500)) {
+  for (const object of await findUnreferencedObjects(
+    db,
+    new Date(now.getTime() - UNREFERENCED_OBJECT_GRACE_MS),
+    500,
+  )) {
     if (object.storageKey !== null) await storage.remove(object.storageKey);
     await deleteUpload(db, object.id);
     objects += 1;

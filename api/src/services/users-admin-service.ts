@@ -10,7 +10,8 @@ import { ApiError } from '../lib/api-error';
 import { findRoleById } from '../repositories/roles-repository';
 
 const userNotFound = () => new ApiError(404, ErrorCode.NOT_FOUND, 'User not found');
-const ownAccount = (what: string) => new ApiError(409, ErrorCode.CANNOT_CHANGE_OWN_ACCOUNT, `You cannot ${what} your own account`);
+const ownAccount = (what: string) =>
+  new ApiError(409, ErrorCode.CANNOT_CHANGE_OWN_ACCOUNT, `You cannot ${what} your own account`);
 
 /** Pending accounts first (they need action), then newest first. */
 export async function listUsers(db: Kysely<Database>, status: UserStatus | undefined) {
@@ -24,7 +25,12 @@ export async function listUsers(db: Kysely<Database>, status: UserStatus | undef
 }
 
 async function lockUser(db: Transaction<Database>, id: number) {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  const user = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
   if (user === undefined) throw userNotFound();
   return user;
 }
@@ -32,7 +38,12 @@ async function lockUser(db: Transaction<Database>, id: number) {
 export async function approveUser(db: Kysely<Database>, id: number) {
   return db.transaction().execute(async (trx) => {
     const before = await lockUser(trx, id);
-    const after = await trx.updateTable('users').set({ status: 'approved', updatedAt: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const after = await trx
+      .updateTable('users')
+      .set({ status: 'approved', updatedAt: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return { before, after };
   });
 }
@@ -41,24 +52,43 @@ export async function suspendUser(db: Kysely<Database>, actorId: number, id: num
   if (id === actorId) throw ownAccount('suspend');
   return db.transaction().execute(async (trx) => {
     const before = await lockUser(trx, id);
-    const after = await trx.updateTable('users').set({ status: 'suspended', updatedAt: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const after = await trx
+      .updateTable('users')
+      .set({ status: 'suspended', updatedAt: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return { before, after };
   });
 }
 
-export async function patchUser(db: Kysely<Database>, actorId: number, id: number, patch: AdminUserPatch) {
-  if (id === actorId && patch.role !== undefined && patch.role !== 'administrator') throw ownAccount('demote');
+export async function patchUser(
+  db: Kysely<Database>,
+  actorId: number,
+  id: number,
+  patch: AdminUserPatch,
+) {
+  if (id === actorId && patch.role !== undefined && patch.role !== 'administrator')
+    throw ownAccount('demote');
   return db.transaction().execute(async (trx) => {
     const before = await lockUser(trx, id);
-    if (patch.roleId !== undefined && patch.roleId !== null && (await findRoleById(trx, patch.roleId)) === undefined) {
-      throw new ApiError(400, ErrorCode.VALIDATION_FAILED, 'Role not found', { fieldErrors: { roleId: ['Role not found'] } });
+    if (
+      patch.roleId !== undefined &&
+      patch.roleId !== null &&
+      (await findRoleById(trx, patch.roleId)) === undefined
+    ) {
+      throw new ApiError(400, ErrorCode.VALIDATION_FAILED, 'Role not found', {
+        fieldErrors: { roleId: ['Role not found'] },
+      });
     }
     const after = await trx
       .updateTable('users')
       .set({
         ...(patch.role !== undefined ? { role: patch.role } : {}),
         ...(patch.roleId !== undefined ? { roleId: patch.roleId } : {}),
-        ...(patch.permissions !== undefined ? { permissions: JSON.stringify(patch.permissions) } : {}),
+        ...(patch.permissions !== undefined
+          ? { permissions: JSON.stringify(patch.permissions) }
+          : {}),
         updatedAt: new Date(),
       })
       .where('id', '=', id)

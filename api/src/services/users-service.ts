@@ -4,11 +4,20 @@ import type { Kysely } from 'kysely';
 import type { Database, PermissionsJson, User as UserRow } from '@rescuelog/db/schema';
 import { UNIQUE_KEYS, isUniqueViolation } from '@rescuelog/db/errors';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { effectivePermissions, permissionsSchema, type Permissions } from '@rescuelog/sync-protocol/permissions';
+import {
+  effectivePermissions,
+  permissionsSchema,
+  type Permissions,
+} from '@rescuelog/sync-protocol/permissions';
 import type { RegisterData, User } from '@rescuelog/sync-protocol/users';
 import { ApiError } from '../lib/api-error';
 import type { PasswordHasher } from '../plugins/app/passwords';
-import { countUsers, findUserByEmail, insertUser, lockUsersForRegistration } from '../repositories/users-repository';
+import {
+  countUsers,
+  findUserByEmail,
+  insertUser,
+  lockUsersForRegistration,
+} from '../repositories/users-repository';
 
 /** Stored permissions are parsed, never trusted: anything unknown counts as "no entry". */
 export function parsePermissions(value: PermissionsJson | null | undefined): Permissions {
@@ -39,7 +48,9 @@ export function toPublicUser(row: UserRow, rolePermissions?: PermissionsJson | n
     roleId: row.roleId,
     role: row.role,
     status: row.status,
-    permissions: rolePermissions ? effectivePermissions(parsePermissions(rolePermissions), own) : own,
+    permissions: rolePermissions
+      ? effectivePermissions(parsePermissions(rolePermissions), own)
+      : own,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -83,7 +94,8 @@ export async function registerUser(
     });
   } catch (error) {
     // Another instance inserted the same email between our check and insert.
-    if (isUniqueViolation(error, UNIQUE_KEYS.userEmail)) throw new ApiError(409, ErrorCode.EMAIL_TAKEN, EMAIL_TAKEN_MESSAGE);
+    if (isUniqueViolation(error, UNIQUE_KEYS.userEmail))
+      throw new ApiError(409, ErrorCode.EMAIL_TAKEN, EMAIL_TAKEN_MESSAGE);
     throw error;
   }
 }
@@ -93,12 +105,18 @@ export type CredentialCheck =
   | { ok: false; reason: 'unknown-email' | 'wrong-password'; user: UserRow | undefined };
 
 /** Verifies email and password in constant-ish time whether or not the account exists. */
-export async function checkCredentials(db: Kysely<Database>, passwords: PasswordHasher, email: string, password: string): Promise<CredentialCheck> {
+export async function checkCredentials(
+  db: Kysely<Database>,
+  passwords: PasswordHasher,
+  email: string,
+  password: string,
+): Promise<CredentialCheck> {
   const user = await findUserByEmail(db, email);
   if (!user) {
     await passwords.verifyDummy(password);
     return { ok: false, reason: 'unknown-email', user: undefined };
   }
-  if (!(await passwords.verify(user.passwordHash, password))) return { ok: false, reason: 'wrong-password', user };
+  if (!(await passwords.verify(user.passwordHash, password)))
+    return { ok: false, reason: 'wrong-password', user };
   return { ok: true, user };
 }

@@ -20,7 +20,9 @@ const TRIGRAM_INDEXES = [
 ] as const;
 
 async function hasTrigrams(db: Kysely<unknown>): Promise<boolean> {
-  const result = await sql<{ ok: boolean }>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as ok`.execute(db);
+  const result = await sql<{
+    ok: boolean;
+  }>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as ok`.execute(db);
   return result.rows[0]?.ok === true;
 }
 
@@ -28,9 +30,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index cases_search_newest_idx on cases (${NEWEST}) ${LIVE}`.execute(db);
   await sql`create index cases_search_user_idx on cases (user_id, ${NEWEST}) ${LIVE}`.execute(db);
   await sql`create index cases_search_status_idx on cases (status, ${NEWEST}) ${LIVE}`.execute(db);
-  await sql`create index cases_search_incident_type_idx on cases (lower(incident_type), ${NEWEST}) ${LIVE}`.execute(db);
+  await sql`create index cases_search_incident_type_idx on cases (lower(incident_type), ${NEWEST}) ${LIVE}`.execute(
+    db,
+  );
   // Case number from its start, folded like foldCaseNumber() in sync-protocol/src/case/search.ts.
-  await sql`create index cases_search_case_number_idx on cases (translate(upper(case_id), 'OIL- ', '011') text_pattern_ops) ${LIVE}`.execute(db);
+  await sql`create index cases_search_case_number_idx on cases (translate(upper(case_id), 'OIL- ', '011') text_pattern_ops) ${LIVE}`.execute(
+    db,
+  );
 
   // A plpgsql block runs in a subtransaction: if the extension is missing or may not be
   // created here, the migration goes on without trigram indexes instead of failing.
@@ -43,14 +49,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   $$`.execute(db);
   if (await hasTrigrams(db)) {
     for (const [name, column] of TRIGRAM_INDEXES) {
-      await sql`create index ${sql.id(name)} on cases using gin (lower(${sql.id(column)}) gin_trgm_ops) ${LIVE}`.execute(db);
+      await sql`create index ${sql.id(name)} on cases using gin (lower(${sql.id(column)}) gin_trgm_ops) ${LIVE}`.execute(
+        db,
+      );
     }
   }
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const [name] of TRIGRAM_INDEXES) await sql`drop index if exists ${sql.id(name)}`.execute(db);
-  for (const name of ['cases_search_case_number_idx', 'cases_search_incident_type_idx', 'cases_search_status_idx', 'cases_search_user_idx', 'cases_search_newest_idx']) {
+  for (const name of [
+    'cases_search_case_number_idx',
+    'cases_search_incident_type_idx',
+    'cases_search_status_idx',
+    'cases_search_user_idx',
+    'cases_search_newest_idx',
+  ]) {
     await db.schema.dropIndex(name).execute();
   }
   // The pg_trgm extension stays: other objects may use it, and it holds no data.

@@ -17,20 +17,32 @@ const TRIGRAM = [
 ] as const;
 
 async function hasTrigrams(db: Kysely<unknown>): Promise<boolean> {
-  const result = await sql<{ ok: boolean }>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as ok`.execute(db);
+  const result = await sql<{
+    ok: boolean;
+  }>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as ok`.execute(db);
   return result.rows[0]?.ok === true;
 }
 
 async function rebuild(db: Kysely<unknown>, partial: boolean): Promise<void> {
   const where = partial ? sql`where deleted_at is null` : sql``;
-  for (const name of ['cases_search_case_number_idx', 'cases_search_incident_type_idx', ...TRIGRAM.map(([n]) => n)]) {
+  for (const name of [
+    'cases_search_case_number_idx',
+    'cases_search_incident_type_idx',
+    ...TRIGRAM.map(([n]) => n),
+  ]) {
     await sql`drop index if exists ${sql.id(name)}`.execute(db);
   }
-  await sql`create index cases_search_case_number_idx on cases (translate(upper(case_id), 'OIL- ', '011') text_pattern_ops) ${where}`.execute(db);
-  await sql`create index cases_search_incident_type_idx on cases (lower(incident_type), ${NEWEST}) ${where}`.execute(db);
+  await sql`create index cases_search_case_number_idx on cases (translate(upper(case_id), 'OIL- ', '011') text_pattern_ops) ${where}`.execute(
+    db,
+  );
+  await sql`create index cases_search_incident_type_idx on cases (lower(incident_type), ${NEWEST}) ${where}`.execute(
+    db,
+  );
   if (await hasTrigrams(db)) {
     for (const [name, column] of TRIGRAM) {
-      await sql`create index ${sql.id(name)} on cases using gin (lower(${sql.id(column)}) gin_trgm_ops) ${where}`.execute(db);
+      await sql`create index ${sql.id(name)} on cases using gin (lower(${sql.id(column)}) gin_trgm_ops) ${where}`.execute(
+        db,
+      );
     }
   }
 }

@@ -35,7 +35,9 @@ const OLD_RESPONDER_TRIGRAM = [
 ] as const;
 
 async function hasTrigrams(db: Kysely<unknown>): Promise<boolean> {
-  const result = await sql<{ ok: boolean }>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as ok`.execute(db);
+  const result = await sql<{
+    ok: boolean;
+  }>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as ok`.execute(db);
   return result.rows[0]?.ok === true;
 }
 
@@ -45,27 +47,46 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create function case_search_grams(t text) returns text[]
     language sql immutable strict parallel safe
     as $$ select array(select substr(t, i, 1) from generate_series(1, length(t)) i)
-              || array(select substr(t, i, 2) from generate_series(1, length(t) - 1) i) $$`.execute(db);
-  await sql`create index cases_search_patient_name_grams_idx on cases using gin (${NAME_GRAMS}) with (${PENDING_LIMIT})`.execute(db);
-  await sql`create index cases_search_responder_grams_idx on cases using gin (case_search_grams(${RESPONDER})) with (${PENDING_LIMIT})`.execute(db);
+              || array(select substr(t, i, 2) from generate_series(1, length(t) - 1) i) $$`.execute(
+    db,
+  );
+  await sql`create index cases_search_patient_name_grams_idx on cases using gin (${NAME_GRAMS}) with (${PENDING_LIMIT})`.execute(
+    db,
+  );
+  await sql`create index cases_search_responder_grams_idx on cases using gin (case_search_grams(${RESPONDER})) with (${PENDING_LIMIT})`.execute(
+    db,
+  );
   if (await hasTrigrams(db)) {
-    await sql`create index cases_search_responder_trgm_idx on cases using gin (${RESPONDER} gin_trgm_ops) with (${PENDING_LIMIT})`.execute(db);
-    await sql`alter index if exists cases_search_patient_name_trgm_idx set (${PENDING_LIMIT})`.execute(db);
+    await sql`create index cases_search_responder_trgm_idx on cases using gin (${RESPONDER} gin_trgm_ops) with (${PENDING_LIMIT})`.execute(
+      db,
+    );
+    await sql`alter index if exists cases_search_patient_name_trgm_idx set (${PENDING_LIMIT})`.execute(
+      db,
+    );
   }
-  for (const [name] of OLD_RESPONDER_TRIGRAM) await sql`drop index if exists ${sql.id(name)}`.execute(db);
+  for (const [name] of OLD_RESPONDER_TRIGRAM)
+    await sql`drop index if exists ${sql.id(name)}`.execute(db);
   // Statistics for the new expressions now, not at the next autovacuum.
   await sql`analyze cases`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const name of ['cases_search_responder_trgm_idx', 'cases_search_responder_grams_idx', 'cases_search_patient_name_grams_idx']) {
+  for (const name of [
+    'cases_search_responder_trgm_idx',
+    'cases_search_responder_grams_idx',
+    'cases_search_patient_name_grams_idx',
+  ]) {
     await sql`drop index if exists ${sql.id(name)}`.execute(db);
   }
   await sql`drop function if exists case_search_grams(text)`.execute(db);
   if (await hasTrigrams(db)) {
-    await sql`alter index if exists cases_search_patient_name_trgm_idx reset (gin_pending_list_limit)`.execute(db);
+    await sql`alter index if exists cases_search_patient_name_trgm_idx reset (gin_pending_list_limit)`.execute(
+      db,
+    );
     for (const [name, column] of OLD_RESPONDER_TRIGRAM) {
-      await sql`create index ${sql.id(name)} on cases using gin (lower(${sql.id(column)}) gin_trgm_ops)`.execute(db);
+      await sql`create index ${sql.id(name)} on cases using gin (lower(${sql.id(column)}) gin_trgm_ops)`.execute(
+        db,
+      );
     }
   }
 }

@@ -117,7 +117,12 @@ export function countsAsVitalReading(v: VitalLike): boolean {
 }
 
 /** The response times, in the order they happen. */
-export type ResponseTimeField = 'callReceivedTime' | 'responderArrivalTime' | 'arrivalTime' | 'departureTime' | 'hospitalArrivalTime';
+export type ResponseTimeField =
+  | 'callReceivedTime'
+  | 'responderArrivalTime'
+  | 'arrivalTime'
+  | 'departureTime'
+  | 'hospitalArrivalTime';
 
 /** Times that must not run backwards: each pair is [earlier, later] (completion refuses a
  * case that breaks one; the Response Details step warns as they are typed). */

@@ -850,7 +850,10 @@ export function buildFhirBundle(input: FhirExportInput): FhirBundle {
       ),
     );
   const ownMedications = text(c.medications);
-  if (ownMedications && (NO_MEDICATIONS.test(ownMedications) || UNKNOWN_ANSWER.test(ownMedications))) {
+  if (
+    ownMedications &&
+    (NO_MEDICATIONS.test(ownMedications) || UNKNOWN_ANSWER.test(ownMedications))
+  ) {
     // "None" and "Unknown" are answers about the history, not a medication called so.
     observations.push(
       history(
@@ -1208,7 +1211,11 @@ export function buildFhirBundle(input: FhirExportInput): FhirBundle {
     );
   }
   const medicationStatements: Entry<MedicationStatement>[] = [];
-  if (ownMedications && !NO_MEDICATIONS.test(ownMedications) && !UNKNOWN_ANSWER.test(ownMedications)) {
+  if (
+    ownMedications &&
+    !NO_MEDICATIONS.test(ownMedications) &&
+    !UNKNOWN_ANSWER.test(ownMedications)
+  ) {
     medicationStatements.push(
       make<MedicationStatement>(idFor('own-medications'), {
         resourceType: 'MedicationStatement',

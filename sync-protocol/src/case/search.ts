@@ -65,7 +65,8 @@ function wallClockMs(ms: number, timeZone: string): number {
   }
   const parts: Record<string, string> = {};
   for (const p of format.formatToParts(new Date(ms))) parts[p.type] = p.value;
-  const year = parts.era === 'BC' || parts.era === 'B' ? 1 - Number(parts.year) : Number(parts.year);
+  const year =
+    parts.era === 'BC' || parts.era === 'B' ? 1 - Number(parts.year) : Number(parts.year);
   const wall = new Date(0);
   wall.setUTCFullYear(year, Number(parts.month) - 1, Number(parts.day));
   wall.setUTCHours(Number(parts.hour), Number(parts.minute), Number(parts.second), 0);
@@ -88,7 +89,12 @@ export function zonedDayStartMs(day: string, timeZone: string): number {
   // it and keep the earliest instant whose wall clock is on that day (a daylight-saving jump
   // at midnight makes the day start at 01:00).
   const first = midnight - offsetAt(midnight);
-  const candidates = [first, midnight - offsetAt(first), midnight - offsetAt(first - 86_400_000), midnight - offsetAt(first + 86_400_000)];
+  const candidates = [
+    first,
+    midnight - offsetAt(first),
+    midnight - offsetAt(first - 86_400_000),
+    midnight - offsetAt(first + 86_400_000),
+  ];
   const onDay = candidates.filter((c) => {
     const wall = wallClockMs(c, timeZone);
     return wall >= midnight && wall < midnight + 86_400_000;
@@ -106,7 +112,10 @@ function nextDay(day: string): string | null {
 }
 
 /** The createdAt range of `from` / `to`: [fromMs, toMs) in ms, either end open (null). */
-export function caseSearchDateBounds(q: Pick<CaseSearchFilters, 'from' | 'to'>, timeZone: string): { fromMs: number | null; toMs: number | null } {
+export function caseSearchDateBounds(
+  q: Pick<CaseSearchFilters, 'from' | 'to'>,
+  timeZone: string,
+): { fromMs: number | null; toMs: number | null } {
   const after = q.to === undefined ? null : nextDay(q.to);
   return {
     fromMs: q.from === undefined ? null : zonedDayStartMs(q.from, timeZone),
@@ -123,7 +132,10 @@ function contains(haystack: string | null | undefined, foldedNeedle: string): bo
  * Visibility (who may see which case) is the server's business; the device only holds what
  * its pulls allowed.
  */
-export function caseSearchMatcher(q: CaseSearchFilters, ctx: CaseSearchContext): (c: SearchableCase) => boolean {
+export function caseSearchMatcher(
+  q: CaseSearchFilters,
+  ctx: CaseSearchContext,
+): (c: SearchableCase) => boolean {
   const caseNumber = q.caseId === undefined ? undefined : foldCaseNumber(q.caseId);
   const patientName = q.patientName === undefined ? undefined : foldText(q.patientName);
   const incidentType = q.incidentType === undefined ? undefined : foldText(q.incidentType);
@@ -132,10 +144,23 @@ export function caseSearchMatcher(q: CaseSearchFilters, ctx: CaseSearchContext):
   return (c) => {
     if (q.mine && c.userId !== ctx.userId) return false;
     if (q.status !== undefined && c.status !== q.status) return false;
-    if (caseNumber !== undefined && !(typeof c.caseId === 'string' && foldCaseNumber(c.caseId).startsWith(caseNumber))) return false;
+    if (
+      caseNumber !== undefined &&
+      !(typeof c.caseId === 'string' && foldCaseNumber(c.caseId).startsWith(caseNumber))
+    )
+      return false;
     if (patientName !== undefined && !contains(c.patientName, patientName)) return false;
-    if (incidentType !== undefined && !(typeof c.incidentType === 'string' && foldText(c.incidentType) === incidentType)) return false;
-    if (responder !== undefined && !contains(c.responderName, responder) && !contains(c.responderCallSign, responder)) return false;
+    if (
+      incidentType !== undefined &&
+      !(typeof c.incidentType === 'string' && foldText(c.incidentType) === incidentType)
+    )
+      return false;
+    if (
+      responder !== undefined &&
+      !contains(c.responderName, responder) &&
+      !contains(c.responderCallSign, responder)
+    )
+      return false;
     if (fromMs !== null || toMs !== null) {
       const created = c.createdAt ? Date.parse(c.createdAt) : Number.NaN;
       if (Number.isNaN(created)) return false;
@@ -147,7 +172,11 @@ export function caseSearchMatcher(q: CaseSearchFilters, ctx: CaseSearchContext):
 }
 
 /** Whether one case matches the query's filters (see caseSearchQuerySchema). */
-export function matchesCaseSearch(c: SearchableCase, q: CaseSearchFilters, ctx: CaseSearchContext): boolean {
+export function matchesCaseSearch(
+  c: SearchableCase,
+  q: CaseSearchFilters,
+  ctx: CaseSearchContext,
+): boolean {
   return caseSearchMatcher(q, ctx)(c);
 }
 
@@ -155,7 +184,10 @@ export function matchesCaseSearch(c: SearchableCase, q: CaseSearchFilters, ctx: 
  * Newest first: createdAt descending, then caseId descending (code-unit order, the SQL twin
  * is `case_id collate "C"`). A case without a readable createdAt sorts last.
  */
-export function compareCasesNewestFirst(a: Pick<SearchableCase, 'createdAt' | 'caseId'>, b: Pick<SearchableCase, 'createdAt' | 'caseId'>): number {
+export function compareCasesNewestFirst(
+  a: Pick<SearchableCase, 'createdAt' | 'caseId'>,
+  b: Pick<SearchableCase, 'createdAt' | 'caseId'>,
+): number {
   const ta = a.createdAt ? Date.parse(a.createdAt) : Number.NaN;
   const tb = b.createdAt ? Date.parse(b.createdAt) : Number.NaN;
   const na = Number.isNaN(ta);
@@ -171,7 +203,9 @@ export function compareCasesNewestFirst(a: Pick<SearchableCase, 'createdAt' | 'c
  * Sorts newest first exactly as compareCasesNewestFirst does, parsing each createdAt once
  * (5,000 cases: a few ms instead of tens).
  */
-export function sortCasesNewestFirst<T extends Pick<SearchableCase, 'createdAt' | 'caseId'>>(list: readonly T[]): T[] {
+export function sortCasesNewestFirst<T extends Pick<SearchableCase, 'createdAt' | 'caseId'>>(
+  list: readonly T[],
+): T[] {
   const keyed = list.map((c) => {
     const ms = c.createdAt ? Date.parse(c.createdAt) : Number.NaN;
     return { c, ms: Number.isNaN(ms) ? null : ms, caseId: c.caseId ?? '' };

@@ -5,9 +5,24 @@
 export const CASE_STEPS = [
   { key: 'patient-details', path: '/patient-details', title: 'Patient Details', short: 'Patient' },
   { key: 'primary-survey', path: '/primary-survey', title: 'Primary Survey', short: 'Primary' },
-  { key: 'secondary-survey', path: '/secondary-survey', title: 'Secondary Survey', short: 'Secondary' },
-  { key: 'treatment-provided', path: '/treatment-provided', title: 'Treatment Provided', short: 'Treatment' },
-  { key: 'response-details', path: '/response-details', title: 'Response Details', short: 'Response' },
+  {
+    key: 'secondary-survey',
+    path: '/secondary-survey',
+    title: 'Secondary Survey',
+    short: 'Secondary',
+  },
+  {
+    key: 'treatment-provided',
+    path: '/treatment-provided',
+    title: 'Treatment Provided',
+    short: 'Treatment',
+  },
+  {
+    key: 'response-details',
+    path: '/response-details',
+    title: 'Response Details',
+    short: 'Response',
+  },
   { key: 'case-completed', path: '/case-completed', title: 'Case Completed', short: 'Complete' },
 ] as const;
 

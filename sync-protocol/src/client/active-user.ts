@@ -7,7 +7,11 @@ import type { IndexedDbDependencies } from './local-db';
 
 export const DEVICE_DB_NAME = 'rescuelog-device';
 
-const activeUserSchema = z.object({ key: z.literal('active'), userId: z.number().int().positive(), since: z.string() });
+const activeUserSchema = z.object({
+  key: z.literal('active'),
+  userId: z.number().int().positive(),
+  since: z.string(),
+});
 
 class DeviceDatabase extends Dexie {
   activeUser!: Table<{ key: string; [field: string]: unknown }, string>;
@@ -18,7 +22,10 @@ class DeviceDatabase extends Dexie {
   }
 }
 
-async function withDeviceDb<T>(deps: IndexedDbDependencies | undefined, fn: (db: DeviceDatabase) => Promise<T>): Promise<T> {
+async function withDeviceDb<T>(
+  deps: IndexedDbDependencies | undefined,
+  fn: (db: DeviceDatabase) => Promise<T>,
+): Promise<T> {
   const db = new DeviceDatabase(deps);
   try {
     return await fn(db);
@@ -28,7 +35,9 @@ async function withDeviceDb<T>(deps: IndexedDbDependencies | undefined, fn: (db:
 }
 
 export async function setActiveUser(userId: number, deps?: IndexedDbDependencies): Promise<void> {
-  await withDeviceDb(deps, (db) => db.activeUser.put({ key: 'active', userId, since: new Date().toISOString() }));
+  await withDeviceDb(deps, (db) =>
+    db.activeUser.put({ key: 'active', userId, since: new Date().toISOString() }),
+  );
 }
 
 export async function clearActiveUser(deps?: IndexedDbDependencies): Promise<void> {

@@ -6,8 +6,25 @@
 // and keeps the last list read until a case changes.
 import { Dexie } from 'dexie';
 import type { CaseSummary } from '../cases';
-import { caseSearchMatcher, compareCasesNewestFirst, sortCasesNewestFirst, type CaseSearchContext, type CaseSearchFilters } from '../case/search';
-import { CASE_LIST_ID, caseListRow, casesOfList, caseSummaryRow, listedCase, storedCaseListSchema, storedCaseSummarySchema, SUMMARY_VERSION_ID, summaryVersionSchema, type StoredCaseSummary } from './case-summaries';
+import {
+  caseSearchMatcher,
+  compareCasesNewestFirst,
+  sortCasesNewestFirst,
+  type CaseSearchContext,
+  type CaseSearchFilters,
+} from '../case/search';
+import {
+  CASE_LIST_ID,
+  caseListRow,
+  casesOfList,
+  caseSummaryRow,
+  listedCase,
+  storedCaseListSchema,
+  storedCaseSummarySchema,
+  SUMMARY_VERSION_ID,
+  summaryVersionSchema,
+  type StoredCaseSummary,
+} from './case-summaries';
 import type { SyncDatabase } from './local-db';
 
 /** A case as the device holds it, in the shape of the server's CaseSummary. */
@@ -63,7 +80,10 @@ export async function rebuildCaseSummaries(db: SyncDatabase): Promise<void> {
     const stamp = (version.success ? version.data.stamp : 0) + 1;
     const rows = await db.cases.toArray();
     await db.caseSummaries.clear();
-    await db.caseSummaries.bulkPut([...rows.map((row) => caseSummaryRow(row, stamp)), { id: SUMMARY_VERSION_ID, stamp }]);
+    await db.caseSummaries.bulkPut([
+      ...rows.map((row) => caseSummaryRow(row, stamp)),
+      { id: SUMMARY_VERSION_ID, stamp },
+    ]);
   });
 }
 
@@ -85,10 +105,16 @@ function scheduleStore(db: SyncDatabase, list: KeptList, replace: boolean): void
   storing.add(db);
   soon(async () => {
     try {
-      const row = caseListRow(list.version, list.list.cases, [...list.others].filter(([, bad]) => !bad).map(([id]) => id), list.list.unreadable);
+      const row = caseListRow(
+        list.version,
+        list.list.cases,
+        [...list.others].filter(([, bad]) => !bad).map(([id]) => id),
+        list.list.unreadable,
+      );
       await db.transaction('rw', db.caseLists, async () => {
         const stored = storedCaseListSchema.safeParse(await db.caseLists.get(CASE_LIST_ID));
-        if (replace || !stored.success || stored.data.version < list.version) await db.caseLists.put(row);
+        if (replace || !stored.success || stored.data.version < list.version)
+          await db.caseLists.put(row);
       });
     } finally {
       // Not retried before more changes if it failed (full storage): it is only a shortcut.
@@ -126,12 +152,15 @@ function parseSummaries(rows: readonly unknown[]): StoredCaseSummary[] | null {
 /** The kept list of every summary, read at `version`. */
 function listOfSummaries(version: number, rows: readonly StoredCaseSummary[]): KeptList {
   const others = new Map<string, boolean>();
-  for (const row of rows) if (row.unreadable || !listedCase(row)) others.set(row.id, row.unreadable);
+  for (const row of rows)
+    if (row.unreadable || !listedCase(row)) others.set(row.id, row.unreadable);
   return { version, list: toList(rows), others, unstored: rows.length };
 }
 
 function isNewestFirst(cases: readonly LocalCaseSummary[]): boolean {
-  for (let i = 1; i < cases.length; i++) if (compareCasesNewestFirst(cases[i - 1] as LocalCaseSummary, cases[i] as LocalCaseSummary) > 0) return false;
+  for (let i = 1; i < cases.length; i++)
+    if (compareCasesNewestFirst(cases[i - 1] as LocalCaseSummary, cases[i] as LocalCaseSummary) > 0)
+      return false;
   return true;
 }
 
@@ -146,12 +175,28 @@ function storedList(row: unknown, version: number): KeptList | null {
   for (const id of unlisted) others.set(id, false);
   for (const id of unreadable) others.set(id, true);
   const ids = new Set(parsed.data.ids);
-  if (ids.size !== cases.length || others.size !== unlisted.length + unreadable.length || [...others.keys()].some((id) => ids.has(id))) return null;
-  return { version: parsed.data.version, list: { cases: isNewestFirst(cases) ? cases : sortCasesNewestFirst(cases), unreadable: [...unreadable] }, others, unstored: 0 };
+  if (
+    ids.size !== cases.length ||
+    others.size !== unlisted.length + unreadable.length ||
+    [...others.keys()].some((id) => ids.has(id))
+  )
+    return null;
+  return {
+    version: parsed.data.version,
+    list: {
+      cases: isNewestFirst(cases) ? cases : sortCasesNewestFirst(cases),
+      unreadable: [...unreadable],
+    },
+    others,
+    unstored: 0,
+  };
 }
 
 /** `cases` (newest first) with `added` placed in order. */
-function placeInOrder(cases: LocalCaseSummary[], added: readonly LocalCaseSummary[]): LocalCaseSummary[] {
+function placeInOrder(
+  cases: LocalCaseSummary[],
+  added: readonly LocalCaseSummary[],
+): LocalCaseSummary[] {
   if (added.length > PLACE_UP_TO) return sortCasesNewestFirst([...cases, ...added]);
   for (const c of added) {
     let lo = 0;
@@ -167,7 +212,11 @@ function placeInOrder(cases: LocalCaseSummary[], added: readonly LocalCaseSummar
 }
 
 /** `base` brought to `version` with the summaries written since (each case at most once). */
-function withChanges(base: KeptList, version: number, changed: readonly StoredCaseSummary[]): KeptList {
+function withChanges(
+  base: KeptList,
+  version: number,
+  changed: readonly StoredCaseSummary[],
+): KeptList {
   if (changed.length === 0) return { ...base, version };
   const ids = new Set(changed.map((r) => r.id));
   const others = new Map(base.others);
@@ -179,7 +228,10 @@ function withChanges(base: KeptList, version: number, changed: readonly StoredCa
       others.delete(row.id);
     } else others.set(row.id, row.unreadable);
   }
-  const cases = placeInOrder(base.list.cases.filter((c) => !ids.has(c.id)), added);
+  const cases = placeInOrder(
+    base.list.cases.filter((c) => !ids.has(c.id)),
+    added,
+  );
   const unreadable = base.list.unreadable.filter((id) => !ids.has(id));
   for (const row of changed) if (row.unreadable) unreadable.push(row.id);
   return { version, list: { cases, unreadable }, others, unstored: base.unstored + changed.length };
@@ -195,7 +247,12 @@ function withoutRemoved(list: KeptList, present: ReadonlySet<string>): KeptList 
   const others = new Map([...list.others].filter(([id]) => present.has(id)));
   const cases = list.list.cases.filter((c) => present.has(c.id));
   const unreadable = list.list.unreadable.filter((id) => present.has(id));
-  return { version: list.version, list: { cases, unreadable }, others, unstored: Math.max(list.unstored, STORE_AFTER_CHANGES) };
+  return {
+    version: list.version,
+    list: { cases, unreadable },
+    others,
+    unstored: Math.max(list.unstored, STORE_AFTER_CHANGES),
+  };
 }
 
 /**
@@ -213,32 +270,55 @@ async function readCaseList(db: SyncDatabase): Promise<CaseList> {
   // A stored list not trusted (damaged, a case twice, newer than the summaries) is replaced
   // even at the same or a newer version: kept, every start would read every summary again.
   let untrusted = false;
-  const read = await db.transaction('r', [db.cases, db.caseSummaries], async (): Promise<KeptList | CaseList> => {
-    const [caseCount, summaryCount, versionRow] = await Promise.all([db.cases.count(), db.caseSummaries.count(), db.caseSummaries.get(SUMMARY_VERSION_ID)]);
-    const parsedVersion = summaryVersionSchema.safeParse(versionRow);
-    const version = parsedVersion.success ? parsedVersion.data.stamp : 0;
-    const rowCount = summaryCount - (versionRow === undefined ? 0 : 1);
-    if (caseCount === rowCount) {
-      if (previous && previous.version === version) return previous;
-      const base = previous ? (previous.version < version ? previous : null) : storedList(stored, version);
-      untrusted = !previous && stored !== undefined && !base;
-      if (base) {
-        const changed = base.version === version ? [] : parseSummaries(await db.caseSummaries.where('stamp').between(base.version, version, false, true).toArray());
-        const list = changed && withChanges(base, version, changed);
-        // Every summary accounted for: nothing was removed since. More: cases were removed
-        // (a pull applying the server's deletes), found from the summaries' keys alone.
-        if (list && sizeOf(list) === rowCount) return list;
-        if (list && sizeOf(list) > rowCount) {
-          const trimmed = withoutRemoved(list, new Set(await db.caseSummaries.toCollection().primaryKeys()));
-          if (sizeOf(trimmed) === rowCount) return trimmed;
+  const read = await db.transaction(
+    'r',
+    [db.cases, db.caseSummaries],
+    async (): Promise<KeptList | CaseList> => {
+      const [caseCount, summaryCount, versionRow] = await Promise.all([
+        db.cases.count(),
+        db.caseSummaries.count(),
+        db.caseSummaries.get(SUMMARY_VERSION_ID),
+      ]);
+      const parsedVersion = summaryVersionSchema.safeParse(versionRow);
+      const version = parsedVersion.success ? parsedVersion.data.stamp : 0;
+      const rowCount = summaryCount - (versionRow === undefined ? 0 : 1);
+      if (caseCount === rowCount) {
+        if (previous && previous.version === version) return previous;
+        const base = previous
+          ? previous.version < version
+            ? previous
+            : null
+          : storedList(stored, version);
+        untrusted = !previous && stored !== undefined && !base;
+        if (base) {
+          const changed =
+            base.version === version
+              ? []
+              : parseSummaries(
+                  await db.caseSummaries
+                    .where('stamp')
+                    .between(base.version, version, false, true)
+                    .toArray(),
+                );
+          const list = changed && withChanges(base, version, changed);
+          // Every summary accounted for: nothing was removed since. More: cases were removed
+          // (a pull applying the server's deletes), found from the summaries' keys alone.
+          if (list && sizeOf(list) === rowCount) return list;
+          if (list && sizeOf(list) > rowCount) {
+            const trimmed = withoutRemoved(
+              list,
+              new Set(await db.caseSummaries.toCollection().primaryKeys()),
+            );
+            if (sizeOf(trimmed) === rowCount) return trimmed;
+          }
         }
+        const all = parseSummaries(await db.caseSummaries.toArray());
+        if (all) return listOfSummaries(version, all);
       }
-      const all = parseSummaries(await db.caseSummaries.toArray());
-      if (all) return listOfSummaries(version, all);
-    }
-    scheduleRebuild(db);
-    return toList((await db.cases.toArray()).map((row) => caseSummaryRow(row, 0)));
-  });
+      scheduleRebuild(db);
+      return toList((await db.cases.toArray()).map((row) => caseSummaryRow(row, 0)));
+    },
+  );
   if (!('version' in read)) return read;
   kept.set(db, read);
   if (read.unstored >= STORE_AFTER_CHANGES) scheduleStore(db, read, untrusted);
@@ -264,7 +344,10 @@ export async function searchLocalCases(
   const list = await readCaseList(db);
   if (options.onUnreadable) for (const id of list.unreadable) options.onUnreadable(id);
   const found = list.cases.filter(caseSearchMatcher(q, ctx));
-  return { cases: options.limit === undefined ? found : found.slice(0, options.limit), total: found.length };
+  return {
+    cases: options.limit === undefined ? found : found.slice(0, options.limit),
+    total: found.length,
+  };
 }
 
 /**
@@ -275,7 +358,11 @@ export async function searchLocalCases(
 export async function recentLocalCases(db: SyncDatabase, n: number): Promise<LocalCaseSummary[]> {
   if (n <= 0) return [];
   const read = await db.transaction('r', [db.cases, db.caseSummaries], async () => {
-    const [caseCount, summaryCount, versionRow] = await Promise.all([db.cases.count(), db.caseSummaries.count(), db.caseSummaries.get(SUMMARY_VERSION_ID)]);
+    const [caseCount, summaryCount, versionRow] = await Promise.all([
+      db.cases.count(),
+      db.caseSummaries.count(),
+      db.caseSummaries.get(SUMMARY_VERSION_ID),
+    ]);
     // The summary table also holds its version row, which is no case.
     if (caseCount !== summaryCount - (versionRow === undefined ? 0 : 1)) return null;
     const newest = await db.caseSummaries

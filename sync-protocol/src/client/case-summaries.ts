@@ -7,7 +7,14 @@
 // use: any write to `cases` (a local save, a pull, a rebuild after a rejection, in the page or
 // in the service worker) writes the matching summary in the same IndexedDB transaction, so the
 // two cannot disagree. Readers still check that the counts match and rebuild if not.
-import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, DBCoreTransaction, Middleware } from 'dexie';
+import type {
+  DBCore,
+  DBCoreMutateRequest,
+  DBCoreMutateResponse,
+  DBCoreTable,
+  DBCoreTransaction,
+  Middleware,
+} from 'dexie';
 import { z } from 'zod';
 import '../zod-config';
 import { CASE_STATUSES, type CaseStatus, type CaseSummary } from '../cases';
@@ -64,7 +71,10 @@ export type StoredCaseSummary = z.output<typeof storedCaseSummarySchema>;
  * fetches exactly the rows with a stamp above v. Not a case: readers skip it.
  */
 export const SUMMARY_VERSION_ID = '~version';
-export const summaryVersionSchema = z.object({ id: z.literal(SUMMARY_VERSION_ID), stamp: z.number().int().nonnegative() });
+export const summaryVersionSchema = z.object({
+  id: z.literal(SUMMARY_VERSION_ID),
+  stamp: z.number().int().nonnegative(),
+});
 
 /**
  * The whole case list as a reader last read it, kept between app starts (case-search.ts):
@@ -96,7 +106,18 @@ const isNumberOrNull = (v: unknown): v is number | null => v === null || Number.
 const isStatus = (v: unknown): v is CaseStatus => (CASE_STATUSES as readonly unknown[]).includes(v);
 const strings = column(isString);
 const nullableStrings = column(isStringOrNull);
-const LISTED_COLUMNS = ['ids', 'caseIds', 'patientNames', 'incidentTypes', 'statuses', 'createdAts', 'completedAts', 'userIds', 'responderNames', 'responderCallSigns'] as const;
+const LISTED_COLUMNS = [
+  'ids',
+  'caseIds',
+  'patientNames',
+  'incidentTypes',
+  'statuses',
+  'createdAts',
+  'completedAts',
+  'userIds',
+  'responderNames',
+  'responderCallSigns',
+] as const;
 export const storedCaseListSchema = z
   .object({
     id: z.literal(CASE_LIST_ID),
@@ -118,11 +139,19 @@ export const storedCaseListSchema = z
     unlisted: strings,
     unreadable: strings,
   })
-  .refine((row) => LISTED_COLUMNS.every((c) => row[c].length === row.ids.length), { message: 'Invalid input', path: ['ids'] });
+  .refine((row) => LISTED_COLUMNS.every((c) => row[c].length === row.ids.length), {
+    message: 'Invalid input',
+    path: ['ids'],
+  });
 export type StoredCaseList = z.output<typeof storedCaseListSchema>;
 
 /** The stored row of a case list read at `version` (`cases` newest first). */
-export function caseListRow(version: number, cases: readonly CaseSummary[], unlisted: Iterable<string>, unreadable: Iterable<string>): StoredCaseList {
+export function caseListRow(
+  version: number,
+  cases: readonly CaseSummary[],
+  unlisted: Iterable<string>,
+  unreadable: Iterable<string>,
+): StoredCaseList {
   return {
     id: CASE_LIST_ID,
     layout: 1,
@@ -180,13 +209,24 @@ export function listedCase(s: StoredCaseSummary): CaseSummary | null {
 }
 
 function rowId(row: unknown): string {
-  return typeof row === 'object' && row !== null && typeof (row as { id?: unknown }).id === 'string' ? (row as { id: string }).id : '';
+  return typeof row === 'object' && row !== null && typeof (row as { id?: unknown }).id === 'string'
+    ? (row as { id: string }).id
+    : '';
 }
 
 /** The summary row of a stored case row (a whole case record, as the device keeps it). */
 export function caseSummaryRow(row: unknown, stamp: number): StoredCaseSummary {
   const id = rowId(row);
-  const empty = { caseId: null, patientName: null, incidentType: null, status: 'in_progress' as const, completedAt: null, userId: null, responderName: null, responderCallSign: null };
+  const empty = {
+    caseId: null,
+    patientName: null,
+    incidentType: null,
+    status: 'in_progress' as const,
+    completedAt: null,
+    userId: null,
+    responderName: null,
+    responderCallSign: null,
+  };
   const parsed = localSummarySchema.safeParse(row);
   if (!parsed.success) return { id, stamp, listed: false, unreadable: true, ...empty };
   const r = parsed.data;
@@ -209,7 +249,8 @@ export function caseSummaryRow(row: unknown, stamp: number): StoredCaseSummary {
 
 /** Whether the native transaction behind `trans` includes the summary table. */
 function transactionHasSummaries(trans: DBCoreTransaction): boolean {
-  const names = (trans as { objectStoreNames?: { contains(name: string): boolean } }).objectStoreNames;
+  const names = (trans as { objectStoreNames?: { contains(name: string): boolean } })
+    .objectStoreNames;
   return names === undefined || names.contains(CASE_SUMMARY_TABLE);
 }
 
@@ -244,7 +285,11 @@ const COMPARE_UP_TO = 1;
  * four. A put that changes no list field (most autosaves of a case being documented) writes
  * nothing here: readers keep the same list at the same version.
  */
-async function mirrored(table: DBCoreTable, summaries: DBCoreTable, req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> {
+async function mirrored(
+  table: DBCoreTable,
+  summaries: DBCoreTable,
+  req: DBCoreMutateRequest,
+): Promise<DBCoreMutateResponse> {
   if (!transactionHasSummaries(req.trans)) return table.mutate(req);
   const puts = req.type === 'add' || req.type === 'put' ? req.values : [];
   const compare = puts.length > 0 && puts.length <= COMPARE_UP_TO;
@@ -253,7 +298,9 @@ async function mirrored(table: DBCoreTable, summaries: DBCoreTable, req: DBCoreM
   const [res, versionRow, previous] = await Promise.all([
     table.mutate(req),
     quiet(summaries.get({ trans: req.trans, key: SUMMARY_VERSION_ID })),
-    compare ? quiet(summaries.getMany({ trans: req.trans, keys: puts.map(rowId) })) : Promise.resolve(failed),
+    compare
+      ? quiet(summaries.getMany({ trans: req.trans, keys: puts.map(rowId) }))
+      : Promise.resolve(failed),
   ]);
   // Without the version the summaries cannot be stamped: left as they are (a gap readers
   // notice and rebuild), never stamped with a version that went back.
@@ -271,16 +318,28 @@ async function mirrored(table: DBCoreTable, summaries: DBCoreTable, req: DBCoreM
           return before !== undefined && sameSummary(row, before) ? [] : [row];
         });
         if (values.length === 0) return res;
-        await summaries.mutate({ type: 'put', trans: req.trans, values: [...values, { id: SUMMARY_VERSION_ID, stamp }] });
+        await summaries.mutate({
+          type: 'put',
+          trans: req.trans,
+          values: [...values, { id: SUMMARY_VERSION_ID, stamp }],
+        });
         break;
       }
       case 'delete':
         await summaries.mutate({ type: 'delete', trans: req.trans, keys: req.keys });
-        await summaries.mutate({ type: 'put', trans: req.trans, values: [{ id: SUMMARY_VERSION_ID, stamp }] });
+        await summaries.mutate({
+          type: 'put',
+          trans: req.trans,
+          values: [{ id: SUMMARY_VERSION_ID, stamp }],
+        });
         break;
       case 'deleteRange':
         await summaries.mutate({ type: 'deleteRange', trans: req.trans, range: req.range });
-        await summaries.mutate({ type: 'put', trans: req.trans, values: [{ id: SUMMARY_VERSION_ID, stamp }] });
+        await summaries.mutate({
+          type: 'put',
+          trans: req.trans,
+          values: [{ id: SUMMARY_VERSION_ID, stamp }],
+        });
         break;
     }
   } catch {
@@ -300,7 +359,10 @@ export const caseSummaryMiddleware: Middleware<DBCore> = {
     return {
       // Every read-write transaction over cases also covers their summaries.
       transaction(stores, mode, options) {
-        const scope = mode === 'readwrite' && stores.includes('cases') && !stores.includes(CASE_SUMMARY_TABLE) ? [...stores, CASE_SUMMARY_TABLE] : stores;
+        const scope =
+          mode === 'readwrite' && stores.includes('cases') && !stores.includes(CASE_SUMMARY_TABLE)
+            ? [...stores, CASE_SUMMARY_TABLE]
+            : stores;
         return down.transaction(scope, mode, options);
       },
       table(name) {

@@ -9,7 +9,11 @@ export const DRAIN_LOCK_NAME = 'rescuelog-sync-drain';
 
 /** The subset of navigator.locks we use (typed here so the code compiles in Node too). */
 export interface LockManagerLike {
-  request<T>(name: string, options: { ifAvailable: boolean }, callback: (lock: unknown) => Promise<T> | T): Promise<T>;
+  request<T>(
+    name: string,
+    options: { ifAvailable: boolean },
+    callback: (lock: unknown) => Promise<T> | T,
+  ): Promise<T>;
 }
 
 export type LockResult<T> = { acquired: true; value: T } | { acquired: false };
@@ -74,7 +78,10 @@ export function createLeaseLock(db: SyncDatabase, options: LeaseLockOptions = {}
       running = true;
       try {
         if (!(await tryTake())) return { acquired: false };
-        const renew = setInterval(() => void tryTake().catch(() => undefined), Math.max(1000, leaseMs / 3));
+        const renew = setInterval(
+          () => void tryTake().catch(() => undefined),
+          Math.max(1000, leaseMs / 3),
+        );
         try {
           return { acquired: true, value: await fn() };
         } finally {
@@ -89,6 +96,9 @@ export function createLeaseLock(db: SyncDatabase, options: LeaseLockOptions = {}
 }
 
 /** Web Locks when the platform has them, else the lease. */
-export function createDrainLock(db: SyncDatabase, locks: LockManagerLike | undefined = webLocksFromGlobal()): DrainLock {
+export function createDrainLock(
+  db: SyncDatabase,
+  locks: LockManagerLike | undefined = webLocksFromGlobal(),
+): DrainLock {
   return locks ? createWebLock(locks) : createLeaseLock(db);
 }

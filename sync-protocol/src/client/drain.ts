@@ -6,9 +6,23 @@ import type { z } from 'zod';
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from '../sync/versions';
 import { pushResponseSchema, type PushResponse } from '../sync/push-pull';
 import type { SyncDatabase } from './local-db';
-import { outboxEntrySchema, readOrCreateDevice, readOutbox, rejectionSchema, type OutboxEntry, type PushState, type Rejection } from './outbox';
+import {
+  outboxEntrySchema,
+  readOrCreateDevice,
+  readOutbox,
+  rejectionSchema,
+  type OutboxEntry,
+  type PushState,
+  type Rejection,
+} from './outbox';
 import { putServerCopy, restoreFromServer } from './server-copies';
-import { classifyResponse, describeNetworkError, SYNC_PUSH_PATH, type RetryReason, type SyncTransport } from './transport';
+import {
+  classifyResponse,
+  describeNetworkError,
+  SYNC_PUSH_PATH,
+  type RetryReason,
+  type SyncTransport,
+} from './transport';
 
 /** The server accepts 1..200 mutations per push. */
 export const MAX_BATCH_SIZE = 200;
@@ -18,7 +32,14 @@ export type DrainOutcome =
   | { kind: 'drained'; acknowledged: number; rejected: number }
   | { kind: 'auth-required'; status: number; message: string; acknowledged: number }
   | { kind: 'update-required'; message: string; acknowledged: number }
-  | { kind: 'retry'; reason: RetryReason | 'not-acknowledged'; status: number | null; message: string; retryAfterMs: number | null; acknowledged: number };
+  | {
+      kind: 'retry';
+      reason: RetryReason | 'not-acknowledged';
+      status: number | null;
+      message: string;
+      retryAfterMs: number | null;
+      acknowledged: number;
+    };
 
 export interface DrainOptions {
   db: SyncDatabase;
@@ -35,9 +56,15 @@ type Bookkeeping = Pick<OutboxEntry, 'state' | 'attempts' | 'lastError' | 'lastA
 /** Rewrites the bookkeeping of the outbox rows of `seqs` that still exist (re-read: the row
  * is the truth, a batch is a snapshot). Bulk reads and writes, and no second parse of each
  * mutation: one request each per batch. Call it inside a rw transaction on the outbox. */
-async function updateEntries(db: SyncDatabase, seqs: number[], change: (entry: z.infer<typeof bookkeepingSchema>) => Partial<Bookkeeping>): Promise<void> {
+async function updateEntries(
+  db: SyncDatabase,
+  seqs: number[],
+  change: (entry: z.infer<typeof bookkeepingSchema>) => Partial<Bookkeeping>,
+): Promise<void> {
   const rows = await db.outbox.bulkGet(seqs);
-  const updated = rows.flatMap((raw) => (raw === undefined ? [] : [{ ...raw, ...change(bookkeepingSchema.parse(raw)) }]));
+  const updated = rows.flatMap((raw) =>
+    raw === undefined ? [] : [{ ...raw, ...change(bookkeepingSchema.parse(raw)) }],
+  );
   await db.outbox.bulkPut(updated);
 }
 
@@ -58,7 +85,12 @@ async function markPending(db: SyncDatabase, seqs: number[], lastError: string):
 }
 
 /** Applies the server's acknowledgements in one transaction; returns what was acked. */
-async function applyResults(db: SyncDatabase, batch: OutboxEntry[], response: PushResponse, at: string): Promise<{ acknowledged: number; rejected: number }> {
+async function applyResults(
+  db: SyncDatabase,
+  batch: OutboxEntry[],
+  response: PushResponse,
+  at: string,
+): Promise<{ acknowledged: number; rejected: number }> {
   const bySeq = new Map(batch.map((entry) => [entry.seq, entry]));
   let acknowledged = 0;
   let rejected = 0;
@@ -95,11 +127,10 @@ async function applyResults(db: SyncDatabase, batch: OutboxEntry[], response: Pu
     // Sent but not acknowledged (the server stopped at a gap): back to pending, unchanged.
     // (Awaited only with work: see local-db.ts on awaiting helpers inside a transaction.)
     if (bySeq.size > 0) {
-      await updateEntries(
-        db,
-        [...bySeq.keys()],
-        () => ({ state: 'pending', lastError: 'Not acknowledged by the server yet' }),
-      );
+      await updateEntries(db, [...bySeq.keys()], () => ({
+        state: 'pending',
+        lastError: 'Not acknowledged by the server yet',
+      }));
     }
     // Rebuild those rows from the server's copy plus what is still pending (after the
     // acknowledged entries left the outbox above). The server sends its current state of
@@ -121,12 +152,16 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainOutcome> 
   let acknowledged = 0;
   let rejected = 0;
 
-  const deviceId = (await db.transaction('rw', db.syncState, async () => readOrCreateDevice(db))).deviceId;
+  const deviceId = (await db.transaction('rw', db.syncState, async () => readOrCreateDevice(db)))
+    .deviceId;
 
   for (;;) {
     const batch = await readOutbox(db, batchSize);
     if (batch.length === 0) {
-      await db.syncState.put({ key: 'push', lastSuccessAt: now().toISOString() } satisfies PushState);
+      await db.syncState.put({
+        key: 'push',
+        lastSuccessAt: now().toISOString(),
+      } satisfies PushState);
       return { kind: 'drained', acknowledged, rejected };
     }
     const attemptAt = now().toISOString();
@@ -145,7 +180,14 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainOutcome> 
     } catch (error) {
       const message = describeNetworkError(error);
       await markPending(db, seqs, message);
-      return { kind: 'retry', reason: 'network', status: null, message, retryAfterMs: null, acknowledged };
+      return {
+        kind: 'retry',
+        reason: 'network',
+        status: null,
+        message,
+        retryAfterMs: null,
+        acknowledged,
+      };
     }
 
     const classified = classifyResponse(response, pushResponseSchema);

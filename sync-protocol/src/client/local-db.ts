@@ -6,7 +6,13 @@
 // tables are typed `unknown`-ish here and every reader parses them with a zod schema
 // (outbox.ts, local-records.ts).
 import { Dexie, type Table } from 'dexie';
-import { CASE_LIST_TABLE, CASE_SUMMARY_TABLE, SUMMARY_VERSION_ID, caseSummaryMiddleware, caseSummaryRow } from './case-summaries';
+import {
+  CASE_LIST_TABLE,
+  CASE_SUMMARY_TABLE,
+  SUMMARY_VERSION_ID,
+  caseSummaryMiddleware,
+  caseSummaryRow,
+} from './case-summaries';
 
 /** The synced domain tables, named like the server's tables (camelCase). */
 export const DOMAIN_TABLES = [
@@ -94,7 +100,10 @@ export class SyncDatabase extends Dexie {
   caseLists!: Table<StoredCaseListRow, string>;
 
   constructor(userId: number, deps?: IndexedDbDependencies) {
-    super(syncDatabaseName(userId), deps ? (deps as ConstructorParameters<typeof Dexie>[1]) : undefined);
+    super(
+      syncDatabaseName(userId),
+      deps ? (deps as ConstructorParameters<typeof Dexie>[1]) : undefined,
+    );
     this.userId = userId;
     // Append new versions below; never edit a shipped one (an installed app upgrades in place).
     this.version(1).stores({
@@ -127,7 +136,12 @@ export class SyncDatabase extends Dexie {
       .stores({ cases: 'id, caseId, userId, status', caseSummaries: 'id, createdAt, stamp' })
       .upgrade(async (tx) => {
         const rows = await tx.table('cases').toArray();
-        await tx.table(CASE_SUMMARY_TABLE).bulkPut([...rows.map((row) => caseSummaryRow(row, 1)), { id: SUMMARY_VERSION_ID, stamp: 1 }]);
+        await tx
+          .table(CASE_SUMMARY_TABLE)
+          .bulkPut([
+            ...rows.map((row) => caseSummaryRow(row, 1)),
+            { id: SUMMARY_VERSION_ID, stamp: 1 },
+          ]);
       });
     // v5: the first search after opening the app read all 5,000 summaries (p95 ~400 ms), so
     // readers keep the whole list in one row between starts (case-summaries.ts). New table
@@ -148,7 +162,12 @@ export class SyncDatabase extends Dexie {
    * fake-indexeddb does not show it) — the chaos e2e spec caught exactly that.
    */
   get writeTables(): Table[] {
-    return [...DOMAIN_TABLES.map((t) => this.domainTable(t)), this.outbox, this.syncState, this.serverCopies] as Table[];
+    return [
+      ...DOMAIN_TABLES.map((t) => this.domainTable(t)),
+      this.outbox,
+      this.syncState,
+      this.serverCopies,
+    ] as Table[];
   }
 }
 

@@ -25,26 +25,49 @@ export const authorStateSchema = z.object({
 export type AuthorState = z.infer<typeof authorStateSchema>;
 
 /** Records who signs this database's addenda; call before saving one. */
-export async function rememberAuthor(db: SyncDatabase, author: { fullName: string; callSign: string | null }): Promise<void> {
-  const row: AuthorState = { key: AUTHOR_STATE_KEY, userId: db.userId, fullName: author.fullName, callSign: author.callSign };
+export async function rememberAuthor(
+  db: SyncDatabase,
+  author: { fullName: string; callSign: string | null },
+): Promise<void> {
+  const row: AuthorState = {
+    key: AUTHOR_STATE_KEY,
+    userId: db.userId,
+    fullName: author.fullName,
+    callSign: author.callSign,
+  };
   await db.syncState.put(row);
 }
 
 /** The author fields of a pending addendum by `userId` (null when this device does not know them). */
-async function pendingAuthor(db: SyncDatabase, userId: number): Promise<{ authorName: string | null; authorCallSign: string | null }> {
+async function pendingAuthor(
+  db: SyncDatabase,
+  userId: number,
+): Promise<{ authorName: string | null; authorCallSign: string | null }> {
   const parsed = authorStateSchema.safeParse(await db.syncState.get(AUTHOR_STATE_KEY));
-  if (!parsed.success || parsed.data.userId !== userId) return { authorName: null, authorCallSign: null };
+  if (!parsed.success || parsed.data.userId !== userId)
+    return { authorName: null, authorCallSign: null };
   return { authorName: parsed.data.fullName, authorCallSign: parsed.data.callSign };
 }
 
-async function merge(db: SyncDatabase, table: TableName, id: string, create: () => Record<string, unknown>, changes: Record<string, unknown>): Promise<void> {
+async function merge(
+  db: SyncDatabase,
+  table: TableName,
+  id: string,
+  create: () => Record<string, unknown>,
+  changes: Record<string, unknown>,
+): Promise<void> {
   const t = db.domainTable(table);
   const existing = await t.get(id);
   const base: StoredRecord = existing ?? { ...create(), id };
   await t.put({ ...base, ...changes, id });
 }
 
-async function patchIfPresent(db: SyncDatabase, table: TableName, id: string, changes: Record<string, unknown>): Promise<void> {
+async function patchIfPresent(
+  db: SyncDatabase,
+  table: TableName,
+  id: string,
+  changes: Record<string, unknown>,
+): Promise<void> {
   const t = db.domainTable(table);
   const existing = await t.get(id);
   // Not here (never pulled, or already gone): the server decides; nothing to show locally.
@@ -75,20 +98,36 @@ export async function applyMutationLocally(db: SyncDatabase, m: ParsedMutation):
         'cases',
         m.args.id,
         () => ({ ...CASE_FIELD_DEFAULTS, ...created, status: 'in_progress', completedAt: null }),
-        { ...withoutUndefined(m.args.fields), ...(m.args.humanId ? { caseId: m.args.humanId } : {}) },
+        {
+          ...withoutUndefined(m.args.fields),
+          ...(m.args.humanId ? { caseId: m.args.humanId } : {}),
+        },
       );
       return;
     case 'case.complete':
-      await patchIfPresent(db, 'cases', m.args.id, { status: 'completed', completedAt: m.args.completedAt });
+      await patchIfPresent(db, 'cases', m.args.id, {
+        status: 'completed',
+        completedAt: m.args.completedAt,
+      });
       return;
     case 'case.addendum': {
       // The server's copy, once pulled, keeps the name the server stamped (putIfAbsent).
       const author = await pendingAuthor(db, m.actorUserId);
-      await putIfAbsent(db, 'caseAddenda', { ...created, ...author, id: m.args.id, caseId: m.args.caseId, reason: m.args.reason, changes: m.args.changes });
+      await putIfAbsent(db, 'caseAddenda', {
+        ...created,
+        ...author,
+        id: m.args.id,
+        caseId: m.args.caseId,
+        reason: m.args.reason,
+        changes: m.args.changes,
+      });
       // The server applies each change's `after` to the case (docs/decisions/007); so does the
       // device at once. Values the server would refuse are not shown: it will reject the addendum.
-      const after = caseFieldsSchema.safeParse(Object.fromEntries(m.args.changes.map((c) => [c.field, c.after])));
-      if (after.success) await patchIfPresent(db, 'cases', m.args.caseId, withoutUndefined(after.data));
+      const after = caseFieldsSchema.safeParse(
+        Object.fromEntries(m.args.changes.map((c) => [c.field, c.after])),
+      );
+      if (after.success)
+        await patchIfPresent(db, 'cases', m.args.caseId, withoutUndefined(after.data));
       return;
     }
     case 'case.delete':
@@ -98,10 +137,18 @@ export async function applyMutationLocally(db: SyncDatabase, m: ParsedMutation):
       // An audit record for the server; it changes nothing on the device.
       return;
     case 'vitalSign.record':
-      await putIfAbsent(db, 'vitalSigns', { ...created, ...m.args, voidedAt: null, voidReason: null });
+      await putIfAbsent(db, 'vitalSigns', {
+        ...created,
+        ...m.args,
+        voidedAt: null,
+        voidReason: null,
+      });
       return;
     case 'vitalSign.void':
-      await patchIfPresent(db, 'vitalSigns', m.args.id, { voidedAt: m.clientTime, voidReason: m.args.reason });
+      await patchIfPresent(db, 'vitalSigns', m.args.id, {
+        voidedAt: m.clientTime,
+        voidReason: m.args.reason,
+      });
       return;
     case 'cprSession.upsert':
       await merge(
@@ -109,7 +156,10 @@ export async function applyMutationLocally(db: SyncDatabase, m: ParsedMutation):
         'cprSessions',
         m.args.id,
         () => ({ ...created, events: [], status: 'in_progress', caseId: null, completedAt: null }),
-        { ...withoutUndefined(m.args.fields), ...(m.args.humanId ? { sessionId: m.args.humanId } : {}) },
+        {
+          ...withoutUndefined(m.args.fields),
+          ...(m.args.humanId ? { sessionId: m.args.humanId } : {}),
+        },
       );
       return;
     case 'cprEvent.record':
@@ -131,8 +181,17 @@ export async function applyMutationLocally(db: SyncDatabase, m: ParsedMutation):
         db,
         'incidentReports',
         m.args.id,
-        () => ({ ...created, typeSpecificData: {}, status: 'in_progress', priority: 'normal', mediaUrls: [] }),
-        { ...withoutUndefined(m.args.fields), ...(m.args.humanId ? { incidentId: m.args.humanId } : {}) },
+        () => ({
+          ...created,
+          typeSpecificData: {},
+          status: 'in_progress',
+          priority: 'normal',
+          mediaUrls: [],
+        }),
+        {
+          ...withoutUndefined(m.args.fields),
+          ...(m.args.humanId ? { incidentId: m.args.humanId } : {}),
+        },
       );
       return;
     case 'incidentReport.delete':
@@ -144,11 +203,19 @@ export async function applyMutationLocally(db: SyncDatabase, m: ParsedMutation):
         'mciIncidents',
         m.args.id,
         () => ({ ...created, resources: [], status: 'in_progress', completedAt: null }),
-        { ...withoutUndefined(m.args.fields), ...(m.args.humanId ? { incidentId: m.args.humanId } : {}) },
+        {
+          ...withoutUndefined(m.args.fields),
+          ...(m.args.humanId ? { incidentId: m.args.humanId } : {}),
+        },
       );
       return;
     case 'mciCasualty.record':
-      await putIfAbsent(db, 'mciCasualties', { ...created, ...m.args, transported: false, transportedAt: null });
+      await putIfAbsent(db, 'mciCasualties', {
+        ...created,
+        ...m.args,
+        transported: false,
+        transportedAt: null,
+      });
       return;
     case 'mciCasualty.update':
       await patchIfPresent(db, 'mciCasualties', m.args.id, withoutUndefined(m.args.fields));

@@ -39,7 +39,11 @@ export const LOCAL_RECORD_SCHEMAS = {
 export type LocalRecord<E extends SyncEntity> = Partial<SyncRecordMap[E]> & { id: string };
 
 /** A local row parsed, or undefined when absent. */
-export async function readLocalRecord<E extends SyncEntity>(db: SyncDatabase, entity: E, id: string): Promise<LocalRecord<E> | undefined> {
+export async function readLocalRecord<E extends SyncEntity>(
+  db: SyncDatabase,
+  entity: E,
+  id: string,
+): Promise<LocalRecord<E> | undefined> {
   const raw = await db.domainTable(ENTITY_TABLE[entity]).get(id);
   if (raw === undefined) return undefined;
   return LOCAL_RECORD_SCHEMAS[entity].parse(raw) as LocalRecord<E>;
@@ -47,7 +51,11 @@ export async function readLocalRecord<E extends SyncEntity>(db: SyncDatabase, en
 
 /** Parses rows read in bulk; a row that no longer parses (a bug or a foreign write) is
  * reported through onInvalid instead of crashing a whole screen. */
-export function parseLocalRecords<E extends SyncEntity>(entity: E, rows: readonly unknown[], onInvalid?: (error: z.ZodError, row: unknown) => void): LocalRecord<E>[] {
+export function parseLocalRecords<E extends SyncEntity>(
+  entity: E,
+  rows: readonly unknown[],
+  onInvalid?: (error: z.ZodError, row: unknown) => void,
+): LocalRecord<E>[] {
   const out: LocalRecord<E>[] = [];
   for (const row of rows) {
     const parsed = LOCAL_RECORD_SCHEMAS[entity].safeParse(row);

@@ -5,7 +5,12 @@
 import { z } from 'zod';
 import '../zod-config';
 import { SCHEMA_VERSION } from '../sync/versions';
-import { mutationSchema, type MutationArgs, type MutationName, type ParsedMutation } from '../sync/mutations';
+import {
+  mutationSchema,
+  type MutationArgs,
+  type MutationName,
+  type ParsedMutation,
+} from '../sync/mutations';
 import type { SyncDatabase } from './local-db';
 import { applyMutationLocally } from './local-effects';
 
@@ -33,7 +38,9 @@ export const rejectionSchema = z.object({
   /** Stable reason code from the server (e.g. VALIDATION_FAILED, CASE_LOCKED). */
   code: z.string(),
   message: z.string().nullable(),
-  conflicts: z.array(z.object({ field: z.string(), serverValue: z.unknown(), clientValue: z.unknown() })).default([]),
+  conflicts: z
+    .array(z.object({ field: z.string(), serverValue: z.unknown(), clientValue: z.unknown() }))
+    .default([]),
   /** The whole mutation as it was sent: the data the user typed is never lost. */
   mutation: mutationSchema,
   rejectedAt: z.string(),
@@ -167,7 +174,11 @@ export async function readRejections(db: SyncDatabase): Promise<Rejection[]> {
   return rows.map((row) => rejectionSchema.parse(row));
 }
 
-export async function dismissRejection(db: SyncDatabase, mutationId: string, now: Date = new Date()): Promise<void> {
+export async function dismissRejection(
+  db: SyncDatabase,
+  mutationId: string,
+  now: Date = new Date(),
+): Promise<void> {
   await db.transaction('rw', db.rejections, async () => {
     const raw = await db.rejections.get(mutationId);
     if (raw === undefined) return;
@@ -183,5 +194,7 @@ export async function readPushState(db: SyncDatabase): Promise<PushState> {
 
 export async function readPullState(db: SyncDatabase): Promise<PullState> {
   const raw = await db.syncState.get('pull');
-  return raw === undefined ? { key: 'pull', cursor: null, lastPullAt: null } : pullStateSchema.parse(raw);
+  return raw === undefined
+    ? { key: 'pull', cursor: null, lastPullAt: null }
+    : pullStateSchema.parse(raw);
 }

@@ -9,13 +9,26 @@ import type { SyncDatabase } from './local-db';
 import { ENTITY_TABLE } from './local-records';
 import { readOrCreateDevice, readPullState, type PullState } from './outbox';
 import { rebasePending, serverCopyOf } from './server-copies';
-import { classifyResponse, describeNetworkError, SYNC_PULL_PATH, type RetryReason, type SyncTransport } from './transport';
+import {
+  classifyResponse,
+  describeNetworkError,
+  SYNC_PULL_PATH,
+  type RetryReason,
+  type SyncTransport,
+} from './transport';
 
 export type PullOutcome =
   | { kind: 'pulled'; changes: number }
   | { kind: 'auth-required'; status: number; message: string; changes: number }
   | { kind: 'update-required'; message: string; changes: number }
-  | { kind: 'retry'; reason: RetryReason; status: number | null; message: string; retryAfterMs: number | null; changes: number };
+  | {
+      kind: 'retry';
+      reason: RetryReason;
+      status: number | null;
+      message: string;
+      retryAfterMs: number | null;
+      changes: number;
+    };
 
 export interface PullOptions {
   db: SyncDatabase;
@@ -39,16 +52,30 @@ export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
   const { db, transport } = options;
   const now = options.now ?? (() => new Date());
   const limit = options.limit ?? PULL_DEFAULT_LIMIT;
-  const deviceId = (await db.transaction('rw', db.syncState, async () => readOrCreateDevice(db))).deviceId;
+  const deviceId = (await db.transaction('rw', db.syncState, async () => readOrCreateDevice(db)))
+    .deviceId;
   let total = 0;
 
   for (;;) {
     const { cursor } = await readPullState(db);
     let response;
     try {
-      response = await transport.post(SYNC_PULL_PATH, { protocolVersion: PROTOCOL_VERSION, schemaVersion: SCHEMA_VERSION, deviceId, cursor, limit });
+      response = await transport.post(SYNC_PULL_PATH, {
+        protocolVersion: PROTOCOL_VERSION,
+        schemaVersion: SCHEMA_VERSION,
+        deviceId,
+        cursor,
+        limit,
+      });
     } catch (error) {
-      return { kind: 'retry', reason: 'network', status: null, message: describeNetworkError(error), retryAfterMs: null, changes: total };
+      return {
+        kind: 'retry',
+        reason: 'network',
+        status: null,
+        message: describeNetworkError(error),
+        retryAfterMs: null,
+        changes: total,
+      };
     }
     const classified = classifyResponse(response, pullResponseSchema);
     if (classified.kind !== 'ok') return { ...classified, changes: total };
@@ -62,8 +89,16 @@ export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
       for (const change of page.changes) await applyChange(db, change);
       // Only awaited when it has work: an awaited async helper that touches no table can
       // end Dexie's transaction zone early in real browsers (see local-db.ts).
-      if (page.changes.length > 0) await rebasePending(db, page.changes.map((c) => c.id));
-      await db.syncState.put({ key: 'pull', cursor: page.cursor, lastPullAt: now().toISOString() } satisfies PullState);
+      if (page.changes.length > 0)
+        await rebasePending(
+          db,
+          page.changes.map((c) => c.id),
+        );
+      await db.syncState.put({
+        key: 'pull',
+        cursor: page.cursor,
+        lastPullAt: now().toISOString(),
+      } satisfies PullState);
     });
     total += page.changes.length;
     if (!page.hasMore || page.changes.length === 0) return { kind: 'pulled', changes: total };

@@ -32,7 +32,12 @@ export type ServerCopy = z.infer<typeof serverCopySchema>;
 /** The server copy a pulled (or push-answered) change becomes. */
 export function serverCopyOf(change: SyncChange): ServerCopy {
   const table = ENTITY_TABLE[change.entity];
-  return { id: change.id, table, data: change.data === null ? null : { ...change.data, id: change.id }, version: change.version };
+  return {
+    id: change.id,
+    table,
+    data: change.data === null ? null : { ...change.data, id: change.id },
+    version: change.version,
+  };
 }
 
 /**
@@ -53,7 +58,10 @@ export async function putServerCopy(db: SyncDatabase, change: SyncChange): Promi
  */
 export async function rebasePending(db: SyncDatabase, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const rows = await db.outbox.where('entityIds').anyOf([...ids]).toArray();
+  const rows = await db.outbox
+    .where('entityIds')
+    .anyOf([...ids])
+    .toArray();
   const entries = [...new Map(rows.map((row) => [row.seq, row])).values()]
     .map((row) => outboxEntrySchema.parse(row))
     .sort((a, b) => a.seq - b.seq);

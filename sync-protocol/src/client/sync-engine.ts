@@ -56,7 +56,13 @@ type Listener = (status: SyncStatus) => void;
 type Outcome = DrainOutcome | PullOutcome;
 
 export class SyncEngine {
-  private status: SyncStatus = { phase: 'idle', lastError: null, failures: 0, nextRetryAt: null, lastSyncAt: null };
+  private status: SyncStatus = {
+    phase: 'idle',
+    lastError: null,
+    failures: 0,
+    nextRetryAt: null,
+    lastSyncAt: null,
+  };
   private readonly listeners = new Set<Listener>();
   private readonly lock: DrainLock;
   private running: Promise<SyncStatus> | null = null;
@@ -72,7 +78,8 @@ export class SyncEngine {
     this.lock = options.lock ?? createDrainLock(options.db);
     this.now = options.now ?? Date.now;
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
-    this.clearTimer = options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>));
+    this.clearTimer =
+      options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>));
   }
 
   getStatus(): SyncStatus {
@@ -94,13 +101,19 @@ export class SyncEngine {
   sync(trigger: SyncTrigger): Promise<SyncStatus> {
     if (this.stopped) return Promise.resolve(this.status);
     if (this.status.phase === 'update-required') return Promise.resolve(this.status);
-    if (this.status.phase === 'auth-required' && trigger !== 'sign-in') return Promise.resolve(this.status);
-    if (trigger === 'timer' && this.status.nextRetryAt !== null && this.status.nextRetryAt > this.now()) {
+    if (this.status.phase === 'auth-required' && trigger !== 'sign-in')
+      return Promise.resolve(this.status);
+    if (
+      trigger === 'timer' &&
+      this.status.nextRetryAt !== null &&
+      this.status.nextRetryAt > this.now()
+    ) {
       return Promise.resolve(this.status);
     }
     if (this.running) {
       // A forcing trigger (online, manual…) wins over a waiting timer.
-      if (this.rerun === null || this.rerun === 'timer' || this.rerun === 'retry') this.rerun = trigger;
+      if (this.rerun === null || this.rerun === 'timer' || this.rerun === 'retry')
+        this.rerun = trigger;
       return this.running;
     }
     this.running = this.runLoop().finally(() => {
@@ -148,9 +161,17 @@ export class SyncEngine {
     let outcome: Outcome;
     try {
       const result = await this.lock.run(async () => {
-        const drained = await drainOutbox({ db: this.options.db, transport: this.options.transport, ...(this.options.batchSize ? { batchSize: this.options.batchSize } : {}) });
+        const drained = await drainOutbox({
+          db: this.options.db,
+          transport: this.options.transport,
+          ...(this.options.batchSize ? { batchSize: this.options.batchSize } : {}),
+        });
         if (drained.kind !== 'drained' || this.options.pull === false) return drained;
-        return pullChanges({ db: this.options.db, transport: this.options.transport, ...(this.options.pullLimit ? { limit: this.options.pullLimit } : {}) });
+        return pullChanges({
+          db: this.options.db,
+          transport: this.options.transport,
+          ...(this.options.pullLimit ? { limit: this.options.pullLimit } : {}),
+        });
       });
       if (!result.acquired) {
         // Another tab or the worker is draining right now; it empties the outbox.
@@ -160,7 +181,14 @@ export class SyncEngine {
       outcome = result.value;
     } catch (error) {
       // IndexedDB failures (quota, a closed database): report and retry like a network error.
-      outcome = { kind: 'retry', reason: 'client-error', status: null, message: error instanceof Error ? error.message : String(error), retryAfterMs: null, changes: 0 };
+      outcome = {
+        kind: 'retry',
+        reason: 'client-error',
+        status: null,
+        message: error instanceof Error ? error.message : String(error),
+        retryAfterMs: null,
+        changes: 0,
+      };
     }
     this.handle(outcome);
   }
@@ -169,7 +197,13 @@ export class SyncEngine {
     switch (outcome.kind) {
       case 'drained':
       case 'pulled':
-        this.set({ phase: 'idle', lastError: null, failures: 0, nextRetryAt: null, lastSyncAt: this.now() });
+        this.set({
+          phase: 'idle',
+          lastError: null,
+          failures: 0,
+          nextRetryAt: null,
+          lastSyncAt: this.now(),
+        });
         return;
       case 'auth-required':
         this.set({ phase: 'auth-required', lastError: outcome.message, nextRetryAt: null });
@@ -179,7 +213,10 @@ export class SyncEngine {
         return;
       case 'retry': {
         const failures = this.status.failures + 1;
-        const delay = Math.max(outcome.retryAfterMs ?? 0, backoffDelay(failures, this.options.backoff ?? DEFAULT_BACKOFF, this.options.random));
+        const delay = Math.max(
+          outcome.retryAfterMs ?? 0,
+          backoffDelay(failures, this.options.backoff ?? DEFAULT_BACKOFF, this.options.random),
+        );
         const nextRetryAt = this.now() + delay;
         this.set({ phase: 'backoff', lastError: outcome.message, failures, nextRetryAt });
         if (!this.stopped) {

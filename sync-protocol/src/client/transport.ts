@@ -25,8 +25,19 @@ export interface SyncTransport {
  * and Node. */
 export type FetchLike = (
   url: string,
-  init: { method: 'POST'; headers: Record<string, string>; body: string; credentials: 'include'; signal: AbortSignal; cache: 'no-store' },
-) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
+  init: {
+    method: 'POST';
+    headers: Record<string, string>;
+    body: string;
+    credentials: 'include';
+    signal: AbortSignal;
+    cache: 'no-store';
+  },
+) => Promise<{
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}>;
 
 export interface FetchTransportOptions {
   /** '' for same-origin (the app and the worker); an absolute origin in tests. */
@@ -73,13 +84,20 @@ export function createFetchTransport(options: FetchTransportOptions = {}): SyncT
 }
 
 /** Why a request acknowledged nothing and must be retried later. */
-export type RetryReason = 'network' | 'server-error' | 'captive-portal' | 'bad-response' | 'rate-limited' | 'client-error';
+export type RetryReason =
+  'network' | 'server-error' | 'captive-portal' | 'bad-response' | 'rate-limited' | 'client-error';
 
 export type Classified<T> =
   | { kind: 'ok'; data: T }
   | { kind: 'auth-required'; status: number; message: string }
   | { kind: 'update-required'; message: string }
-  | { kind: 'retry'; reason: RetryReason; status: number | null; message: string; retryAfterMs: number | null };
+  | {
+      kind: 'retry';
+      reason: RetryReason;
+      status: number | null;
+      message: string;
+      retryAfterMs: number | null;
+    };
 
 function parseRetryAfter(header: string | null, bodySeconds: number | undefined): number | null {
   if (bodySeconds !== undefined) return bodySeconds * 1000;
@@ -101,48 +119,99 @@ function parseJson(text: string): unknown {
  * acknowledges anything; a 200 that is HTML or not ours (a captive portal's login page, a
  * proxy's error page) is treated as "no answer", never as success.
  */
-export function classifyResponse<S extends z.ZodType>(response: TransportResponse, schema: S): Classified<z.output<S>> {
+export function classifyResponse<S extends z.ZodType>(
+  response: TransportResponse,
+  schema: S,
+): Classified<z.output<S>> {
   const json = parseJson(response.body);
-  const isJson = (response.contentType ?? '').toLowerCase().includes('application/json') && json !== undefined;
+  const isJson =
+    (response.contentType ?? '').toLowerCase().includes('application/json') && json !== undefined;
   const apiError = isJson ? apiErrorBodySchema.safeParse(json) : undefined;
   const errorText = apiError?.success ? apiError.data.error : `HTTP ${String(response.status)}`;
 
   if (response.status === 200) {
     if (!isJson) {
-      return { kind: 'retry', reason: 'captive-portal', status: 200, message: 'The network answered with a page that is not RescueLog (sign in to the Wi-Fi?)', retryAfterMs: null };
+      return {
+        kind: 'retry',
+        reason: 'captive-portal',
+        status: 200,
+        message: 'The network answered with a page that is not RescueLog (sign in to the Wi-Fi?)',
+        retryAfterMs: null,
+      };
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      return { kind: 'retry', reason: 'bad-response', status: 200, message: 'The server answered in a form this app does not understand', retryAfterMs: null };
+      return {
+        kind: 'retry',
+        reason: 'bad-response',
+        status: 200,
+        message: 'The server answered in a form this app does not understand',
+        retryAfterMs: null,
+      };
     }
     return { kind: 'ok', data: parsed.data };
   }
   if (response.status === 401 || response.status === 403) {
     // Only our API's own JSON 401/403 means "sign in"; a proxy's 403 page is just no answer.
-    if (apiError?.success) return { kind: 'auth-required', status: response.status, message: errorText };
-    return { kind: 'retry', reason: 'captive-portal', status: response.status, message: `HTTP ${String(response.status)} from something that is not RescueLog`, retryAfterMs: null };
+    if (apiError?.success)
+      return { kind: 'auth-required', status: response.status, message: errorText };
+    return {
+      kind: 'retry',
+      reason: 'captive-portal',
+      status: response.status,
+      message: `HTTP ${String(response.status)} from something that is not RescueLog`,
+      retryAfterMs: null,
+    };
   }
-  if (response.status === 426 || (apiError?.success && apiError.data.code === ErrorCode.UPDATE_REQUIRED)) {
+  if (
+    response.status === 426 ||
+    (apiError?.success && apiError.data.code === ErrorCode.UPDATE_REQUIRED)
+  ) {
     return { kind: 'update-required', message: errorText };
   }
   if (response.status === 429) {
     const bodySeconds = apiError?.success ? apiError.data.retryAfterSeconds : undefined;
-    return { kind: 'retry', reason: 'rate-limited', status: 429, message: errorText, retryAfterMs: parseRetryAfter(response.retryAfter, bodySeconds) };
+    return {
+      kind: 'retry',
+      reason: 'rate-limited',
+      status: 429,
+      message: errorText,
+      retryAfterMs: parseRetryAfter(response.retryAfter, bodySeconds),
+    };
   }
   if (response.status >= 500) {
-    return { kind: 'retry', reason: 'server-error', status: response.status, message: errorText, retryAfterMs: null };
+    return {
+      kind: 'retry',
+      reason: 'server-error',
+      status: response.status,
+      message: errorText,
+      retryAfterMs: null,
+    };
   }
   if (response.status >= 300 && response.status < 400) {
-    return { kind: 'retry', reason: 'captive-portal', status: response.status, message: 'Redirected away from RescueLog', retryAfterMs: null };
+    return {
+      kind: 'retry',
+      reason: 'captive-portal',
+      status: response.status,
+      message: 'Redirected away from RescueLog',
+      retryAfterMs: null,
+    };
   }
   // Any other 4xx on a whole batch is a bug on one side; the entries stay and are retried
   // (with backoff) rather than dropped — the error is shown in the sync status.
-  return { kind: 'retry', reason: 'client-error', status: response.status, message: errorText, retryAfterMs: null };
+  return {
+    kind: 'retry',
+    reason: 'client-error',
+    status: response.status,
+    message: errorText,
+    retryAfterMs: null,
+  };
 }
 
 export function describeNetworkError(error: unknown): string {
   if (error instanceof Error) {
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'The server did not answer in time';
+    if (error.name === 'TimeoutError' || error.name === 'AbortError')
+      return 'The server did not answer in time';
     return `No connection to the server (${error.message})`;
   }
   return 'No connection to the server';

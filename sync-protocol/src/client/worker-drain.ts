@@ -32,7 +32,9 @@ export async function fetchSessionUserId(baseUrl = ''): Promise<number | null> {
   return currentUserResponseSchema.parse(await response.json()).user.id;
 }
 
-export async function drainActiveUserOutbox(options: WorkerDrainOptions = {}): Promise<WorkerDrainOutcome> {
+export async function drainActiveUserOutbox(
+  options: WorkerDrainOptions = {},
+): Promise<WorkerDrainOutcome> {
   const activeUserId = await getActiveUser(options.deps);
   if (activeUserId === null) return { kind: 'no-user' };
   const db = new SyncDatabase(activeUserId, options.deps);
@@ -42,11 +44,21 @@ export async function drainActiveUserOutbox(options: WorkerDrainOptions = {}): P
     try {
       sessionUserId = await (options.sessionUserId ?? (() => fetchSessionUserId()))();
     } catch (error) {
-      return { kind: 'retry', reason: 'network', status: null, message: error instanceof Error ? error.message : String(error), retryAfterMs: null, acknowledged: 0 };
+      return {
+        kind: 'retry',
+        reason: 'network',
+        status: null,
+        message: error instanceof Error ? error.message : String(error),
+        retryAfterMs: null,
+        acknowledged: 0,
+      };
     }
-    if (sessionUserId !== activeUserId) return { kind: 'session-mismatch', sessionUserId, activeUserId };
+    if (sessionUserId !== activeUserId)
+      return { kind: 'session-mismatch', sessionUserId, activeUserId };
     const lock = createDrainLock(db, options.locks);
-    const result = await lock.run(() => drainOutbox({ db, transport: options.transport ?? createFetchTransport() }));
+    const result = await lock.run(() =>
+      drainOutbox({ db, transport: options.transport ?? createFetchTransport() }),
+    );
     return result.acquired ? result.value : { kind: 'busy' };
   } finally {
     db.close();

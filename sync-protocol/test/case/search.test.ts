@@ -36,8 +36,12 @@ describe('case number folding', () => {
 
 describe('days in the service time zone', () => {
   it('starts a Johannesburg day at 22:00 UTC the day before', () => {
-    expect(iso(zonedDayStartMs('2026-11-21', CASE_SEARCH_TIME_ZONE))).toBe('2026-11-20T22:00:00.000Z');
-    expect(caseSearchDateBounds({ from: '2026-11-21', to: '2026-11-21' }, CASE_SEARCH_TIME_ZONE)).toEqual({
+    expect(iso(zonedDayStartMs('2026-11-21', CASE_SEARCH_TIME_ZONE))).toBe(
+      '2026-11-20T22:00:00.000Z',
+    );
+    expect(
+      caseSearchDateBounds({ from: '2026-11-21', to: '2026-11-21' }, CASE_SEARCH_TIME_ZONE),
+    ).toEqual({
       fromMs: Date.parse('2026-11-20T22:00:00.000Z'),
       toMs: Date.parse('2026-11-21T22:00:00.000Z'),
     });
@@ -45,7 +49,9 @@ describe('days in the service time zone', () => {
 
   it('handles daylight saving where a zone has it (a day that starts at 01:00, a doubled hour)', () => {
     // São Paulo moved clocks from 00:00 to 01:00 on 4 November 2018: the day began at 01:00 -02.
-    expect(iso(zonedDayStartMs('2018-11-04', 'America/Sao_Paulo'))).toBe('2018-11-04T03:00:00.000Z');
+    expect(iso(zonedDayStartMs('2018-11-04', 'America/Sao_Paulo'))).toBe(
+      '2018-11-04T03:00:00.000Z',
+    );
     // London: 29 March 2026 starts at 00:00 GMT, 25 October 2026 at 00:00 BST.
     expect(iso(zonedDayStartMs('2026-03-29', 'Europe/London'))).toBe('2026-03-29T00:00:00.000Z');
     expect(iso(zonedDayStartMs('2026-10-25', 'Europe/London'))).toBe('2026-10-24T23:00:00.000Z');
@@ -53,11 +59,19 @@ describe('days in the service time zone', () => {
   });
 
   it('agrees with the zone’s own calendar for any instant (property)', () => {
-    const dayOf = new Intl.DateTimeFormat('en-CA', { timeZone: CASE_SEARCH_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+    const dayOf = new Intl.DateTimeFormat('en-CA', {
+      timeZone: CASE_SEARCH_TIME_ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
     fc.assert(
       fc.property(fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2090, 0, 1) }), (ms) => {
         const day = dayOf.format(new Date(ms));
-        const { fromMs, toMs } = caseSearchDateBounds({ from: day, to: day }, CASE_SEARCH_TIME_ZONE);
+        const { fromMs, toMs } = caseSearchDateBounds(
+          { from: day, to: day },
+          CASE_SEARCH_TIME_ZONE,
+        );
         expect(fromMs).not.toBeNull();
         expect(ms).toBeGreaterThanOrEqual(fromMs ?? Number.NaN);
         expect(ms).toBeLessThan(toMs ?? Number.NaN);
@@ -78,9 +92,20 @@ describe('days in the service time zone', () => {
 
   it('accepts only real calendar days in the query', () => {
     expect(isCalendarDay('2028-02-29')).toBe(true);
-    for (const bad of ['2026-02-29', '2026-13-01', '2026-00-10', '0000-01-01', '2026-1-01', '21-11-2026']) expect(isCalendarDay(bad), bad).toBe(false);
+    for (const bad of [
+      '2026-02-29',
+      '2026-13-01',
+      '2026-00-10',
+      '0000-01-01',
+      '2026-1-01',
+      '21-11-2026',
+    ])
+      expect(isCalendarDay(bad), bad).toBe(false);
     expect(caseSearchQuerySchema.safeParse({ from: '2026-02-30' }).success).toBe(false);
-    expect(caseSearchQuerySchema.parse({ from: '', to: '2026-11-21' })).toMatchObject({ from: undefined, to: '2026-11-21' });
+    expect(caseSearchQuerySchema.parse({ from: '', to: '2026-11-21' })).toMatchObject({
+      from: undefined,
+      to: '2026-11-21',
+    });
   });
 });
 
@@ -112,7 +137,16 @@ describe('the other filters', () => {
     expect(matchesCaseSearch(c, { status: 'in_progress' }, ctx)).toBe(false);
     expect(matchesCaseSearch(c, { mine: true }, ctx)).toBe(true);
     expect(matchesCaseSearch(c, { mine: true }, { ...ctx, userId: 8 })).toBe(false);
-    const all = { caseId: 'c-2611', patientName: 'merwe', incidentType: 'Road traffic collision', from: '2026-11-21', to: '2026-11-21', status: 'completed' as const, responder: 'sipho', mine: true as const };
+    const all = {
+      caseId: 'c-2611',
+      patientName: 'merwe',
+      incidentType: 'Road traffic collision',
+      from: '2026-11-21',
+      to: '2026-11-21',
+      status: 'completed' as const,
+      responder: 'sipho',
+      mine: true as const,
+    };
     expect(matchesCaseSearch(c, all, ctx)).toBe(true);
     expect(matchesCaseSearch(c, { ...all, to: '2026-11-20' }, ctx)).toBe(false);
     expect(hasCaseSearchFilters({})).toBe(false);
@@ -129,11 +163,29 @@ describe('newest first', () => {
       { caseId: 'C-D', createdAt: '2026-11-22T08:00:00.000Z' },
       { caseId: 'C-E', createdAt: 'not a time' },
     ];
-    expect([...cases].sort(compareCasesNewestFirst).map((x) => x.caseId)).toEqual(['C-D', 'C-C', 'C-A', 'C-E', 'C-B']);
+    expect([...cases].sort(compareCasesNewestFirst).map((x) => x.caseId)).toEqual([
+      'C-D',
+      'C-C',
+      'C-A',
+      'C-E',
+      'C-B',
+    ]);
   });
 
   it('sortCasesNewestFirst gives the same order as sorting with the comparator', () => {
-    const arb = fc.record({ caseId: fc.option(fc.constantFrom('C-1', 'C-2', 'c-1', 'C-10', ''), { nil: null }), createdAt: fc.option(fc.constantFrom('2026-11-21T08:00:00.000Z', '2026-11-21T08:00:00.001Z', '2025-01-01T00:00:00.000Z', 'x', ''), { nil: null }) });
+    const arb = fc.record({
+      caseId: fc.option(fc.constantFrom('C-1', 'C-2', 'c-1', 'C-10', ''), { nil: null }),
+      createdAt: fc.option(
+        fc.constantFrom(
+          '2026-11-21T08:00:00.000Z',
+          '2026-11-21T08:00:00.001Z',
+          '2025-01-01T00:00:00.000Z',
+          'x',
+          '',
+        ),
+        { nil: null },
+      ),
+    });
     fc.assert(
       fc.property(fc.array(arb, { maxLength: 30 }), (list) => {
         expect(sortCasesNewestFirst(list)).toEqual([...list].sort(compareCasesNewestFirst));
@@ -142,11 +194,20 @@ describe('newest first', () => {
   });
 
   it('is a total order (antisymmetric, transitive) over random cases', () => {
-    const arb = fc.record({ caseId: fc.constantFrom('C-1', 'C-2', 'c-1', 'C-10'), createdAt: fc.option(fc.constantFrom('2026-11-21T08:00:00.000Z', '2026-11-21T08:00:00.001Z', 'x'), { nil: null }) });
+    const arb = fc.record({
+      caseId: fc.constantFrom('C-1', 'C-2', 'c-1', 'C-10'),
+      createdAt: fc.option(
+        fc.constantFrom('2026-11-21T08:00:00.000Z', '2026-11-21T08:00:00.001Z', 'x'),
+        { nil: null },
+      ),
+    });
     fc.assert(
       fc.property(arb, arb, arb, (a, b, c) => {
-        expect(Math.sign(compareCasesNewestFirst(a, b))).toBe(-Math.sign(compareCasesNewestFirst(b, a)) || 0);
-        if (compareCasesNewestFirst(a, b) <= 0 && compareCasesNewestFirst(b, c) <= 0) expect(compareCasesNewestFirst(a, c)).toBeLessThanOrEqual(0);
+        expect(Math.sign(compareCasesNewestFirst(a, b))).toBe(
+          -Math.sign(compareCasesNewestFirst(b, a)) || 0,
+        );
+        if (compareCasesNewestFirst(a, b) <= 0 && compareCasesNewestFirst(b, c) <= 0)
+          expect(compareCasesNewestFirst(a, c)).toBeLessThanOrEqual(0);
       }),
     );
   });

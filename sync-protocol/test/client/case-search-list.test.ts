@@ -11,7 +11,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CASE_SEARCH_TIME_ZONE, sortCasesNewestFirst } from '../../src/case/search';
 import type { CaseSummary } from '../../src/cases';
 import { searchLocalCases } from '../../src/client/case-search';
-import { CASE_LIST_ID, caseListRow, caseSummaryRow, listedCase, storedCaseListSchema, SUMMARY_VERSION_ID } from '../../src/client/case-summaries';
+import {
+  CASE_LIST_ID,
+  caseListRow,
+  caseSummaryRow,
+  listedCase,
+  storedCaseListSchema,
+  SUMMARY_VERSION_ID,
+} from '../../src/client/case-summaries';
 import { SyncDatabase, syncDatabaseName } from '../../src/client/local-db';
 import { saveMutation } from '../../src/client/outbox';
 import { generateHumanId } from '../../src/sync/human-id';
@@ -35,13 +42,24 @@ let n = 0;
 function row(fields: Record<string, unknown> = {}): Record<string, unknown> & { id: string } {
   n += 1;
   const day = String(1 + (n % 28)).padStart(2, '0');
-  return { id: crypto.randomUUID(), caseId: `C-LIST-${String(n).padStart(5, '0')}`, status: 'in_progress', createdAt: `2026-10-${day}T08:00:00.000Z`, patientName: `Patient ${String(n)}`, userId: USER_ID, deletedAt: null, ...fields };
+  return {
+    id: crypto.randomUUID(),
+    caseId: `C-LIST-${String(n).padStart(5, '0')}`,
+    status: 'in_progress',
+    createdAt: `2026-10-${day}T08:00:00.000Z`,
+    patientName: `Patient ${String(n)}`,
+    userId: USER_ID,
+    deletedAt: null,
+    ...fields,
+  };
 }
 
 /** What a search over every case row itself lists (the reference). */
 async function reference(db: SyncDatabase): Promise<CaseSummary[]> {
   const rows = await db.cases.toArray();
-  return sortCasesNewestFirst(rows.map((r) => listedCase(caseSummaryRow(r, 0))).filter((c): c is CaseSummary => c !== null));
+  return sortCasesNewestFirst(
+    rows.map((r) => listedCase(caseSummaryRow(r, 0))).filter((c): c is CaseSummary => c !== null),
+  );
 }
 
 async function storedVersion(db: SyncDatabase): Promise<number | undefined> {
@@ -50,7 +68,9 @@ async function storedVersion(db: SyncDatabase): Promise<number | undefined> {
 }
 
 async function summariesVersion(db: SyncDatabase): Promise<number> {
-  return ((await db.caseSummaries.get(SUMMARY_VERSION_ID)) as { stamp: number } | undefined)?.stamp ?? 0;
+  return (
+    ((await db.caseSummaries.get(SUMMARY_VERSION_ID)) as { stamp: number } | undefined)?.stamp ?? 0
+  );
 }
 
 /** Waits until the list stored for the next start is the one at the summaries' version. */
@@ -71,7 +91,10 @@ describe('the case list stored for the next start', () => {
     // Mark a case in the stored list only: a start that reads the stored list shows it.
     const stored = storedCaseListSchema.parse(await db.caseLists.get(CASE_LIST_ID));
     const marked = stored.ids.indexOf(rows[5]?.id ?? '');
-    await db.caseLists.put({ ...stored, patientNames: stored.patientNames.map((p, i) => (i === marked ? 'From the stored list' : p)) });
+    await db.caseLists.put({
+      ...stored,
+      patientNames: stored.patientNames.map((p, i) => (i === marked ? 'From the stored list' : p)),
+    });
     // Changes after it was stored (another tab, the service worker, a pull): a rename, a new
     // case, a deleted one (tombstone), one without its number yet.
     await db.cases.update(rows[0]?.id ?? '', { patientName: 'Renamed since' });
@@ -89,26 +112,41 @@ describe('the case list stored for the next start', () => {
     expect((await searchLocalCases(next, { patientName: 'from the stored' }, ctx)).total).toBe(1);
   });
 
-  it('leaves out a case removed since (a pull applying a delete) from the summaries\' keys, and is stored again', async () => {
+  it("leaves out a case removed since (a pull applying a delete) from the summaries' keys, and is stored again", async () => {
     const idb = new IDBFactory();
     const db = openDb(idb);
     // Two that are not listed: one unreadable, one deleted (a tombstone).
-    const rows = Array.from({ length: 60 }, (_, i) => row(i === 6 ? { createdAt: 'yesterday' } : i === 7 ? { deletedAt: '2026-11-21T10:00:00.000Z' } : {}));
+    const rows = Array.from({ length: 60 }, (_, i) =>
+      row(
+        i === 6
+          ? { createdAt: 'yesterday' }
+          : i === 7
+            ? { deletedAt: '2026-11-21T10:00:00.000Z' }
+            : {},
+      ),
+    );
     await db.cases.bulkPut(rows);
     const reported: string[] = [];
-    expect((await searchLocalCases(db, {}, ctx, { onUnreadable: (id) => reported.push(id) })).total).toBe(58);
+    expect(
+      (await searchLocalCases(db, {}, ctx, { onUnreadable: (id) => reported.push(id) })).total,
+    ).toBe(58);
     expect(reported).toEqual([rows[6]?.id]);
     await listStored(db);
     // Marked in the stored list only: shown if the next start used it rather than reading
     // every summary.
     const stored = storedCaseListSchema.parse(await db.caseLists.get(CASE_LIST_ID));
     const marked = stored.ids.indexOf(rows[5]?.id ?? '');
-    await db.caseLists.put({ ...stored, patientNames: stored.patientNames.map((p, i) => (i === marked ? 'From the stored list' : p)) });
+    await db.caseLists.put({
+      ...stored,
+      patientNames: stored.patientNames.map((p, i) => (i === marked ? 'From the stored list' : p)),
+    });
     await db.cases.bulkDelete([rows[3]?.id ?? '', rows[6]?.id ?? '', rows[7]?.id ?? '']);
     await db.cases.update(rows[4]?.id ?? '', { patientName: 'Renamed since' });
 
     const next = openDb(idb);
-    const found = await searchLocalCases(next, {}, ctx, { onUnreadable: (id) => reported.push(id) });
+    const found = await searchLocalCases(next, {}, ctx, {
+      onUnreadable: (id) => reported.push(id),
+    });
     expect(reported).toHaveLength(1);
     expect(found.total).toBe(57);
     expect(found.cases.some((c) => c.id === rows[3]?.id)).toBe(false);
@@ -137,14 +175,31 @@ describe('the case list stored for the next start', () => {
       'not a list',
     ];
     for (const bad of damaged) {
-      await db.caseLists.put(typeof bad === 'string' ? { id: CASE_LIST_ID, bad } : (bad as { id: string }));
+      await db.caseLists.put(
+        typeof bad === 'string' ? { id: CASE_LIST_ID, bad } : (bad as { id: string }),
+      );
       const found = await searchLocalCases(openDb(idb), {}, ctx);
       expect(found.cases).toEqual(expected);
     }
     const reversed = (xs: readonly unknown[]) => [...xs].reverse();
     await db.caseLists.put({
       ...good,
-      ...Object.fromEntries((['ids', 'caseIds', 'patientNames', 'incidentTypes', 'statuses', 'createdAts', 'completedAts', 'userIds', 'responderNames', 'responderCallSigns'] as const).map((c) => [c, reversed(good[c])])),
+      ...Object.fromEntries(
+        (
+          [
+            'ids',
+            'caseIds',
+            'patientNames',
+            'incidentTypes',
+            'statuses',
+            'createdAts',
+            'completedAts',
+            'userIds',
+            'responderNames',
+            'responderCallSigns',
+          ] as const
+        ).map((c) => [c, reversed(good[c])]),
+      ),
     });
     expect((await searchLocalCases(openDb(idb), {}, ctx)).cases).toEqual(expected);
   });
@@ -171,7 +226,25 @@ describe('the case list stored for the next start', () => {
   });
 
   it('parses only a well-formed list: every column of the right type, no holes, equal lengths', () => {
-    const one = caseListRow(3, [{ id: 'a', caseId: 'C-1', patientName: null, incidentType: 'Fall', status: 'completed', createdAt: '2026-11-21T08:00:00.000Z', completedAt: null, userId: 7, responderName: null, responderCallSign: 'R7' }], ['b'], ['c']);
+    const one = caseListRow(
+      3,
+      [
+        {
+          id: 'a',
+          caseId: 'C-1',
+          patientName: null,
+          incidentType: 'Fall',
+          status: 'completed',
+          createdAt: '2026-11-21T08:00:00.000Z',
+          completedAt: null,
+          userId: 7,
+          responderName: null,
+          responderCallSign: 'R7',
+        },
+      ],
+      ['b'],
+      ['c'],
+    );
     expect(storedCaseListSchema.safeParse(one).success).toBe(true);
     const sparse: unknown[] = [];
     sparse[1] = 'C-2';
@@ -187,14 +260,24 @@ describe('the case list stored for the next start', () => {
       { createdAts: [] },
       { version: -1 },
     ];
-    for (const change of bad) expect(storedCaseListSchema.safeParse({ ...one, ...change }).success, JSON.stringify(change)).toBe(false);
+    for (const change of bad)
+      expect(
+        storedCaseListSchema.safeParse({ ...one, ...change }).success,
+        JSON.stringify(change),
+      ).toBe(false);
   });
 
   it('is written by the reader, never by a save (a local save stays as cheap as before)', async () => {
     const idb = new IDBFactory();
     const db = openDb(idb);
     const id = crypto.randomUUID();
-    await saveMutation(db, { name: 'case.upsert', args: { id, humanId: generateHumanId('C'), fields: { patientName: 'Sam' } }, entityIds: [id], baseVersion: null, actorUserId: USER_ID });
+    await saveMutation(db, {
+      name: 'case.upsert',
+      args: { id, humanId: generateHumanId('C'), fields: { patientName: 'Sam' } },
+      entityIds: [id],
+      baseVersion: null,
+      actorUserId: USER_ID,
+    });
     await db.cases.bulkPut(Array.from({ length: 70 }, () => row()));
     expect(await db.caseLists.count()).toBe(0);
   });
@@ -202,11 +285,30 @@ describe('the case list stored for the next start', () => {
   it('gives the same answers as reading every case, through random writes, removals and restarts', async () => {
     type Op =
       | { kind: 'add'; count: number; day: number }
-      | { kind: 'rename' | 'redate' | 'tombstone' | 'remove' | 'unreadable' | 'complete'; pick: number; day: number }
+      | {
+          kind: 'rename' | 'redate' | 'tombstone' | 'remove' | 'unreadable' | 'complete';
+          pick: number;
+          day: number;
+        }
       | { kind: 'restart' | 'settle' };
     const op: fc.Arbitrary<Op> = fc.oneof(
-      fc.record({ kind: fc.constant('add' as const), count: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 40, max: 90 })), day: fc.integer({ min: 1, max: 28 }) }),
-      fc.record({ kind: fc.constantFrom('rename' as const, 'redate' as const, 'tombstone' as const, 'remove' as const, 'unreadable' as const, 'complete' as const), pick: fc.nat({ max: 5 }), day: fc.integer({ min: 1, max: 28 }) }),
+      fc.record({
+        kind: fc.constant('add' as const),
+        count: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 40, max: 90 })),
+        day: fc.integer({ min: 1, max: 28 }),
+      }),
+      fc.record({
+        kind: fc.constantFrom(
+          'rename' as const,
+          'redate' as const,
+          'tombstone' as const,
+          'remove' as const,
+          'unreadable' as const,
+          'complete' as const,
+        ),
+        pick: fc.nat({ max: 5 }),
+        day: fc.integer({ min: 1, max: 28 }),
+      }),
       fc.record({ kind: fc.constantFrom('restart' as const, 'settle' as const) }),
     );
     await fc.assert(
@@ -221,8 +323,15 @@ describe('the case list stored for the next start', () => {
           switch (o.kind) {
             case 'add': {
               // Some at the same instant, some without a time (they list last).
-              const created = (i: number) => (i % 11 === 0 ? undefined : i % 7 === 0 ? at : `2026-09-${String(1 + (i % 28)).padStart(2, '0')}T0${String(i % 10)}:00:00.000Z`);
-              const rows = Array.from({ length: o.count }, (_, i) => row({ createdAt: created(i) }));
+              const created = (i: number) =>
+                i % 11 === 0
+                  ? undefined
+                  : i % 7 === 0
+                    ? at
+                    : `2026-09-${String(1 + (i % 28)).padStart(2, '0')}T0${String(i % 10)}:00:00.000Z`;
+              const rows = Array.from({ length: o.count }, (_, i) =>
+                row({ createdAt: created(i) }),
+              );
               await db.cases.bulkPut(rows);
               ids.push(...rows.map((r) => r.id));
               break;
@@ -253,11 +362,15 @@ describe('the case list stored for the next start', () => {
               break;
           }
           const unreadable: string[] = [];
-          const found = await searchLocalCases(db, {}, ctx, { onUnreadable: (bad) => unreadable.push(bad) });
+          const found = await searchLocalCases(db, {}, ctx, {
+            onUnreadable: (bad) => unreadable.push(bad),
+          });
           const expected = await reference(db);
           expect(found.cases).toEqual(expected);
           expect(found.total).toBe(expected.length);
-          const bad = (await db.cases.toArray()).filter((r) => caseSummaryRow(r, 0).unreadable).map((r) => r.id);
+          const bad = (await db.cases.toArray())
+            .filter((r) => caseSummaryRow(r, 0).unreadable)
+            .map((r) => r.id);
           expect(unreadable.sort()).toEqual(bad.sort());
         }
       }),
@@ -286,22 +399,35 @@ describe('upgrading the database to version 5', () => {
     });
     old.version(2).stores({ serverCopies: 'id' });
     old.version(3).stores({ cases: 'id, caseId, userId, status, createdAt' });
-    old.version(4).stores({ cases: 'id, caseId, userId, status', caseSummaries: 'id, createdAt, stamp' });
-    const cases = [row({ caseId: 'C-V4-1' }), row({ caseId: 'C-V4-2', createdAt: '2026-11-21T08:00:00.000Z' })];
+    old
+      .version(4)
+      .stores({ cases: 'id, caseId, userId, status', caseSummaries: 'id, createdAt, stamp' });
+    const cases = [
+      row({ caseId: 'C-V4-1' }),
+      row({ caseId: 'C-V4-2', createdAt: '2026-11-21T08:00:00.000Z' }),
+    ];
     await old.table('cases').bulkPut(cases);
-    await old.table('caseSummaries').bulkPut([...cases.map((c) => caseSummaryRow(c, 3)), { id: SUMMARY_VERSION_ID, stamp: 3 }]);
+    await old
+      .table('caseSummaries')
+      .bulkPut([...cases.map((c) => caseSummaryRow(c, 3)), { id: SUMMARY_VERSION_ID, stamp: 3 }]);
     await old.table('vitalSigns').put({ id: 'v-1', caseId: cases[0]?.id });
     await old.table('outbox').put({ seq: 1, mutationId: 'm-1', entityIds: [cases[0]?.id] });
     await old.table('serverCopies').put({ id: cases[1]?.id, data: null });
     await old.table('syncState').put({ key: 'pull', cursor: 'abc' });
-    const before = Object.fromEntries(await Promise.all(old.tables.map(async (t) => [t.name, await t.toArray()] as const)));
+    const before = Object.fromEntries(
+      await Promise.all(old.tables.map(async (t) => [t.name, await t.toArray()] as const)),
+    );
     old.close();
 
     const db = openDb(indexedDB);
     await db.open();
     expect(db.verno).toBe(5);
-    for (const [name, rows] of Object.entries(before)) expect(await db.table(name).toArray(), name).toEqual(rows);
+    for (const [name, rows] of Object.entries(before))
+      expect(await db.table(name).toArray(), name).toEqual(rows);
     expect(await db.caseLists.count()).toBe(0);
-    expect((await searchLocalCases(db, {}, ctx)).cases.map((c) => c.caseId)).toEqual(['C-V4-2', 'C-V4-1']);
+    expect((await searchLocalCases(db, {}, ctx)).cases.map((c) => c.caseId)).toEqual([
+      'C-V4-2',
+      'C-V4-1',
+    ]);
   });
 });

@@ -28,15 +28,33 @@ afterEach(() => {
 let n = 0;
 function row(fields: Record<string, unknown> = {}): Record<string, unknown> & { id: string } {
   n += 1;
-  return { id: crypto.randomUUID(), caseId: `C-TEST-${String(n).padStart(4, '0')}`, status: 'in_progress', createdAt: '2026-11-21T08:00:00.000Z', userId: USER_ID, deletedAt: null, ...fields };
+  return {
+    id: crypto.randomUUID(),
+    caseId: `C-TEST-${String(n).padStart(4, '0')}`,
+    status: 'in_progress',
+    createdAt: '2026-11-21T08:00:00.000Z',
+    userId: USER_ID,
+    deletedAt: null,
+    ...fields,
+  };
 }
 
 describe('searchLocalCases', () => {
   it('returns live, readable cases newest first as summaries, with the total before the limit', async () => {
     const db = openDb();
     await db.cases.bulkPut([
-      row({ caseId: 'C-1', createdAt: '2026-11-20T08:00:00.000Z', patientName: 'Thandi', responderCallSign: 'R7' }),
-      row({ caseId: 'C-2', createdAt: '2026-11-22T08:00:00.000Z', status: 'completed', completedAt: '2026-11-22T09:00:00.000Z' }),
+      row({
+        caseId: 'C-1',
+        createdAt: '2026-11-20T08:00:00.000Z',
+        patientName: 'Thandi',
+        responderCallSign: 'R7',
+      }),
+      row({
+        caseId: 'C-2',
+        createdAt: '2026-11-22T08:00:00.000Z',
+        status: 'completed',
+        completedAt: '2026-11-22T09:00:00.000Z',
+      }),
       row({ caseId: 'C-3', createdAt: '2026-11-22T08:00:00.000Z' }),
       row({ caseId: 'C-4', deletedAt: '2026-11-22T10:00:00.000Z' }),
       // A row left by a create that has not set its number yet, and one that no longer parses.
@@ -44,7 +62,10 @@ describe('searchLocalCases', () => {
       row({ caseId: 'C-6', approximateAge: 'forty' }),
     ]);
     const invalid: string[] = [];
-    const result = await searchLocalCases(db, {}, ctx, { limit: 2, onUnreadable: (id) => invalid.push(id) });
+    const result = await searchLocalCases(db, {}, ctx, {
+      limit: 2,
+      onUnreadable: (id) => invalid.push(id),
+    });
     // C-6's bad age is not a summary field: it is listed (its screens report the problem).
     expect(result.total).toBe(4);
     expect(result.cases.map((c) => c.caseId)).toEqual(['C-3', 'C-2']);
@@ -77,8 +98,12 @@ describe('searchLocalCases', () => {
       row({ caseId: 'C-LATE-21ST', createdAt: '2026-11-21T21:59:59.999Z' }),
       row({ caseId: 'C-22ND', createdAt: '2026-11-21T22:00:00.000Z' }),
     ]);
-    const ids = async (q: Parameters<typeof searchLocalCases>[1]) => (await searchLocalCases(db, q, ctx)).cases.map((c) => c.caseId);
-    expect(await ids({ from: '2026-11-21', to: '2026-11-21' })).toEqual(['C-LATE-21ST', 'C-EARLY-21ST']);
+    const ids = async (q: Parameters<typeof searchLocalCases>[1]) =>
+      (await searchLocalCases(db, q, ctx)).cases.map((c) => c.caseId);
+    expect(await ids({ from: '2026-11-21', to: '2026-11-21' })).toEqual([
+      'C-LATE-21ST',
+      'C-EARLY-21ST',
+    ]);
     expect(await ids({ to: '2026-11-20' })).toEqual(['C-LATE-20TH']);
     expect(await ids({ from: '2026-11-22' })).toEqual(['C-22ND']);
     expect(await ids({ from: '2026-11-21', caseId: 'c-early' })).toEqual(['C-EARLY-21ST']);
@@ -91,7 +116,8 @@ describe('searchLocalCases', () => {
       row({ caseId: 'C-B', patientName: 'naledi', incidentType: 'fall', status: 'completed' }),
       row({ caseId: 'C-C', responderName: 'Naledi Responder' }),
     ]);
-    const ids = async (q: Parameters<typeof searchLocalCases>[1]) => (await searchLocalCases(db, q, ctx)).cases.map((c) => c.caseId);
+    const ids = async (q: Parameters<typeof searchLocalCases>[1]) =>
+      (await searchLocalCases(db, q, ctx)).cases.map((c) => c.caseId);
     expect(await ids({ patientName: 'NALEDI' })).toEqual(['C-B', 'C-A']);
     expect(await ids({ incidentType: 'FALL', mine: true })).toEqual(['C-B']);
     expect(await ids({ responder: 'naledi' })).toEqual(['C-C']);
@@ -108,16 +134,33 @@ describe('recentLocalCases', () => {
       row({ caseId: 'C-SAME-3', createdAt: '2026-11-21T08:00:00.000Z' }),
       row({ caseId: 'C-SAME-2', createdAt: '2026-11-21T08:00:00.000Z' }),
       row({ caseId: 'C-NEWEST', createdAt: '2026-11-22T08:00:00.000Z' }),
-      row({ caseId: 'C-GONE', createdAt: '2026-11-23T08:00:00.000Z', deletedAt: '2026-11-23T09:00:00.000Z' }),
+      row({
+        caseId: 'C-GONE',
+        createdAt: '2026-11-23T08:00:00.000Z',
+        deletedAt: '2026-11-23T09:00:00.000Z',
+      }),
     ]);
-    expect((await recentLocalCases(db, 3)).map((c) => c.caseId)).toEqual(['C-NEWEST', 'C-SAME-3', 'C-SAME-2']);
-    expect((await recentLocalCases(db, 10)).map((c) => c.caseId)).toEqual(['C-NEWEST', 'C-SAME-3', 'C-SAME-2', 'C-SAME-1', 'C-OLD']);
+    expect((await recentLocalCases(db, 3)).map((c) => c.caseId)).toEqual([
+      'C-NEWEST',
+      'C-SAME-3',
+      'C-SAME-2',
+    ]);
+    expect((await recentLocalCases(db, 10)).map((c) => c.caseId)).toEqual([
+      'C-NEWEST',
+      'C-SAME-3',
+      'C-SAME-2',
+      'C-SAME-1',
+      'C-OLD',
+    ]);
     expect(await recentLocalCases(db, 0)).toEqual([]);
   });
 
   it('still lists a case without a createdAt when there are fewer than n with one', async () => {
     const db = openDb();
-    await db.cases.bulkPut([row({ caseId: 'C-TIMED' }), row({ caseId: 'C-UNTIMED', createdAt: undefined })]);
+    await db.cases.bulkPut([
+      row({ caseId: 'C-TIMED' }),
+      row({ caseId: 'C-UNTIMED', createdAt: undefined }),
+    ]);
     expect((await recentLocalCases(db, 3)).map((c) => c.caseId)).toEqual(['C-TIMED', 'C-UNTIMED']);
   });
 });
@@ -128,17 +171,33 @@ describe('pendingRecordIds', () => {
     const id = crypto.randomUUID();
     const caseId = generateHumanId('C');
     expect(await pendingRecordIds(db)).toEqual(new Set());
-    await saveMutation(db, { name: 'case.upsert', args: { id, humanId: caseId, fields: { patientName: 'Sam' } }, entityIds: [id], baseVersion: null, actorUserId: USER_ID });
+    await saveMutation(db, {
+      name: 'case.upsert',
+      args: { id, humanId: caseId, fields: { patientName: 'Sam' } },
+      entityIds: [id],
+      baseVersion: null,
+      actorUserId: USER_ID,
+    });
     expect(await pendingRecordIds(db)).toEqual(new Set([id]));
-    const [found] = (await searchLocalCases(db, { caseId: caseId.slice(0, 9).toLowerCase() }, ctx)).cases;
-    expect(found).toMatchObject({ id, caseId, patientName: 'Sam', status: 'in_progress', userId: USER_ID });
+    const [found] = (await searchLocalCases(db, { caseId: caseId.slice(0, 9).toLowerCase() }, ctx))
+      .cases;
+    expect(found).toMatchObject({
+      id,
+      caseId,
+      patientName: 'Sam',
+      status: 'in_progress',
+      userId: USER_ID,
+    });
   });
 });
 
 describe('the case summaries', () => {
   // The summary table also holds its version row (case-summaries.ts).
-  const summaryCount = async (db: SyncDatabase) => db.caseSummaries.filter((r) => r.id !== SUMMARY_VERSION_ID).count();
-  const summaryOf = async (db: SyncDatabase, id: string) => (await db.caseSummaries.get(id)) as { listed: boolean; patientName: string | null; status: string; stamp: number } | undefined;
+  const summaryCount = async (db: SyncDatabase) =>
+    db.caseSummaries.filter((r) => r.id !== SUMMARY_VERSION_ID).count();
+  const summaryOf = async (db: SyncDatabase, id: string) =>
+    (await db.caseSummaries.get(id)) as
+      { listed: boolean; patientName: string | null; status: string; stamp: number } | undefined;
 
   it('follow every kind of write to the cases, in the same transaction', async () => {
     const db = openDb();
@@ -148,7 +207,11 @@ describe('the case summaries', () => {
     await db.cases.bulkPut([b, row({ caseId: 'C-C' })]);
     expect(await summaryCount(db)).toBe(3);
     await db.cases.update(a.id, { patientName: 'Renamed', status: 'completed' });
-    expect(await summaryOf(db, a.id)).toMatchObject({ listed: true, patientName: 'Renamed', status: 'completed' });
+    expect(await summaryOf(db, a.id)).toMatchObject({
+      listed: true,
+      patientName: 'Renamed',
+      status: 'completed',
+    });
     await db.cases.where('caseId').equals('C-B').modify({ patientName: 'Modified' });
     expect((await summaryOf(db, b.id))?.patientName).toBe('Modified');
     // A transaction that names only the cases still writes their summaries.
@@ -163,13 +226,25 @@ describe('the case summaries', () => {
     expect(await summaryCount(db)).toBe(0);
   });
 
-  it('follow a case saved through the outbox (the app\'s way), and a failed add writes none', async () => {
+  it("follow a case saved through the outbox (the app's way), and a failed add writes none", async () => {
     const db = openDb();
     const id = crypto.randomUUID();
     const caseId = generateHumanId('C');
-    await saveMutation(db, { name: 'case.upsert', args: { id, humanId: caseId, fields: { patientName: 'Sam', incidentType: 'Fall' } }, entityIds: [id], baseVersion: null, actorUserId: USER_ID });
-    expect(await summaryOf(db, id)).toMatchObject({ listed: true, patientName: 'Sam', status: 'in_progress' });
-    await expect(db.cases.add({ id, caseId: 'C-DUPLICATE', patientName: 'Impostor' })).rejects.toThrow();
+    await saveMutation(db, {
+      name: 'case.upsert',
+      args: { id, humanId: caseId, fields: { patientName: 'Sam', incidentType: 'Fall' } },
+      entityIds: [id],
+      baseVersion: null,
+      actorUserId: USER_ID,
+    });
+    expect(await summaryOf(db, id)).toMatchObject({
+      listed: true,
+      patientName: 'Sam',
+      status: 'in_progress',
+    });
+    await expect(
+      db.cases.add({ id, caseId: 'C-DUPLICATE', patientName: 'Impostor' }),
+    ).rejects.toThrow();
     expect((await summaryOf(db, id))?.patientName).toBe('Sam');
   });
 
@@ -188,29 +263,46 @@ describe('the case summaries', () => {
     await other.cases.delete(a.id);
     expect((await searchLocalCases(db, {}, ctx)).total).toBe(0);
     await other.cases.put(row({ caseId: 'C-FROM-ELSEWHERE' }));
-    expect((await searchLocalCases(db, {}, ctx)).cases.map((c) => c.caseId)).toEqual(['C-FROM-ELSEWHERE']);
+    expect((await searchLocalCases(db, {}, ctx)).cases.map((c) => c.caseId)).toEqual([
+      'C-FROM-ELSEWHERE',
+    ]);
   });
 
   it('raise their version once per write, so a kept list reads only what changed', async () => {
     const db = openDb();
-    const version = async () => ((await db.caseSummaries.get(SUMMARY_VERSION_ID)) as { stamp: number } | undefined)?.stamp ?? 0;
+    const version = async () =>
+      ((await db.caseSummaries.get(SUMMARY_VERSION_ID)) as { stamp: number } | undefined)?.stamp ??
+      0;
     const v0 = await version();
     await db.cases.bulkPut([row(), row(), row()]);
     expect(await version()).toBe(v0 + 1);
     const a = row({ caseId: 'C-LATER' });
     await db.cases.put(a);
     expect(await version()).toBe(v0 + 2);
-    expect(await db.caseSummaries.where('stamp').above(v0 + 1).primaryKeys()).toEqual(expect.arrayContaining([a.id]));
+    expect(
+      await db.caseSummaries
+        .where('stamp')
+        .above(v0 + 1)
+        .primaryKeys(),
+    ).toEqual(expect.arrayContaining([a.id]));
     await db.cases.delete(a.id);
     expect(await version()).toBe(v0 + 3);
   });
 
   it('are left alone by a save that changes no list field, and rewritten by one that does', async () => {
     const db = openDb();
-    const version = async () => ((await db.caseSummaries.get(SUMMARY_VERSION_ID)) as { stamp: number } | undefined)?.stamp ?? 0;
+    const version = async () =>
+      ((await db.caseSummaries.get(SUMMARY_VERSION_ID)) as { stamp: number } | undefined)?.stamp ??
+      0;
     const id = crypto.randomUUID();
     const save = (fields: Record<string, unknown>, humanId?: string) =>
-      saveMutation(db, { name: 'case.upsert', args: { id, ...(humanId ? { humanId } : {}), fields }, entityIds: [id], baseVersion: null, actorUserId: USER_ID });
+      saveMutation(db, {
+        name: 'case.upsert',
+        args: { id, ...(humanId ? { humanId } : {}), fields },
+        entityIds: [id],
+        baseVersion: null,
+        actorUserId: USER_ID,
+      });
     await save({ patientName: 'Lerato' }, generateHumanId('C'));
     expect((await searchLocalCases(db, { patientName: 'lerato' }, ctx)).total).toBe(1);
     const written = await summaryOf(db, id);
@@ -219,7 +311,9 @@ describe('the case summaries', () => {
     await save({ incidentDescription: 'Fell from a ladder' });
     expect(await version()).toBe(v1);
     expect((await summaryOf(db, id))?.stamp).toBe(written?.stamp);
-    expect(((await db.cases.get(id)) as { incidentDescription?: string }).incidentDescription).toBe('Fell from a ladder');
+    expect(((await db.cases.get(id)) as { incidentDescription?: string }).incidentDescription).toBe(
+      'Fell from a ladder',
+    );
     // A listed field changes: the summary and the version follow, and search sees it.
     await save({ patientName: 'Lerato Mokoena' });
     expect(await version()).toBe(v1 + 1);
@@ -232,7 +326,9 @@ describe('the case summaries', () => {
     const a = row({ caseId: 'C-GAP', patientName: 'Still found' });
     await db.cases.bulkPut([a, row({ caseId: 'C-OTHER' })]);
     await db.caseSummaries.delete(a.id);
-    expect((await searchLocalCases(db, { patientName: 'still' }, ctx)).cases.map((c) => c.caseId)).toEqual(['C-GAP']);
+    expect(
+      (await searchLocalCases(db, { patientName: 'still' }, ctx)).cases.map((c) => c.caseId),
+    ).toEqual(['C-GAP']);
     expect((await recentLocalCases(db, 1)).map((c) => c.caseId)).toHaveLength(1);
     await vi.waitFor(async () => expect(await summaryCount(db)).toBe(2));
   });
@@ -242,9 +338,18 @@ describe('upgrading the database', () => {
   it('from version 2 fills in the summaries of the cases already stored', async () => {
     const indexedDB = new IDBFactory();
     const old = new Dexie(syncDatabaseName(USER_ID), { indexedDB, IDBKeyRange });
-    old.version(1).stores({ cases: 'id, caseId, userId, status', syncState: 'key', outbox: 'seq, &mutationId, *entityIds' });
+    old.version(1).stores({
+      cases: 'id, caseId, userId, status',
+      syncState: 'key',
+      outbox: 'seq, &mutationId, *entityIds',
+    });
     old.version(2).stores({ serverCopies: 'id' });
-    await old.table('cases').bulkPut([row({ caseId: 'C-KEPT-1', createdAt: '2026-11-20T08:00:00.000Z' }), row({ caseId: 'C-KEPT-2', createdAt: '2026-11-21T08:00:00.000Z' })]);
+    await old
+      .table('cases')
+      .bulkPut([
+        row({ caseId: 'C-KEPT-1', createdAt: '2026-11-20T08:00:00.000Z' }),
+        row({ caseId: 'C-KEPT-2', createdAt: '2026-11-21T08:00:00.000Z' }),
+      ]);
     old.close();
 
     const db = openDb(indexedDB);
@@ -257,7 +362,11 @@ describe('upgrading the database', () => {
   it('from version 3 (cases indexed by createdAt) as well', async () => {
     const indexedDB = new IDBFactory();
     const old = new Dexie(syncDatabaseName(USER_ID), { indexedDB, IDBKeyRange });
-    old.version(1).stores({ cases: 'id, caseId, userId, status', syncState: 'key', outbox: 'seq, &mutationId, *entityIds' });
+    old.version(1).stores({
+      cases: 'id, caseId, userId, status',
+      syncState: 'key',
+      outbox: 'seq, &mutationId, *entityIds',
+    });
     old.version(2).stores({ serverCopies: 'id' });
     old.version(3).stores({ cases: 'id, caseId, userId, status, createdAt' });
     await old.table('cases').put(row({ caseId: 'C-FROM-V3' }));

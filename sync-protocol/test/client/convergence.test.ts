@@ -8,7 +8,13 @@ import { generateHumanId } from '../../src/sync/human-id';
 import { drainOutbox } from '../../src/client/drain';
 import { SyncDatabase, syncDatabaseName } from '../../src/client/local-db';
 import { readLocalRecord } from '../../src/client/local-records';
-import { readOutbox, readPullState, readRejections, saveMutation, type MutationInput } from '../../src/client/outbox';
+import {
+  readOutbox,
+  readPullState,
+  readRejections,
+  saveMutation,
+  type MutationInput,
+} from '../../src/client/outbox';
 import { pullChanges } from '../../src/client/pull';
 import { FakeSyncServer, fullCase } from './fake-sync-server';
 
@@ -25,7 +31,12 @@ afterEach(() => {
   for (const db of opened.splice(0)) db.close();
 });
 
-function caseUpsert(id: string, fields: Record<string, unknown>, baseVersion: string | null, humanId?: string): MutationInput {
+function caseUpsert(
+  id: string,
+  fields: Record<string, unknown>,
+  baseVersion: string | null,
+  humanId?: string,
+): MutationInput {
   return {
     name: 'case.upsert',
     args: { id, ...(humanId ? { humanId } : {}), fields },
@@ -36,9 +47,18 @@ function caseUpsert(id: string, fields: Record<string, unknown>, baseVersion: st
 }
 
 /** A case on the server that this device has pulled. */
-async function pulledCase(db: SyncDatabase, server: FakeSyncServer, fields: Record<string, unknown>): Promise<string> {
+async function pulledCase(
+  db: SyncDatabase,
+  server: FakeSyncServer,
+  fields: Record<string, unknown>,
+): Promise<string> {
   const id = crypto.randomUUID();
-  server.serverWrite({ entity: 'case', id, deleted: false, data: fullCase(id, generateHumanId('C'), fields) } as never);
+  server.serverWrite({
+    entity: 'case',
+    id,
+    deleted: false,
+    data: fullCase(id, generateHumanId('C'), fields),
+  } as never);
   expect(await pullChanges({ db, transport: server })).toMatchObject({ kind: 'pulled' });
   return id;
 }
@@ -52,12 +72,19 @@ describe('a rejected change', () => {
     const rejected = await saveMutation(db, caseUpsert(id, { patientName: 'Sipho' }, '1'));
     expect(await db.cases.get(id)).toMatchObject({ patientName: 'Sipho' });
     server.rejectIds.add(rejected.mutationId);
-    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', rejected: 1 });
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({
+      kind: 'drained',
+      rejected: 1,
+    });
 
     // No pull: the server's record of this case never changes again, so nothing else would fix it.
     server.faults.push({ kind: 'network' });
     expect(await pullChanges({ db, transport: server })).toMatchObject({ kind: 'retry' });
-    expect(await readLocalRecord(db, 'case', id)).toMatchObject({ patientName: 'Thandi', incidentType: 'Fall', version: '1' });
+    expect(await readLocalRecord(db, 'case', id)).toMatchObject({
+      patientName: 'Thandi',
+      incidentType: 'Fall',
+      version: '1',
+    });
 
     const [inbox] = await readRejections(db);
     expect(inbox).toMatchObject({ code: 'CASE_LOCKED', mutationId: rejected.mutationId });
@@ -72,31 +99,68 @@ describe('a rejected change', () => {
     await saveMutation(db, caseUpsert(id, { incidentType: 'Cardiac' }, '1'));
     server.rejectIds.add(rejected.mutationId);
     // The server answers the first and stops (the second never reaches it in this test).
-    server.faults.push({ kind: 'status', status: 200, body: { lastAppliedSeq: 1, results: [{ seq: 1, mutationId: rejected.mutationId, status: 'rejected', code: 'CASE_LOCKED', message: 'Locked' }] } });
+    server.faults.push({
+      kind: 'status',
+      status: 200,
+      body: {
+        lastAppliedSeq: 1,
+        results: [
+          {
+            seq: 1,
+            mutationId: rejected.mutationId,
+            status: 'rejected',
+            code: 'CASE_LOCKED',
+            message: 'Locked',
+          },
+        ],
+      },
+    });
     await drainOutbox({ db, transport: server, batchSize: 2 });
     expect(await readOutbox(db)).toHaveLength(1);
-    expect(await readLocalRecord(db, 'case', id)).toMatchObject({ patientName: 'Thandi', incidentType: 'Cardiac' });
+    expect(await readLocalRecord(db, 'case', id)).toMatchObject({
+      patientName: 'Thandi',
+      incidentType: 'Cardiac',
+    });
   });
 
   it('of an edit to a record this device created keeps what the server accepted on screen, with no pull (the service worker only pushes)', async () => {
     const db = openDb();
     const server = new FakeSyncServer();
     const id = crypto.randomUUID();
-    await saveMutation(db, caseUpsert(id, { patientName: 'Naledi', incidentType: 'Fall' }, null, generateHumanId('C')));
-    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', acknowledged: 1, rejected: 0 });
+    await saveMutation(
+      db,
+      caseUpsert(id, { patientName: 'Naledi', incidentType: 'Fall' }, null, generateHumanId('C')),
+    );
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({
+      kind: 'drained',
+      acknowledged: 1,
+      rejected: 0,
+    });
     expect(await db.serverCopies.count()).toBe(0);
 
     const rejected = await saveMutation(db, caseUpsert(id, { patientName: 'Naledi Dube' }, null));
     await saveMutation(db, caseUpsert(id, { incidentType: 'Cardiac' }, null));
     server.rejectIds.add(rejected.mutationId);
     // Only the rejected edit reaches the server in this push; the later edit is still pending.
-    expect(await drainOutbox({ db, transport: server, batchSize: 1 })).toMatchObject({ kind: 'drained', rejected: 1 });
+    expect(await drainOutbox({ db, transport: server, batchSize: 1 })).toMatchObject({
+      kind: 'drained',
+      rejected: 1,
+    });
 
     // The server's record (what it accepted) plus what is pending — no flash of an empty row.
-    expect(await readLocalRecord(db, 'case', id)).toMatchObject({ patientName: 'Naledi', incidentType: 'Cardiac' });
+    expect(await readLocalRecord(db, 'case', id)).toMatchObject({
+      patientName: 'Naledi',
+      incidentType: 'Cardiac',
+    });
     expect(await pullChanges({ db, transport: server })).toMatchObject({ kind: 'pulled' });
-    expect(await readLocalRecord(db, 'case', id)).toMatchObject({ patientName: 'Naledi', incidentType: 'Cardiac' });
-    expect((await readRejections(db))[0]?.mutation.args).toMatchObject({ id, fields: { patientName: 'Naledi Dube' } });
+    expect(await readLocalRecord(db, 'case', id)).toMatchObject({
+      patientName: 'Naledi',
+      incidentType: 'Cardiac',
+    });
+    expect((await readRejections(db))[0]?.mutation.args).toMatchObject({
+      id,
+      fields: { patientName: 'Naledi Dube' },
+    });
   });
 
   it('shows the server record at once when the rejection and the accepted create are in one push', async () => {
@@ -106,7 +170,11 @@ describe('a rejected change', () => {
     await saveMutation(db, caseUpsert(id, { patientName: 'Naledi' }, null, generateHumanId('C')));
     const rejected = await saveMutation(db, caseUpsert(id, { patientName: 'Naledi Dube' }, null));
     server.rejectIds.add(rejected.mutationId);
-    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', acknowledged: 2, rejected: 1 });
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({
+      kind: 'drained',
+      acknowledged: 2,
+      rejected: 1,
+    });
     expect(await readLocalRecord(db, 'case', id)).toMatchObject({ id, patientName: 'Naledi' });
   });
 
@@ -114,11 +182,20 @@ describe('a rejected change', () => {
     const db = openDb();
     const server = new FakeSyncServer();
     const id = crypto.randomUUID();
-    const created = await saveMutation(db, caseUpsert(id, { patientName: 'Naledi' }, null, generateHumanId('C')));
+    const created = await saveMutation(
+      db,
+      caseUpsert(id, { patientName: 'Naledi' }, null, generateHumanId('C')),
+    );
     server.rejectIds.add(created.mutationId);
-    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', rejected: 1 });
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({
+      kind: 'drained',
+      rejected: 1,
+    });
     expect(await db.cases.get(id)).toBeUndefined();
-    expect((await readRejections(db))[0]?.mutation.args).toMatchObject({ id, fields: { patientName: 'Naledi' } });
+    expect((await readRejections(db))[0]?.mutation.args).toMatchObject({
+      id,
+      fields: { patientName: 'Naledi' },
+    });
   });
 });
 
@@ -132,12 +209,24 @@ describe('a change the server applied but whose answer was lost', () => {
     expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'retry' });
     // Someone else writes after it; this device pulls both while its entry is still queued.
     const current = server.records.get(id)?.data ?? {};
-    server.serverWrite({ entity: 'case', id, deleted: false, data: { ...current, patientName: 'Sipho' } } as never);
+    server.serverWrite({
+      entity: 'case',
+      id,
+      deleted: false,
+      data: { ...current, patientName: 'Sipho' },
+    } as never);
     expect(await pullChanges({ db, transport: server })).toMatchObject({ kind: 'pulled' });
     expect(await readLocalRecord(db, 'case', id)).toMatchObject({ patientName: 'Naledi' });
 
-    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', acknowledged: 1, rejected: 0 });
-    expect(await readLocalRecord(db, 'case', id)).toMatchObject({ patientName: 'Sipho', version: '3' });
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({
+      kind: 'drained',
+      acknowledged: 1,
+      rejected: 0,
+    });
+    expect(await readLocalRecord(db, 'case', id)).toMatchObject({
+      patientName: 'Sipho',
+      version: '3',
+    });
     expect(await readRejections(db)).toEqual([]);
   });
 });
@@ -151,15 +240,24 @@ describe('a record another device deleted', () => {
     expect(await db.cases.get(id)).toMatchObject({ incidentType: 'MVA' });
 
     server.serverWrite({ entity: 'case', id, deleted: true, data: null });
-    expect(await pullChanges({ db, transport: server })).toMatchObject({ kind: 'pulled', changes: 1 });
+    expect(await pullChanges({ db, transport: server })).toMatchObject({
+      kind: 'pulled',
+      changes: 1,
+    });
     expect(await db.cases.get(id)).toBeUndefined();
     // Still pending: the server decides (it rejects an edit of a deleted case).
     expect(await readOutbox(db)).toHaveLength(1);
 
     server.rejectIds.add(edit.mutationId);
-    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', rejected: 1 });
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({
+      kind: 'drained',
+      rejected: 1,
+    });
     expect(await db.cases.get(id)).toBeUndefined();
-    expect((await readRejections(db))[0]?.mutation.args).toMatchObject({ id, fields: { incidentType: 'MVA' } });
+    expect((await readRejections(db))[0]?.mutation.args).toMatchObject({
+      id,
+      fields: { incidentType: 'MVA' },
+    });
   });
 });
 
@@ -168,7 +266,9 @@ describe('upgrading a database from before server copies', () => {
     const indexedDB = new IDBFactory();
     const old = new Dexie(syncDatabaseName(USER_ID), { indexedDB, IDBKeyRange });
     old.version(1).stores({ syncState: 'key', cases: 'id, caseId, userId, status' });
-    await old.table('syncState').put({ key: 'pull', cursor: '42', lastPullAt: '2026-11-20T10:00:00.000Z' });
+    await old
+      .table('syncState')
+      .put({ key: 'pull', cursor: '42', lastPullAt: '2026-11-20T10:00:00.000Z' });
     await old.table('cases').put({ id: crypto.randomUUID(), patientName: 'Thandi' });
     old.close();
 

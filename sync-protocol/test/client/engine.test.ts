@@ -6,7 +6,15 @@ import { drainOutbox } from '../../src/client/drain';
 import { createLeaseLock } from '../../src/client/drain-lock';
 import { SyncDatabase } from '../../src/client/local-db';
 import { readLocalRecord } from '../../src/client/local-records';
-import { hasPendingChanges, pendingCount, readOutbox, readPushState, readRejections, saveMutation, type MutationInput } from '../../src/client/outbox';
+import {
+  hasPendingChanges,
+  pendingCount,
+  readOutbox,
+  readPushState,
+  readRejections,
+  saveMutation,
+  type MutationInput,
+} from '../../src/client/outbox';
 import { pullChanges } from '../../src/client/pull';
 import { SyncEngine } from '../../src/client/sync-engine';
 import { drainActiveUserOutbox } from '../../src/client/worker-drain';
@@ -40,7 +48,10 @@ async function saveCases(db: SyncDatabase, n: number): Promise<string[]> {
   for (let i = 0; i < n; i++) {
     const id = crypto.randomUUID();
     ids.push(id);
-    await saveMutation(db, caseUpsert(id, { patientName: `Patient ${String(i)}` }, generateHumanId('C')));
+    await saveMutation(
+      db,
+      caseUpsert(id, { patientName: `Patient ${String(i)}` }, generateHumanId('C')),
+    );
   }
   return ids;
 }
@@ -97,7 +108,9 @@ describe('saveMutation', () => {
 
   it('refuses an invalid mutation before writing anything', async () => {
     const db = openDb();
-    await expect(saveMutation(db, caseUpsert(crypto.randomUUID(), { approximateAge: -3 }))).rejects.toThrow();
+    await expect(
+      saveMutation(db, caseUpsert(crypto.randomUUID(), { approximateAge: -3 })),
+    ).rejects.toThrow();
     expect(await pendingCount(db)).toBe(0);
   });
 
@@ -149,7 +162,10 @@ describe('drain', () => {
       message: 'The case is completed; only addenda can be added.',
       dismissedAt: null,
     });
-    expect(rejections[0]?.mutation.args).toMatchObject({ id: ids[1], fields: { patientName: 'Patient 1' } });
+    expect(rejections[0]?.mutation.args).toMatchObject({
+      id: ids[1],
+      fields: { patientName: 'Patient 1' },
+    });
   });
 
   it('counts a response lost after the server committed as a duplicate on retry: applied once', async () => {
@@ -157,10 +173,16 @@ describe('drain', () => {
     await saveCases(db, 5);
     const server = new FakeSyncServer();
     server.faults.push({ kind: 'lost-after-commit' });
-    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'retry', reason: 'network' });
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({
+      kind: 'retry',
+      reason: 'network',
+    });
     expect(await pendingCount(db)).toBe(5);
     expect(server.applied).toHaveLength(5);
-    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', acknowledged: 5 });
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({
+      kind: 'drained',
+      acknowledged: 5,
+    });
     expect(server.applied).toHaveLength(5);
     expect(await pendingCount(db)).toBe(0);
   });
@@ -170,13 +192,32 @@ describe('drain', () => {
     await saveCases(db, 3);
     const server = new FakeSyncServer();
     const cases = [
-      [{ kind: 'status', status: 401, body: { error: 'Unauthorized', code: 'UNAUTHENTICATED' } }, { kind: 'auth-required' }],
-      [{ kind: 'status', status: 403, body: { error: 'Forbidden', code: 'ACCOUNT_SUSPENDED' } }, { kind: 'auth-required' }],
-      [{ kind: 'status', status: 500 }, { kind: 'retry', reason: 'server-error' }],
-      [{ kind: 'status', status: 502, body: '<html>Bad gateway</html>' }, { kind: 'retry', reason: 'server-error' }],
+      [
+        { kind: 'status', status: 401, body: { error: 'Unauthorized', code: 'UNAUTHENTICATED' } },
+        { kind: 'auth-required' },
+      ],
+      [
+        { kind: 'status', status: 403, body: { error: 'Forbidden', code: 'ACCOUNT_SUSPENDED' } },
+        { kind: 'auth-required' },
+      ],
+      [
+        { kind: 'status', status: 500 },
+        { kind: 'retry', reason: 'server-error' },
+      ],
+      [
+        { kind: 'status', status: 502, body: '<html>Bad gateway</html>' },
+        { kind: 'retry', reason: 'server-error' },
+      ],
       [{ kind: 'captive-portal' }, { kind: 'retry', reason: 'captive-portal' }],
       [{ kind: 'network' }, { kind: 'retry', reason: 'network' }],
-      [{ kind: 'status', status: 426, body: { error: 'Update required', code: 'UPDATE_REQUIRED' } }, { kind: 'update-required' }],
+      [
+        {
+          kind: 'status',
+          status: 426,
+          body: { error: 'Update required', code: 'UPDATE_REQUIRED' },
+        },
+        { kind: 'update-required' },
+      ],
     ] as const;
     for (const [fault, expected] of cases) {
       server.faults.push(fault);
@@ -187,7 +228,10 @@ describe('drain', () => {
     }
     expect((await readOutbox(db))[0]?.attempts).toBe(cases.length);
     expect(server.applied).toHaveLength(0);
-    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', acknowledged: 3 });
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({
+      kind: 'drained',
+      acknowledged: 3,
+    });
   });
 
   it('reports a seq gap on the server instead of spinning, and keeps the entries', async () => {
@@ -196,21 +240,39 @@ describe('drain', () => {
     const server = new FakeSyncServer();
     // Simulate the head of the queue having been lost (the server knows seq 0, we start at 2).
     await db.outbox.delete(1);
-    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'retry', reason: 'not-acknowledged' });
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({
+      kind: 'retry',
+      reason: 'not-acknowledged',
+    });
     expect((await readOutbox(db)).map((e) => e.seq)).toEqual([2]);
   });
 
   it('never expires an entry: a change saved long ago still drains', async () => {
     const db = openDb();
     const id = crypto.randomUUID();
-    await saveMutation(db, caseUpsert(id, { patientName: 'Old' }, generateHumanId('C', undefined, new Date('2025-01-01'))), undefined, () => new Date('2025-01-01T08:00:00Z'));
+    await saveMutation(
+      db,
+      caseUpsert(
+        id,
+        { patientName: 'Old' },
+        generateHumanId('C', undefined, new Date('2025-01-01')),
+      ),
+      undefined,
+      () => new Date('2025-01-01T08:00:00Z'),
+    );
     const server = new FakeSyncServer();
     for (let i = 0; i < 50; i++) {
       server.faults.push({ kind: 'network' });
       await drainOutbox({ db, transport: server, now: () => new Date('2026-11-21T00:00:00Z') });
     }
-    expect((await readOutbox(db))[0]).toMatchObject({ attempts: 50, createdAt: '2025-01-01T08:00:00.000Z' });
-    expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained', acknowledged: 1 });
+    expect((await readOutbox(db))[0]).toMatchObject({
+      attempts: 50,
+      createdAt: '2025-01-01T08:00:00.000Z',
+    });
+    expect(await drainOutbox({ db, transport: server })).toMatchObject({
+      kind: 'drained',
+      acknowledged: 1,
+    });
     expect(server.applied[0]?.args).toMatchObject({ id, fields: { patientName: 'Old' } });
   });
 });
@@ -222,7 +284,11 @@ describe('SyncEngine', () => {
     const server = new FakeSyncServer();
     const timers = manualTimers();
     const engine = new SyncEngine({ db, transport: server, ...timers });
-    server.persistentFault = { kind: 'status', status: 401, body: { error: 'Unauthorized', code: 'UNAUTHENTICATED' } };
+    server.persistentFault = {
+      kind: 'status',
+      status: 401,
+      body: { error: 'Unauthorized', code: 'UNAUTHENTICATED' },
+    };
     expect(await engine.sync('app-start')).toMatchObject({ phase: 'auth-required' });
     server.persistentFault = null;
     expect(await engine.sync('timer')).toMatchObject({ phase: 'auth-required' });
@@ -240,7 +306,13 @@ describe('SyncEngine', () => {
     await saveCases(db, 1);
     const server = new FakeSyncServer();
     const timers = manualTimers();
-    const engine = new SyncEngine({ db, transport: server, ...timers, random: () => 0.5, backoff: { baseMs: 1000, maxMs: 8000 } });
+    const engine = new SyncEngine({
+      db,
+      transport: server,
+      ...timers,
+      random: () => 0.5,
+      backoff: { baseMs: 1000, maxMs: 8000 },
+    });
     server.persistentFault = { kind: 'status', status: 503 };
     const first = await engine.sync('app-start');
     expect(first).toMatchObject({ phase: 'backoff', failures: 1 });
@@ -263,7 +335,11 @@ describe('SyncEngine', () => {
     expect(server.requests.length).toBe(requestsBefore);
     server.persistentFault = null;
     timers.fireNext();
-    expect(await engine.sync('manual')).toMatchObject({ phase: 'idle', failures: 0, lastError: null });
+    expect(await engine.sync('manual')).toMatchObject({
+      phase: 'idle',
+      failures: 0,
+      lastError: null,
+    });
     expect(await pendingCount(db)).toBe(0);
     expect(timers.pending).toHaveLength(0);
   });
@@ -274,7 +350,11 @@ describe('SyncEngine', () => {
     const server = new FakeSyncServer();
     const timers = manualTimers();
     const engine = new SyncEngine({ db, transport: server, ...timers, random: () => 0 });
-    server.faults.push({ kind: 'status', status: 429, body: { error: 'Too many requests', code: 'RATE_LIMITED', retryAfterSeconds: 42 } });
+    server.faults.push({
+      kind: 'status',
+      status: 429,
+      body: { error: 'Too many requests', code: 'RATE_LIMITED', retryAfterSeconds: 42 },
+    });
     await engine.sync('app-start');
     expect(timers.pending[0]?.ms).toBe(42_000);
   });
@@ -283,7 +363,11 @@ describe('SyncEngine', () => {
     const db = openDb();
     await saveCases(db, 2);
     const server = new FakeSyncServer();
-    server.persistentFault = { kind: 'status', status: 426, body: { error: 'Update required', code: 'UPDATE_REQUIRED' } };
+    server.persistentFault = {
+      kind: 'status',
+      status: 426,
+      body: { error: 'Update required', code: 'UPDATE_REQUIRED' },
+    };
     const engine = new SyncEngine({ db, transport: server, ...manualTimers() });
     expect(await engine.sync('app-start')).toMatchObject({ phase: 'update-required' });
     expect(await engine.sync('online')).toMatchObject({ phase: 'update-required' });
@@ -302,9 +386,26 @@ describe('SyncEngine', () => {
     await saveCases(tabA, 30);
     const server = new FakeSyncServer();
     server.latencyMs = 15;
-    const engineA = new SyncEngine({ db: tabA, transport: server, lock: createLeaseLock(tabA), batchSize: 5, ...manualTimers() });
-    const engineB = new SyncEngine({ db: tabB, transport: server, lock: createLeaseLock(tabB), batchSize: 5, ...manualTimers() });
-    await Promise.all([engineA.sync('app-start'), engineB.sync('app-start'), engineA.sync('online'), engineB.sync('visible')]);
+    const engineA = new SyncEngine({
+      db: tabA,
+      transport: server,
+      lock: createLeaseLock(tabA),
+      batchSize: 5,
+      ...manualTimers(),
+    });
+    const engineB = new SyncEngine({
+      db: tabB,
+      transport: server,
+      lock: createLeaseLock(tabB),
+      batchSize: 5,
+      ...manualTimers(),
+    });
+    await Promise.all([
+      engineA.sync('app-start'),
+      engineB.sync('app-start'),
+      engineA.sync('online'),
+      engineB.sync('visible'),
+    ]);
     await Promise.all([engineA.sync('manual'), engineB.sync('manual')]);
     expect(server.maxConcurrent).toBe(1);
     expect(server.applied).toHaveLength(30);
@@ -351,24 +452,53 @@ describe('pull', () => {
     const mine = crypto.randomUUID();
     const gone = crypto.randomUUID();
     const humanId = generateHumanId('C');
-    server.serverWrite({ entity: 'case', id: mine, deleted: false, data: fullCase(mine, humanId, { patientName: 'Server name', incidentType: 'Fall' }) } as never);
-    server.serverWrite({ entity: 'case', id: gone, deleted: false, data: fullCase(gone, generateHumanId('C')) } as never);
-    expect(await pullChanges({ db, transport: server })).toMatchObject({ kind: 'pulled', changes: 2 });
+    server.serverWrite({
+      entity: 'case',
+      id: mine,
+      deleted: false,
+      data: fullCase(mine, humanId, { patientName: 'Server name', incidentType: 'Fall' }),
+    } as never);
+    server.serverWrite({
+      entity: 'case',
+      id: gone,
+      deleted: false,
+      data: fullCase(gone, generateHumanId('C')),
+    } as never);
+    expect(await pullChanges({ db, transport: server })).toMatchObject({
+      kind: 'pulled',
+      changes: 2,
+    });
     expect((await readLocalRecord(db, 'case', mine))?.patientName).toBe('Server name');
 
     // Offline edit, then another device changes a different field and deletes the other case.
     await saveMutation(db, { ...caseUpsert(mine, { patientName: 'My edit' }), baseVersion: '1' });
-    server.serverWrite({ entity: 'case', id: mine, deleted: false, data: fullCase(mine, humanId, { patientName: 'Server name', incidentType: 'Assault' }) } as never);
+    server.serverWrite({
+      entity: 'case',
+      id: mine,
+      deleted: false,
+      data: fullCase(mine, humanId, { patientName: 'Server name', incidentType: 'Assault' }),
+    } as never);
     server.serverWrite({ entity: 'case', id: gone, deleted: true, data: null });
-    expect(await pullChanges({ db, transport: server })).toMatchObject({ kind: 'pulled', changes: 2 });
+    expect(await pullChanges({ db, transport: server })).toMatchObject({
+      kind: 'pulled',
+      changes: 2,
+    });
     const rebased = await readLocalRecord(db, 'case', mine);
-    expect(rebased).toMatchObject({ patientName: 'My edit', incidentType: 'Assault', version: '3' });
+    expect(rebased).toMatchObject({
+      patientName: 'My edit',
+      incidentType: 'Assault',
+      version: '3',
+    });
     expect(await db.cases.get(gone)).toBeUndefined();
 
     // Once the server has it, the server's copy is the truth.
     expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained' });
     await pullChanges({ db, transport: server });
-    expect(await readLocalRecord(db, 'case', mine)).toMatchObject({ patientName: 'My edit', incidentType: 'Assault', version: '5' });
+    expect(await readLocalRecord(db, 'case', mine)).toMatchObject({
+      patientName: 'My edit',
+      incidentType: 'Assault',
+      version: '5',
+    });
     expect(await hasPendingChanges(db, mine)).toBe(false);
   });
 
@@ -377,11 +507,22 @@ describe('pull', () => {
     const server = new FakeSyncServer();
     for (let i = 0; i < 7; i++) {
       const id = crypto.randomUUID();
-      server.serverWrite({ entity: 'case', id, deleted: false, data: fullCase(id, generateHumanId('C')) } as never);
+      server.serverWrite({
+        entity: 'case',
+        id,
+        deleted: false,
+        data: fullCase(id, generateHumanId('C')),
+      } as never);
     }
-    expect(await pullChanges({ db, transport: server, limit: 3 })).toMatchObject({ kind: 'pulled', changes: 7 });
+    expect(await pullChanges({ db, transport: server, limit: 3 })).toMatchObject({
+      kind: 'pulled',
+      changes: 7,
+    });
     expect(await db.cases.count()).toBe(7);
-    expect(await pullChanges({ db, transport: server, limit: 3 })).toMatchObject({ kind: 'pulled', changes: 0 });
+    expect(await pullChanges({ db, transport: server, limit: 3 })).toMatchObject({
+      kind: 'pulled',
+      changes: 0,
+    });
   });
 });
 
@@ -390,19 +531,25 @@ describe('drainActiveUserOutbox (the service worker path)', () => {
     const factory = new IDBFactory();
     const deps = { indexedDB: factory, IDBKeyRange };
     const server = new FakeSyncServer();
-    expect(await drainActiveUserOutbox({ deps, transport: server, sessionUserId: async () => USER_ID })).toEqual({ kind: 'no-user' });
+    expect(
+      await drainActiveUserOutbox({ deps, transport: server, sessionUserId: async () => USER_ID }),
+    ).toEqual({ kind: 'no-user' });
 
     const db = openDb(factory);
     await saveCases(db, 4);
     await setActiveUser(USER_ID, deps);
     expect(await getActiveUser(deps)).toBe(USER_ID);
-    expect(await drainActiveUserOutbox({ deps, transport: server, sessionUserId: async () => 99 })).toEqual({
+    expect(
+      await drainActiveUserOutbox({ deps, transport: server, sessionUserId: async () => 99 }),
+    ).toEqual({
       kind: 'session-mismatch',
       sessionUserId: 99,
       activeUserId: USER_ID,
     });
     expect(server.requests).toEqual([]);
-    expect(await drainActiveUserOutbox({ deps, transport: server, sessionUserId: async () => USER_ID })).toMatchObject({ kind: 'drained', acknowledged: 4 });
+    expect(
+      await drainActiveUserOutbox({ deps, transport: server, sessionUserId: async () => USER_ID }),
+    ).toMatchObject({ kind: 'drained', acknowledged: 4 });
     expect(await pendingCount(db)).toBe(0);
     await clearActiveUser(deps);
     expect(await getActiveUser(deps)).toBeNull();

@@ -4,7 +4,12 @@
 // also tested against the real API over HTTP in api/test/sync-client-engine.test.ts.
 import { CASE_FIELD_DEFAULTS, CASE_FIELDS, type CaseRecord } from '../../src/sync/entities';
 import { mutationSchema, type ParsedMutation } from '../../src/sync/mutations';
-import { pullRequestSchema, pushRequestSchema, type MutationResult, type SyncChange } from '../../src/sync/push-pull';
+import {
+  pullRequestSchema,
+  pushRequestSchema,
+  type MutationResult,
+  type SyncChange,
+} from '../../src/sync/push-pull';
 import type { SyncTransport, TransportResponse } from '../../src/client/transport';
 
 export type Fault =
@@ -15,7 +20,11 @@ export type Fault =
   | { kind: 'lost-after-commit' };
 
 /** A complete case record as the server would return it (every column present). */
-export function fullCase(id: string, caseId: string, overrides: Partial<CaseRecord> = {}): Record<string, unknown> {
+export function fullCase(
+  id: string,
+  caseId: string,
+  overrides: Partial<CaseRecord> = {},
+): Record<string, unknown> {
   return {
     ...Object.fromEntries(CASE_FIELDS.map((f) => [f, null])),
     ...CASE_FIELD_DEFAULTS,
@@ -34,7 +43,12 @@ export function fullCase(id: string, caseId: string, overrides: Partial<CaseReco
 }
 
 function json(status: number, body: unknown): TransportResponse {
-  return { status, contentType: 'application/json; charset=utf-8', retryAfter: null, body: JSON.stringify(body) };
+  return {
+    status,
+    contentType: 'application/json; charset=utf-8',
+    retryAfter: null,
+    body: JSON.stringify(body),
+  };
 }
 
 export class FakeSyncServer implements SyncTransport {
@@ -73,9 +87,18 @@ export class FakeSyncServer implements SyncTransport {
       if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
       const fault = this.faults.shift() ?? this.persistentFault;
       if (fault?.kind === 'network') throw new TypeError('fetch failed');
-      if (fault?.kind === 'status') return json(fault.status, fault.body ?? { error: 'Internal Server Error', code: 'INTERNAL' });
+      if (fault?.kind === 'status')
+        return json(
+          fault.status,
+          fault.body ?? { error: 'Internal Server Error', code: 'INTERNAL' },
+        );
       if (fault?.kind === 'captive-portal') {
-        return { status: 200, contentType: 'text/html', retryAfter: null, body: '<html><body>Sign in to FreeWiFi</body></html>' };
+        return {
+          status: 200,
+          contentType: 'text/html',
+          retryAfter: null,
+          body: '<html><body>Sign in to FreeWiFi</body></html>',
+        };
       }
       const response = path === '/api/sync/push' ? this.push(body) : this.pull(body);
       if (fault?.kind === 'lost-after-commit') throw new TypeError('network connection was lost');
@@ -99,14 +122,27 @@ export class FakeSyncServer implements SyncTransport {
       const mutation = mutationSchema.parse(raw);
       last = raw.seq;
       if (this.rejectIds.has(mutation.mutationId)) {
-        results.push({ seq: raw.seq, mutationId: raw.mutationId, status: 'rejected', code: 'CASE_LOCKED', message: 'The case is completed; only addenda can be added.' });
+        results.push({
+          seq: raw.seq,
+          mutationId: raw.mutationId,
+          status: 'rejected',
+          code: 'CASE_LOCKED',
+          message: 'The case is completed; only addenda can be added.',
+        });
         continue;
       }
       this.applied.push(mutation);
       if (mutation.name === 'case.upsert') {
         const existing = this.records.get(mutation.args.id);
-        const data = { ...(existing?.data ?? fullCase(mutation.args.id, mutation.args.humanId ?? 'C-0000-0000-0000')), ...mutation.args.fields };
-        this.serverWrite({ entity: 'case', id: mutation.args.id, deleted: false, data } as Omit<SyncChange, 'version'>);
+        const data = {
+          ...(existing?.data ??
+            fullCase(mutation.args.id, mutation.args.humanId ?? 'C-0000-0000-0000')),
+          ...mutation.args.fields,
+        };
+        this.serverWrite({ entity: 'case', id: mutation.args.id, deleted: false, data } as Omit<
+          SyncChange,
+          'version'
+        >);
       }
       results.push({ seq: raw.seq, mutationId: raw.mutationId, status: 'applied' });
     }
@@ -115,7 +151,9 @@ export class FakeSyncServer implements SyncTransport {
     const undo = new Set(
       results
         .filter((r) => r.status !== 'applied')
-        .flatMap((r) => request.mutations.find((m) => m.mutationId === r.mutationId)?.entityIds ?? [])
+        .flatMap(
+          (r) => request.mutations.find((m) => m.mutationId === r.mutationId)?.entityIds ?? [],
+        )
         .filter((id): id is string => typeof id === 'string'),
     );
     const records = [...undo].flatMap((id) => {
@@ -128,7 +166,9 @@ export class FakeSyncServer implements SyncTransport {
   private pull(body: unknown): TransportResponse {
     const request = pullRequestSchema.parse(body);
     const since = request.cursor === null ? 0 : Number(request.cursor);
-    const changes = [...this.records.values()].filter((c) => Number(c.version) > since).sort((a, b) => Number(a.version) - Number(b.version));
+    const changes = [...this.records.values()]
+      .filter((c) => Number(c.version) > since)
+      .sort((a, b) => Number(a.version) - Number(b.version));
     const page = changes.slice(0, request.limit);
     const cursor = page.length > 0 ? page[page.length - 1]!.version : String(since);
     return json(200, { cursor, hasMore: changes.length > page.length, changes: page });

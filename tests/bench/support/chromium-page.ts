@@ -18,7 +18,8 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const SYNC_PROTOCOL_SRC = process.env.BENCH_SYNC_PROTOCOL_SRC;
 
 /** The app's script policy (the parts that matter to a page script). */
-export const APP_SCRIPT_CSP = "default-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'";
+export const APP_SCRIPT_CSP =
+  "default-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'";
 
 export interface BenchPage {
   page: Page;
@@ -37,29 +38,53 @@ export interface BenchPageOptions {
 
 /** Names what was bundled, for a benchmark's header. */
 export function benchSource(): string {
-  return SYNC_PROTOCOL_SRC ? `sync-protocol from ${SYNC_PROTOCOL_SRC}` : 'sync-protocol from this checkout';
+  return SYNC_PROTOCOL_SRC
+    ? `sync-protocol from ${SYNC_PROTOCOL_SRC}`
+    : 'sync-protocol from this checkout';
 }
 
 /** Bundles `entry`, serves it on a free local port and opens it in headless Chromium. */
 export async function openBenchPage(options: BenchPageOptions): Promise<BenchPage> {
-  const other = SYNC_PROTOCOL_SRC ? { alias: { '@rescuelog/sync-protocol': path.resolve(SYNC_PROTOCOL_SRC) }, nodePaths: [path.join(REPO, 'sync-protocol/node_modules')] } : {};
-  const bundle = await build({ entryPoints: [options.entry], bundle: true, write: false, format: 'iife', platform: 'browser', target: 'chrome120', minify: true, ...other });
+  const other = SYNC_PROTOCOL_SRC
+    ? {
+        alias: { '@rescuelog/sync-protocol': path.resolve(SYNC_PROTOCOL_SRC) },
+        nodePaths: [path.join(REPO, 'sync-protocol/node_modules')],
+      }
+    : {};
+  const bundle = await build({
+    entryPoints: [options.entry],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome120',
+    minify: true,
+    ...other,
+  });
   const script = bundle.outputFiles[0]?.text ?? '';
-  const csp: Record<string, string> = options.withoutCsp ? {} : { 'content-security-policy': APP_SCRIPT_CSP };
+  const csp: Record<string, string> = options.withoutCsp
+    ? {}
+    : { 'content-security-policy': APP_SCRIPT_CSP };
   const http = createServer((req, res) => {
     if (req.url === '/page.js') {
       res.writeHead(200, { 'content-type': 'text/javascript', ...csp }).end(script);
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html', ...csp }).end(`<!doctype html><html lang="en-GB"><title>${options.title}</title><link rel="icon" href="data:,"><script src="/page.js"></script></html>`);
+    res
+      .writeHead(200, { 'content-type': 'text/html', ...csp })
+      .end(
+        `<!doctype html><html lang="en-GB"><title>${options.title}</title><link rel="icon" href="data:,"><script src="/page.js"></script></html>`,
+      );
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const closeHttp = () => new Promise((resolve) => http.close(resolve));
   const origin = `http://127.0.0.1:${String((http.address() as AddressInfo).port)}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] }).catch(async (error: unknown) => {
-    await closeHttp();
-    throw error;
-  });
+  const browser = await chromium
+    .launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] })
+    .catch(async (error: unknown) => {
+      await closeHttp();
+      throw error;
+    });
   const close = async () => {
     await browser.close();
     await closeHttp();
@@ -82,9 +107,16 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** p50, p95 and max of some timings (ms), rounded to `digits`. */
-export function timingStats(ms: readonly number[], digits = 2): { p50: number; p95: number; max: number } {
+export function timingStats(
+  ms: readonly number[],
+  digits = 2,
+): { p50: number; p95: number; max: number } {
   const sorted = [...ms].sort((a, b) => a - b);
   const f = 10 ** digits;
   const r = (v: number) => Math.round(v * f) / f;
-  return { p50: r(percentile(sorted, 50)), p95: r(percentile(sorted, 95)), max: r(sorted.at(-1) ?? Number.NaN) };
+  return {
+    p50: r(percentile(sorted, 50)),
+    p95: r(percentile(sorted, 95)),
+    max: r(sorted.at(-1) ?? Number.NaN),
+  };
 }

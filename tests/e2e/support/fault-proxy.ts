@@ -4,7 +4,13 @@
 // committed, answer 500, or answer with a captive portal's HTML page. It also serves the
 // chaos test page and its script (the client engine bundled from sync-protocol) on the same
 // origin, so the page's IndexedDB, cookies and Web Locks are the app's.
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Fault = 'refuse' | 'hang' | 'cut-after-commit' | 'server-error' | 'captive-portal';
@@ -24,13 +30,23 @@ export interface StaticFile {
 
 const SYNC_PATH = /^\/api\/sync\//;
 
-export async function startFaultProxy(target: string, files: Record<string, StaticFile>): Promise<FaultProxy> {
+export async function startFaultProxy(
+  target: string,
+  files: Record<string, StaticFile>,
+): Promise<FaultProxy> {
   const targetUrl = new URL(target);
   const hanging = new Set<ServerResponse>();
   const proxy: FaultProxy = {
     origin: '',
     fault: null,
-    counts: { refuse: 0, hang: 0, 'cut-after-commit': 0, 'server-error': 0, 'captive-portal': 0, passed: 0 },
+    counts: {
+      refuse: 0,
+      hang: 0,
+      'cut-after-commit': 0,
+      'server-error': 0,
+      'captive-portal': 0,
+      passed: 0,
+    },
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
@@ -38,12 +54,22 @@ export async function startFaultProxy(target: string, files: Record<string, Stat
     },
   };
 
-  function forward(req: IncomingMessage, res: ServerResponse, onResponse?: (upstream: IncomingMessage, body: Buffer) => void): void {
+  function forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    onResponse?: (upstream: IncomingMessage, body: Buffer) => void,
+  ): void {
     const headers = { ...req.headers, host: targetUrl.host };
     // The API checks Origin against its PUBLIC_ORIGIN: to it, the proxy is the browser.
     if (headers.origin) headers.origin = targetUrl.origin;
     const upstream = httpRequest(
-      { hostname: targetUrl.hostname, port: targetUrl.port, path: req.url, method: req.method, headers },
+      {
+        hostname: targetUrl.hostname,
+        port: targetUrl.port,
+        path: req.url,
+        method: req.method,
+        headers,
+      },
       (upstreamRes) => {
         const chunks: Buffer[] = [];
         upstreamRes.on('data', (c: Buffer) => chunks.push(c));
@@ -92,7 +118,9 @@ export async function startFaultProxy(target: string, files: Record<string, Stat
       case 'captive-portal':
         req.resume();
         res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<!doctype html><title>Station Wi-Fi</title><p>Accept the terms of use to continue.</p>');
+        res.end(
+          '<!doctype html><title>Station Wi-Fi</title><p>Accept the terms of use to continue.</p>',
+        );
         return;
       case 'cut-after-commit':
         // The server applies the batch; the device never hears about it.

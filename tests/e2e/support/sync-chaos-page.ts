@@ -4,9 +4,17 @@
 // on window for the spec. There are no case screens yet, so this page stands in for them.
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
-import { pendingCount, readOutbox, readRejections, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
+import {
+  pendingCount,
+  readOutbox,
+  readRejections,
+  saveMutation,
+} from '@rescuelog/sync-protocol/client/outbox';
 import { SyncEngine, type SyncStatus } from '@rescuelog/sync-protocol/client/sync-engine';
-import { createFetchTransport, type SyncTransport } from '@rescuelog/sync-protocol/client/transport';
+import {
+  createFetchTransport,
+  type SyncTransport,
+} from '@rescuelog/sync-protocol/client/transport';
 import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
 
 export interface ChaosPageApi {
@@ -15,7 +23,9 @@ export interface ChaosPageApi {
   open(userId: number): void;
   /** One drain with this batch size; ms taken (requestMs of it waiting for the server's
    * answers, the rest on the device) and mutations acknowledged. */
-  drain(batchSize: number): Promise<{ ms: number; requestMs: number; acknowledged: number; kind: string }>;
+  drain(
+    batchSize: number,
+  ): Promise<{ ms: number; requestMs: number; acknowledged: number; kind: string }>;
   save(patientName: string): Promise<string>;
   pending(): Promise<number>;
   maxAttempts(): Promise<number>;
@@ -39,7 +49,11 @@ async function saveCase(patientName: string): Promise<string> {
   const id = crypto.randomUUID();
   await saveMutation(need(db), {
     name: 'case.upsert',
-    args: { id, humanId: generateHumanId('C'), fields: { patientName, incidentType: 'Chaos test' } },
+    args: {
+      id,
+      humanId: generateHumanId('C'),
+      fields: { patientName, incidentType: 'Chaos test' },
+    },
     entityIds: [id],
     baseVersion: null,
     actorUserId: userId,
@@ -52,7 +66,11 @@ const api: ChaosPageApi = {
     userId = id;
     db = new SyncDatabase(id);
     // Short timeout and backoff so a hung request and retries fit in a test.
-    engine = new SyncEngine({ db, transport: createFetchTransport({ timeoutMs: 2_000 }), backoff: { baseMs: 250, maxMs: 1_500 } });
+    engine = new SyncEngine({
+      db,
+      transport: createFetchTransport({ timeoutMs: 2_000 }),
+      backoff: { baseMs: 250, maxMs: 1_500 },
+    });
     void engine.sync('app-start');
   },
   open(id) {
@@ -74,13 +92,25 @@ const api: ChaosPageApi = {
     };
     const started = performance.now();
     const outcome = await drainOutbox({ db: need(db), transport: timed, batchSize });
-    return { ms: performance.now() - started, requestMs, acknowledged: outcome.kind === 'retry' || outcome.kind === 'drained' ? outcome.acknowledged : 0, kind: outcome.kind };
+    return {
+      ms: performance.now() - started,
+      requestMs,
+      acknowledged:
+        outcome.kind === 'retry' || outcome.kind === 'drained' ? outcome.acknowledged : 0,
+      kind: outcome.kind,
+    };
   },
   async save(patientName) {
     const id = await saveCase(patientName).catch((error: unknown) => {
       // Dexie's errors do not survive page.evaluate's serialisation; say what happened.
-      const e = error as { name?: string; message?: string; inner?: { name?: string; message?: string } };
-      throw new Error(`${e.name ?? 'Error'}: ${e.message ?? String(error)}${e.inner ? ` (${e.inner.name ?? ''}: ${e.inner.message ?? ''})` : ''}`);
+      const e = error as {
+        name?: string;
+        message?: string;
+        inner?: { name?: string; message?: string };
+      };
+      throw new Error(
+        `${e.name ?? 'Error'}: ${e.message ?? String(error)}${e.inner ? ` (${e.inner.name ?? ''}: ${e.inner.message ?? ''})` : ''}`,
+      );
     });
     void need(engine).sync('local-change');
     return id;

@@ -5,7 +5,13 @@ import 'fake-indexeddb/auto';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deviceOf, seedCase, seedCompletableCase, seedCompletedCase, wipeDevice } from '@/features/cases/completed/case-test-kit';
+import {
+  deviceOf,
+  seedCase,
+  seedCompletableCase,
+  seedCompletedCase,
+  wipeDevice,
+} from '@/features/cases/completed/case-test-kit';
 import { recordVitalSign, voidVitalSign } from '@/features/cases/data/case-writes';
 import { axeViolations } from '@/test/axe';
 import { makeUser } from '@/test/fixtures';
@@ -115,7 +121,23 @@ describe('accessibility of the case screens (axe, structural rules)', () => {
         http.get(`/api/cases/${caseId}/access-history`, () =>
           HttpResponse.json({
             caseId,
-            entries: [{ id: '1', action: 'case.print', label: 'Printed', outcome: 'success', at: '2026-11-20T12:00:00.000Z', occurredAt: '2026-11-20T11:58:00.000Z', actor: { id: 7, fullName: 'Thandi Nkosi', callSign: 'R7' }, source: 'device', detail: 'handover', fields: [], reason: null, ip: '10.0.0.1', userAgent: null }],
+            entries: [
+              {
+                id: '1',
+                action: 'case.print',
+                label: 'Printed',
+                outcome: 'success',
+                at: '2026-11-20T12:00:00.000Z',
+                occurredAt: '2026-11-20T11:58:00.000Z',
+                actor: { id: 7, fullName: 'Thandi Nkosi', callSign: 'R7' },
+                source: 'device',
+                detail: 'handover',
+                fields: [],
+                reason: null,
+                ip: '10.0.0.1',
+                userAgent: null,
+              },
+            ],
             nextCursor: '1',
           }),
         ),
@@ -123,7 +145,14 @@ describe('accessibility of the case screens (axe, structural rules)', () => {
       const { user } = renderApp(`/case-completed/${caseId}`);
       await user.click(await screen.findByRole('button', { name: 'Add addendum' }));
       const form = screen.getByRole('form', { name: 'New addendum' });
-      for (const field of ['Hospital arrival time', 'Patient refused transport', 'AVPU', 'Approximate age', 'Allergies', 'Signs and symptoms']) {
+      for (const field of [
+        'Hospital arrival time',
+        'Patient refused transport',
+        'AVPU',
+        'Approximate age',
+        'Allergies',
+        'Signs and symptoms',
+      ]) {
         await user.selectOptions(within(form).getByLabelText('Field to correct'), field);
         await user.click(within(form).getByRole('button', { name: 'Add field' }));
       }
@@ -165,10 +194,34 @@ describe('accessibility of the case screens (axe, structural rules)', () => {
     'Secondary Survey: stroke banner, abnormal region, vital signs with a voided reading, charts and the void dialog',
     async () => {
       deviceOf(RESPONDER);
-      const { id, caseId } = await seedCase({ approximateAge: 40, fastArmWeakness: true, chestAbnormal: true, chestExamined: true, gcsTotal: 15 });
-      const wrong = await recordVitalSign(id, { type: 'heartRate', value: '128', numericValue: 128, status: 'high', timestamp: new Date('2026-11-20T10:00:00Z') });
-      await recordVitalSign(id, { type: 'heartRate', value: '110', numericValue: 110, status: 'high', timestamp: new Date('2026-11-20T10:05:00Z') });
-      await recordVitalSign(id, { type: 'bloodPressure', value: '150/95', numericValue: 150, status: 'high', timestamp: new Date('2026-11-20T10:05:00Z') });
+      const { id, caseId } = await seedCase({
+        approximateAge: 40,
+        fastArmWeakness: true,
+        chestAbnormal: true,
+        chestExamined: true,
+        gcsTotal: 15,
+      });
+      const wrong = await recordVitalSign(id, {
+        type: 'heartRate',
+        value: '128',
+        numericValue: 128,
+        status: 'high',
+        timestamp: new Date('2026-11-20T10:00:00Z'),
+      });
+      await recordVitalSign(id, {
+        type: 'heartRate',
+        value: '110',
+        numericValue: 110,
+        status: 'high',
+        timestamp: new Date('2026-11-20T10:05:00Z'),
+      });
+      await recordVitalSign(id, {
+        type: 'bloodPressure',
+        value: '150/95',
+        numericValue: 150,
+        status: 'high',
+        timestamp: new Date('2026-11-20T10:05:00Z'),
+      });
       await voidVitalSign(wrong, id, 'Typing error');
       const { user } = renderApp(`/secondary-survey/${caseId}`);
       await screen.findByText('Possible stroke');

@@ -24,11 +24,34 @@ describe('accessibility (axe, structural rules)', () => {
     signedInAs(makeUser({ role: 'administrator' }));
     dashboardData({
       unread: 1,
-      cases: [{ id: 'a', caseId: 'RL-001', patientName: null, incidentType: null, status: 'in_progress', createdAt: null, completedAt: null, userId: 1 }],
+      cases: [
+        {
+          id: 'a',
+          caseId: 'RL-001',
+          patientName: null,
+          incidentType: null,
+          status: 'in_progress',
+          createdAt: null,
+          completedAt: null,
+          userId: 1,
+        },
+      ],
     });
     server.use(
       http.get('/api/user/notifications/unread', () =>
-        HttpResponse.json([{ id: 1, title: 'Flood', message: 'Move', type: 'emergency', priority: 'critical', url: null, icon: null, createdAt: '2026-11-20T10:00:00Z', readAt: null }]),
+        HttpResponse.json([
+          {
+            id: 1,
+            title: 'Flood',
+            message: 'Move',
+            type: 'emergency',
+            priority: 'critical',
+            url: null,
+            icon: null,
+            createdAt: '2026-11-20T10:00:00Z',
+            readAt: null,
+          },
+        ]),
       ),
       http.get('/api/user/notifications/read', () => HttpResponse.json([])),
     );
@@ -65,7 +88,11 @@ describe('accessibility (axe, structural rules)', () => {
 
   it('/admin/users with the access editor open', async () => {
     signedInAs(makeUser({ id: 1, role: 'administrator' }));
-    server.use(http.get('/api/admin/users', () => HttpResponse.json({ users: [makeUser({ id: 2, fullName: 'Sipho', status: 'pending' })] })));
+    server.use(
+      http.get('/api/admin/users', () =>
+        HttpResponse.json({ users: [makeUser({ id: 2, fullName: 'Sipho', status: 'pending' })] }),
+      ),
+    );
     const { user } = renderApp('/admin/users');
     await screen.findByRole('heading', { name: 'Sipho' });
     expect(await axeViolations()).toEqual([]);

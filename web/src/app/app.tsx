@@ -6,7 +6,9 @@ import { AppProvider } from './provider';
 import { AppRoutes } from './router';
 
 // The update prompt registers the service worker; it mounts once the page has loaded.
-const PwaUpdatePrompt = lazy(async () => ({ default: (await import('@/lib/pwa-update-prompt')).PwaUpdatePrompt }));
+const PwaUpdatePrompt = lazy(async () => ({
+  default: (await import('@/lib/pwa-update-prompt')).PwaUpdatePrompt,
+}));
 
 export function App() {
   const afterLoad = useAfterFirstLoad();

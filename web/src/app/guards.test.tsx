@@ -11,7 +11,10 @@ describe('access guard', () => {
     server.use(
       http.get('/api/user', () => {
         requests += 1;
-        return HttpResponse.json({ error: 'Not signed in', code: 'UNAUTHENTICATED' }, { status: 401 });
+        return HttpResponse.json(
+          { error: 'Not signed in', code: 'UNAUTHENTICATED' },
+          { status: 401 },
+        );
       }),
     );
     const { location } = renderApp('/');
@@ -31,7 +34,9 @@ describe('access guard', () => {
       }),
     );
     const { user, location } = renderApp('/');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Account Pending Approval' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Account Pending Approval' }),
+    ).toBeInTheDocument();
     expect(
       screen.getByText(
         'Your account is currently pending approval from an administrator. You will receive access once your account has been reviewed.',
@@ -48,7 +53,11 @@ describe('access guard', () => {
     dashboardData();
     const { user, location } = renderApp('/admin/users');
     expect(await screen.findByRole('heading', { name: 'Access Denied' })).toBeInTheDocument();
-    expect(screen.getByText('This page requires administrator privileges. Contact your administrator for access.')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'This page requires administrator privileges. Contact your administrator for access.',
+      ),
+    ).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Back to Home' }));
     expect(await screen.findByRole('heading', { name: 'Quick Stats' })).toBeInTheDocument();
     expect(location.pathname).toBe('/');
@@ -72,7 +81,9 @@ describe('access guard', () => {
   it('shows an honest "not available yet" page for screens of later releases', async () => {
     signedInAs(makeUser());
     renderApp('/cpr-logger');
-    expect(await screen.findByRole('heading', { name: 'CPR Logger: not available yet' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'CPR Logger: not available yet' }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
   });
 
@@ -81,7 +92,10 @@ describe('access guard', () => {
     server.use(
       http.get('/api/stats', () => {
         signedInAs(null);
-        return HttpResponse.json({ error: 'Session expired', code: 'SESSION_EXPIRED' }, { status: 401 });
+        return HttpResponse.json(
+          { error: 'Session expired', code: 'SESSION_EXPIRED' },
+          { status: 401 },
+        );
       }),
       http.get('/api/cases', () => HttpResponse.json([])),
       http.get('/api/user/notifications/unread-count', () => HttpResponse.json({ count: 0 })),

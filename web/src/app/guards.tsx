@@ -10,7 +10,9 @@ import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 
 // Only unapproved accounts see it, so its upload code stays out of everyone's first load.
-const PendingApproval = lazy(async () => ({ default: (await import('@/features/auth/components/pending-approval')).PendingApproval }));
+const PendingApproval = lazy(async () => ({
+  default: (await import('@/features/auth/components/pending-approval')).PendingApproval,
+}));
 
 function UserLoadError({ error, retry }: { error: unknown; retry: () => void }) {
   return (

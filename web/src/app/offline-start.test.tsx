@@ -36,7 +36,16 @@ describe('starting the app without signal', () => {
     const first = renderApp('/');
     expect(await screen.findByText('Sipho Dlamini')).toBeInTheDocument();
     first.unmount();
-    server.use(http.get('/api/user', () => new HttpResponse('<html>Sign in to the hotspot</html>', { status: 200, headers: { 'Content-Type': 'text/html' } })));
+    server.use(
+      http.get(
+        '/api/user',
+        () =>
+          new HttpResponse('<html>Sign in to the hotspot</html>', {
+            status: 200,
+            headers: { 'Content-Type': 'text/html' },
+          }),
+      ),
+    );
     renderApp('/');
     expect(await screen.findByText('Sipho Dlamini')).toBeInTheDocument();
   });
@@ -44,7 +53,9 @@ describe('starting the app without signal', () => {
   it('shows the load error when no account is known on this device', async () => {
     noSignal();
     renderApp('/');
-    expect(await screen.findByRole('heading', { name: 'Could not load your account' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Could not load your account' }),
+    ).toBeInTheDocument();
     expect(localStorage.getItem(KNOWN_USER_KEY)).toBeNull();
   });
 
@@ -64,6 +75,8 @@ describe('starting the app without signal', () => {
 
     noSignal();
     renderApp('/');
-    expect(await screen.findByRole('heading', { name: 'Could not load your account' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Could not load your account' }),
+    ).toBeInTheDocument();
   });
 });

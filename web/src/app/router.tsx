@@ -12,15 +12,38 @@ const AuthRoute = lazyNamed(() => import('./routes/auth'), 'AuthRoute');
 const DashboardRoute = lazyNamed(() => import('./routes/dashboard'), 'DashboardRoute');
 const AdminUsersRoute = lazyNamed(() => import('./routes/admin/users'), 'AdminUsersRoute');
 const NotFoundRoute = lazyNamed(() => import('./routes/not-found'), 'NotFoundRoute');
-const SyncInboxRoute = lazyNamed(() => import('@/features/sync-status/components/sync-inbox'), 'SyncInbox');
-const PatientDetailsRoute = lazyNamed(() => import('./routes/cases/patient-details'), 'PatientDetailsRoute');
-const PrimarySurveyRoute = lazyNamed(() => import('./routes/cases/primary-survey'), 'PrimarySurveyRoute');
-const SecondarySurveyRoute = lazyNamed(() => import('./routes/cases/secondary-survey'), 'SecondarySurveyRoute');
-const TreatmentProvidedRoute = lazyNamed(() => import('./routes/cases/treatment-provided'), 'TreatmentProvidedRoute');
-const ResponseDetailsRoute = lazyNamed(() => import('./routes/cases/response-details'), 'ResponseDetailsRoute');
-const CaseCompletedRoute = lazyNamed(() => import('./routes/cases/case-completed'), 'CaseCompletedRoute');
+const SyncInboxRoute = lazyNamed(
+  () => import('@/features/sync-status/components/sync-inbox'),
+  'SyncInbox',
+);
+const PatientDetailsRoute = lazyNamed(
+  () => import('./routes/cases/patient-details'),
+  'PatientDetailsRoute',
+);
+const PrimarySurveyRoute = lazyNamed(
+  () => import('./routes/cases/primary-survey'),
+  'PrimarySurveyRoute',
+);
+const SecondarySurveyRoute = lazyNamed(
+  () => import('./routes/cases/secondary-survey'),
+  'SecondarySurveyRoute',
+);
+const TreatmentProvidedRoute = lazyNamed(
+  () => import('./routes/cases/treatment-provided'),
+  'TreatmentProvidedRoute',
+);
+const ResponseDetailsRoute = lazyNamed(
+  () => import('./routes/cases/response-details'),
+  'ResponseDetailsRoute',
+);
+const CaseCompletedRoute = lazyNamed(
+  () => import('./routes/cases/case-completed'),
+  'CaseCompletedRoute',
+);
 const CaseSearchRoute = lazyNamed(() => import('./routes/cases/case-search'), 'CaseSearchRoute');
-const NotAvailable = lazy(async () => ({ default: (await import('./routes/not-available')).NotAvailableRoute }));
+const NotAvailable = lazy(async () => ({
+  default: (await import('./routes/not-available')).NotAvailableRoute,
+}));
 
 /** Screens that belong to later issues; each shows an honest "not available yet" page. */
 export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [
@@ -71,12 +94,18 @@ export const routes: RouteObject[] = [
           { path: '/response-details/:caseId', element: <ResponseDetailsRoute /> },
           { path: '/case-completed/:caseId', element: <CaseCompletedRoute /> },
           { path: '/case-search', element: <CaseSearchRoute /> },
-          ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({ path: s.path, element: <NotAvailable screen={s.screen} /> })),
+          ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
+            path: s.path,
+            element: <NotAvailable screen={s.screen} />,
+          })),
           {
             element: <RequireAdministrator />,
             children: [
               { path: '/admin/users', element: <AdminUsersRoute /> },
-              ...LATER_SCREENS.filter((s) => s.admin).map((s) => ({ path: s.path, element: <NotAvailable screen={s.screen} /> })),
+              ...LATER_SCREENS.filter((s) => s.admin).map((s) => ({
+                path: s.path,
+                element: <NotAvailable screen={s.screen} />,
+              })),
             ],
           },
         ],

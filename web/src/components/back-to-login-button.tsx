@@ -10,7 +10,9 @@ export function BackToLoginButton() {
       type="button"
       className="button button--primary button--block"
       disabled={logout.isPending}
-      onClick={() => logout.mutate(undefined, { onSuccess: () => void navigate('/auth', { replace: true }) })}
+      onClick={() =>
+        logout.mutate(undefined, { onSuccess: () => void navigate('/auth', { replace: true }) })
+      }
     >
       Back to Login
     </button>

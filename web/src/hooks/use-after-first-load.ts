@@ -14,7 +14,8 @@ export function useAfterFirstLoad(timeoutMs = 4000): boolean {
       if (!cancelled) setReady(true);
     };
     const whenIdle = () => {
-      if (typeof window.requestIdleCallback === 'function') idleHandle = window.requestIdleCallback(done, { timeout: timeoutMs });
+      if (typeof window.requestIdleCallback === 'function')
+        idleHandle = window.requestIdleCallback(done, { timeout: timeoutMs });
       else idleHandle = window.setTimeout(done, 1);
     };
     if (document.readyState === 'complete') whenIdle();

@@ -30,7 +30,11 @@ export function keyToPath(queryKey: readonly unknown[]): string {
   return queryKey.map((segment) => String(segment)).join('/');
 }
 
-export async function getJson<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.output<S>> {
+export async function getJson<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  signal?: AbortSignal,
+): Promise<z.output<S>> {
   const res = await fetch(path, { credentials: 'include', signal: signal ?? null });
   await throwIfNotOk(res);
   return schema.parse(await res.json());
@@ -57,7 +61,9 @@ export async function sendJson<S extends z.ZodType>(
 }
 
 /** A query function for `useQuery` that GETs the key's path and parses it with `schema`. */
-export function parsedQuery<T>(schema: z.ZodType<T>): (ctx: { queryKey: readonly unknown[]; signal: AbortSignal }) => Promise<T> {
+export function parsedQuery<T>(
+  schema: z.ZodType<T>,
+): (ctx: { queryKey: readonly unknown[]; signal: AbortSignal }) => Promise<T> {
   return ({ queryKey, signal }) => getJson(keyToPath(queryKey), schema, signal);
 }
 

@@ -1,7 +1,13 @@
 // The current user: one react-query entry (GET /api/user) that every screen reads. A 401
 // means "no session" and resolves to null instead of failing or retrying (spec §7).
 import { currentUserResponseSchema, type User } from '@rescuelog/sync-protocol/users';
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import { getJson, HttpError, errorMessage, sendJson } from './api-client';
 import { clearCached } from './local-cache';
 import { toast } from './toast-store';
@@ -70,7 +76,11 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
   }
 }
 
-export const currentUserQuery = queryOptions({ queryKey: USER_QUERY_KEY, queryFn: fetchCurrentUser, retry: false });
+export const currentUserQuery = queryOptions({
+  queryKey: USER_QUERY_KEY,
+  queryFn: fetchCurrentUser,
+  retry: false,
+});
 
 export function useUser() {
   return useQuery(currentUserQuery);
@@ -96,7 +106,11 @@ export function useLogout() {
       toast({ title: 'Logged out', description: 'You have been logged out successfully' });
     },
     onError: (error) => {
-      toast({ title: 'Logout failed', description: errorMessage(error) || 'Failed to logout', variant: 'destructive' });
+      toast({
+        title: 'Logout failed',
+        description: errorMessage(error) || 'Failed to logout',
+        variant: 'destructive',
+      });
     },
   });
 }

@@ -1,7 +1,11 @@
 // Dates and times are shown in en-GB (spec §2).
 
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+const dateOnly = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
 
 function toDate(value: string | number | Date | null | undefined): Date | null {
   if (value === null || value === undefined || value === '') return null;
@@ -22,7 +26,10 @@ const HOUR_MS = 60 * 60 * 1000;
  * (e.g. '19 Nov 2026') because "37 hours ago" is harder to read on scene than a date.
  * A missing or unparsable time is 'Unknown time'.
  */
-export function formatRelativeTime(value: string | number | Date | null | undefined, now: number = Date.now()): string {
+export function formatRelativeTime(
+  value: string | number | Date | null | undefined,
+  now: number = Date.now(),
+): string {
   const d = toDate(value);
   if (!d) return 'Unknown time';
   const hours = Math.floor((now - d.getTime()) / HOUR_MS);

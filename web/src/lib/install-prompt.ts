@@ -13,11 +13,16 @@ interface InstallState {
   installed: boolean;
 }
 
-export const useInstallStore = create<InstallState>()(() => ({ deferredPrompt: null, installed: false }));
+export const useInstallStore = create<InstallState>()(() => ({
+  deferredPrompt: null,
+  installed: false,
+}));
 
 export function isStandalone(): boolean {
   const iosStandalone = (navigator as Navigator & { standalone?: boolean }).standalone === true;
-  const displayStandalone = typeof window.matchMedia === 'function' && window.matchMedia('(display-mode: standalone)').matches;
+  const displayStandalone =
+    typeof window.matchMedia === 'function' &&
+    window.matchMedia('(display-mode: standalone)').matches;
   return iosStandalone || displayStandalone;
 }
 

@@ -11,18 +11,30 @@ interface Envelope {
 }
 
 function isEnvelope(x: unknown): x is Envelope {
-  return typeof x === 'object' && x !== null && typeof (x as { savedAt?: unknown }).savedAt === 'number' && 'value' in x;
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof (x as { savedAt?: unknown }).savedAt === 'number' &&
+    'value' in x
+  );
 }
 
 export function setCached(key: string, value: unknown, now: number = Date.now()): void {
   try {
-    localStorage.setItem(CACHE_PREFIX + key, JSON.stringify({ savedAt: now, value } satisfies Envelope));
+    localStorage.setItem(
+      CACHE_PREFIX + key,
+      JSON.stringify({ savedAt: now, value } satisfies Envelope),
+    );
   } catch {
     // Storage full or disabled (private mode): the cache is an optimisation, never required.
   }
 }
 
-export function getCached<S extends z.ZodType>(key: string, schema: S, now: number = Date.now()): z.output<S> | undefined {
+export function getCached<S extends z.ZodType>(
+  key: string,
+  schema: S,
+  now: number = Date.now(),
+): z.output<S> | undefined {
   const raw = localStorage.getItem(CACHE_PREFIX + key);
   if (raw === null) return undefined;
   try {

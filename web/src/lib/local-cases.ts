@@ -2,9 +2,19 @@
 // Cases Logged screen (features never import each other). They re-render when any tab, the
 // service worker or a pull changes the cases or the outbox, so a case made offline shows at
 // once. Search semantics: sync-protocol/src/case/search.ts.
-import { CASE_SEARCH_TIME_ZONE, compareCasesNewestFirst, type CaseSearchFilters } from '@rescuelog/sync-protocol/case/search';
+import {
+  CASE_SEARCH_TIME_ZONE,
+  compareCasesNewestFirst,
+  type CaseSearchFilters,
+} from '@rescuelog/sync-protocol/case/search';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
-import { pendingRecordIds, recentLocalCases, searchLocalCases, warmLocalCaseList, type LocalCaseSearchResult } from '@rescuelog/sync-protocol/client/case-search';
+import {
+  pendingRecordIds,
+  recentLocalCases,
+  searchLocalCases,
+  warmLocalCaseList,
+  type LocalCaseSearchResult,
+} from '@rescuelog/sync-protocol/client/case-search';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect } from 'react';
 import { useSyncSession } from './sync/use-sync';
@@ -22,16 +32,25 @@ export interface DeviceCaseSearch extends LocalCaseSearchResult {
  * The device's cases matching `filters`, newest first. undefined while loading; null when
  * this browser keeps no local database (then only the server can answer).
  */
-export function useDeviceCaseSearch(filters: CaseSearchFilters): DeviceCaseSearch | null | undefined {
+export function useDeviceCaseSearch(
+  filters: CaseSearchFilters,
+): DeviceCaseSearch | null | undefined {
   const session = useSyncSession();
   const key = JSON.stringify(filters);
   const result = useLiveQuery(async (): Promise<DeviceCaseSearch | null> => {
     if (!session) return null;
     const parsed = JSON.parse(key) as CaseSearchFilters;
     let unreadable = 0;
-    const found = await searchLocalCases(session.db, parsed, { userId: session.userId, timeZone: CASE_SEARCH_TIME_ZONE }, { onUnreadable: () => (unreadable += 1) });
+    const found = await searchLocalCases(
+      session.db,
+      parsed,
+      { userId: session.userId, timeZone: CASE_SEARCH_TIME_ZONE },
+      { onUnreadable: () => (unreadable += 1) },
+    );
     const copies = await session.db.serverCopies.bulkGet(found.cases.map((c) => c.id));
-    const deviceOnlyIds = new Set(found.cases.filter((_, i) => copies[i] === undefined).map((c) => c.id));
+    const deviceOnlyIds = new Set(
+      found.cases.filter((_, i) => copies[i] === undefined).map((c) => c.id),
+    );
     return { ...found, deviceOnlyIds, unreadable };
   }, [session, key]);
   // Without a session there is nothing to wait for (a live query there may never answer).
@@ -52,21 +71,30 @@ export function useRecentDeviceCases(n: number): CaseSummary[] | null | undefine
     const timer = setTimeout(warm, 1000);
     return () => clearTimeout(timer);
   }, [session]);
-  const result = useLiveQuery(async () => (session ? recentLocalCases(session.db, n) : null), [session, n]);
+  const result = useLiveQuery(
+    async () => (session ? recentLocalCases(session.db, n) : null),
+    [session, n],
+  );
   return session ? result : null;
 }
 
 /** Ids of records with changes not yet acknowledged by the server (one read for a whole list). */
 export function usePendingRecordIds(): ReadonlySet<string> | undefined {
   const session = useSyncSession();
-  return useLiveQuery(async () => (session ? pendingRecordIds(session.db) : new Set<string>()), [session]);
+  return useLiveQuery(
+    async () => (session ? pendingRecordIds(session.db) : new Set<string>()),
+    [session],
+  );
 }
 
 /**
  * Device and server lists as one, newest first, one entry per case number. The device's copy
  * wins: it is the server's last copy plus this device's unsynced changes.
  */
-export function mergeCaseLists(device: readonly CaseSummary[], server: readonly CaseSummary[]): CaseSummary[] {
+export function mergeCaseLists(
+  device: readonly CaseSummary[],
+  server: readonly CaseSummary[],
+): CaseSummary[] {
   const byCaseId = new Map<string, CaseSummary>();
   for (const c of server) byCaseId.set(c.caseId, c);
   for (const c of device) byCaseId.set(c.caseId, c);

@@ -1,7 +1,10 @@
 // Spec §8 "Startup failure: 'App Loading Error' with the message". Drawn with plain DOM because
 // when the app's code cannot load (a missing chunk offline, a broken update) React is not
 // there to render it; a Reload button lets the user try again instead of facing a frozen shell.
-export function showStartupFailure(error: unknown, container: HTMLElement | null = document.getElementById('root')): void {
+export function showStartupFailure(
+  error: unknown,
+  container: HTMLElement | null = document.getElementById('root'),
+): void {
   if (!container) return;
   const message = error instanceof Error ? error.message : String(error);
   // The same structure and classes as components/ui/status-page.tsx, so it looks the same.

@@ -49,11 +49,14 @@ export const useToastStore = create<ToastState>()((set, get) => ({
     set((s) => ({ toasts: [item, ...s.toasts].slice(0, TOAST_LIMIT) }));
     return id;
   },
-  update: (id, patch) => set((s) => ({ toasts: s.toasts.map((t) => (t.id === id ? { ...t, ...patch } : t)) })),
+  update: (id, patch) =>
+    set((s) => ({ toasts: s.toasts.map((t) => (t.id === id ? { ...t, ...patch } : t)) })),
   dismiss: (id) => {
     const targets = id === undefined ? get().toasts.map((t) => t.id) : [id];
     targets.forEach(scheduleRemoval);
-    set((s) => ({ toasts: s.toasts.map((t) => (targets.includes(t.id) ? { ...t, open: false } : t)) }));
+    set((s) => ({
+      toasts: s.toasts.map((t) => (targets.includes(t.id) ? { ...t, open: false } : t)),
+    }));
   },
   remove: (id) => {
     const targets = id === undefined ? get().toasts.map((t) => t.id) : [id];

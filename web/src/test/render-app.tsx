@@ -43,7 +43,9 @@ export function renderApp(path: string) {
 export function signedInAs(user: User | null) {
   server.use(
     http.get('/api/user', () =>
-      user ? HttpResponse.json({ user }) : HttpResponse.json({ error: 'Not signed in', code: 'UNAUTHENTICATED' }, { status: 401 }),
+      user
+        ? HttpResponse.json({ user })
+        : HttpResponse.json({ error: 'Not signed in', code: 'UNAUTHENTICATED' }, { status: 401 }),
     ),
   );
 }
@@ -51,7 +53,9 @@ export function signedInAs(user: User | null) {
 /** The dashboard's background calls, answered quietly. */
 export function dashboardData({ unread = 0, cases = [] as unknown[] } = {}) {
   server.use(
-    http.get('/api/stats', () => HttpResponse.json({ thisMonthIncidents: 12, thisWeekIncidents: 4, activeIncidents: 1 })),
+    http.get('/api/stats', () =>
+      HttpResponse.json({ thisMonthIncidents: 12, thisWeekIncidents: 4, activeIncidents: 1 }),
+    ),
     http.get('/api/cases', () => HttpResponse.json(cases)),
     http.get('/api/user/notifications/unread-count', () => HttpResponse.json({ count: unread })),
   );

@@ -43,7 +43,9 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 beforeEach(() => {
   consoleErrors = [];
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
-    consoleErrors.push(args.map((a) => (a instanceof Error ? a.stack ?? a.message : String(a))).join(' '));
+    consoleErrors.push(
+      args.map((a) => (a instanceof Error ? (a.stack ?? a.message) : String(a))).join(' '),
+    );
   });
 });
 

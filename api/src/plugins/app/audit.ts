@@ -43,11 +43,15 @@ export const auditPlugin = fp(
           await fastify.db
             .insertInto('auditLog')
             .values({
-              actorUserId: event.actorUserId !== undefined ? event.actorUserId : (request?.user?.id ?? null),
+              actorUserId:
+                event.actorUserId !== undefined ? event.actorUserId : (request?.user?.id ?? null),
               action: event.action,
               outcome: event.outcome,
               entityType: event.entityType ?? null,
-              entityId: event.entityId === undefined || event.entityId === null ? null : String(event.entityId),
+              entityId:
+                event.entityId === undefined || event.entityId === null
+                  ? null
+                  : String(event.entityId),
               ip: request?.ip ?? null,
               userAgent: typeof userAgent === 'string' ? userAgent.slice(0, USER_AGENT_MAX) : null,
               details: event.details ?? {},

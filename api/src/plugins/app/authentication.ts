@@ -41,7 +41,11 @@ export const authenticationPlugin = fp(
       const current = request.session as typeof request.session | null;
       if (current?.get('expired') === true) {
         await endSession(request, reply);
-        throw new ApiError(401, ErrorCode.SESSION_EXPIRED, 'Your session has expired. Please sign in again.');
+        throw new ApiError(
+          401,
+          ErrorCode.SESSION_EXPIRED,
+          'Your session has expired. Please sign in again.',
+        );
       }
       const userId = current?.get('userId');
       if (typeof userId !== 'number') throw unauthenticated();

@@ -11,7 +11,11 @@ export interface PasswordHashingParams {
   parallelism: number;
 }
 
-export const PRODUCTION_HASHING: PasswordHashingParams = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
+export const PRODUCTION_HASHING: PasswordHashingParams = {
+  memoryCost: 19456,
+  timeCost: 2,
+  parallelism: 1,
+};
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
@@ -24,7 +28,9 @@ export interface PasswordHasher {
   verifyDummy(password: string): Promise<void>;
 }
 
-export async function createPasswordHasher(params: PasswordHashingParams = PRODUCTION_HASHING): Promise<PasswordHasher> {
+export async function createPasswordHasher(
+  params: PasswordHashingParams = PRODUCTION_HASHING,
+): Promise<PasswordHasher> {
   const dummyHash = await hash(randomBytes(16).toString('hex'), params);
   return {
     hash: (password) => hash(password, params),

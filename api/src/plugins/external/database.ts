@@ -25,7 +25,10 @@ export interface EmbeddedMaintenanceSchedule {
 }
 
 /** The embedded database's upkeep: a minute after the start, then every 6 hours. */
-export const EMBEDDED_MAINTENANCE: EmbeddedMaintenanceSchedule = { firstMs: 60_000, everyMs: 6 * 60 * 60_000 };
+export const EMBEDDED_MAINTENANCE: EmbeddedMaintenanceSchedule = {
+  firstMs: 60_000,
+  everyMs: 6 * 60 * 60_000,
+};
 
 export class MigrationError extends Error {
   override name = 'MigrationError';
@@ -37,15 +40,23 @@ export async function migrateOrThrow(db: Kysely<Database>): Promise<void> {
     await migrateToLatest(db);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new MigrationError(`Database migration failed, the server was not started: ${detail}`, { cause: error });
+    throw new MigrationError(`Database migration failed, the server was not started: ${detail}`, {
+      cause: error,
+    });
   }
 }
 
-export const databasePlugin = fp<{ database?: Kysely<Database> | undefined; maintenance?: EmbeddedMaintenanceSchedule | undefined }>(
+export const databasePlugin = fp<{
+  database?: Kysely<Database> | undefined;
+  maintenance?: EmbeddedMaintenanceSchedule | undefined;
+}>(
   async (fastify, options) => {
     let db = options.database;
     if (db === undefined) {
-      const handle = await createDatabase({ databaseUrl: fastify.config.databaseUrl, dataDir: fastify.config.dataDir });
+      const handle = await createDatabase({
+        databaseUrl: fastify.config.databaseUrl,
+        dataDir: fastify.config.dataDir,
+      });
       db = handle.db;
       let timer: NodeJS.Timeout | undefined;
       let running: Promise<void> = Promise.resolve();
@@ -62,9 +73,15 @@ export const databasePlugin = fp<{ database?: Kysely<Database> | undefined; main
         const upkeep = async () => {
           try {
             const { durationMs } = await vacuumAnalyze(handle.db);
-            fastify.log.info({ durationMs: Math.round(durationMs) }, 'embedded database upkeep (vacuum, analyze) done');
+            fastify.log.info(
+              { durationMs: Math.round(durationMs) },
+              'embedded database upkeep (vacuum, analyze) done',
+            );
           } catch (error) {
-            fastify.log.warn({ err: error }, 'embedded database upkeep failed; it is tried again later');
+            fastify.log.warn(
+              { err: error },
+              'embedded database upkeep failed; it is tried again later',
+            );
           }
         };
         const schedule = (delay: number) => {

@@ -47,7 +47,12 @@ export const rateLimitPlugin = fp<{ settings?: Partial<RateLimitSettings> | unde
         const fullKey = `${ruleName}:${key}`;
         const row = await fastify.db
           .insertInto('rateLimits')
-          .values({ key: fullKey, count: 1, windowStartedAt: sql`now()`, expiresAt: sql`now() + ${window}` })
+          .values({
+            key: fullKey,
+            count: 1,
+            windowStartedAt: sql`now()`,
+            expiresAt: sql`now() + ${window}`,
+          })
           .onConflict((oc) =>
             oc.column('key').doUpdateSet({
               count: sql`case when rate_limits.expires_at <= now() then 1 else rate_limits.count + 1 end`,
@@ -55,7 +60,10 @@ export const rateLimitPlugin = fp<{ settings?: Partial<RateLimitSettings> | unde
               expiresAt: sql`case when rate_limits.expires_at <= now() then now() + ${window} else rate_limits.expires_at end`,
             }),
           )
-          .returning(['count', sql<string>`extract(epoch from (expires_at - now()))`.as('secondsLeft')])
+          .returning([
+            'count',
+            sql<string>`extract(epoch from (expires_at - now()))`.as('secondsLeft'),
+          ])
           .executeTakeFirstOrThrow();
         if (row.count > rule.max) {
           const retryAfterSeconds = Math.max(1, Math.ceil(Number(row.secondsLeft)));

@@ -12,7 +12,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const REQUESTED_WITH_HEADER = 'x-requested-with';
 export const REQUESTED_WITH_VALUE = 'rescuelog';
 
-export function crossSiteReason(request: FastifyRequest, allowed: ReadonlySet<string>): string | undefined {
+export function crossSiteReason(
+  request: FastifyRequest,
+  allowed: ReadonlySet<string>,
+): string | undefined {
   if (SAFE_METHODS.has(request.method)) return undefined;
   const origin = request.headers.origin;
   const fetchSite = request.headers['sec-fetch-site'];
@@ -20,8 +23,10 @@ export function crossSiteReason(request: FastifyRequest, allowed: ReadonlySet<st
     if (!allowed.has(origin)) return `origin ${origin} is not allowed`;
     return undefined;
   }
-  if (fetchSite === 'cross-site' || fetchSite === 'same-site') return `sec-fetch-site ${fetchSite} without an allowed origin`;
-  if (request.headers[REQUESTED_WITH_HEADER] !== REQUESTED_WITH_VALUE) return 'no origin and no X-Requested-With header';
+  if (fetchSite === 'cross-site' || fetchSite === 'same-site')
+    return `sec-fetch-site ${fetchSite} without an allowed origin`;
+  if (request.headers[REQUESTED_WITH_HEADER] !== REQUESTED_WITH_VALUE)
+    return 'no origin and no X-Requested-With header';
   return undefined;
 }
 

@@ -83,7 +83,10 @@ export class PgSessionStore implements SessionStore {
   }
 
   get(sid: string, callback: (error: unknown, result?: Session | null) => void): void {
-    this.load(sid).then((result) => callback(null, result), (error: unknown) => callback(error));
+    this.load(sid).then(
+      (result) => callback(null, result),
+      (error: unknown) => callback(error),
+    );
   }
 
   destroy(sid: string, callback: Callback): void {
@@ -105,7 +108,9 @@ export class PgSessionStore implements SessionStore {
     if (!row) return null;
     const now = row.now.getTime();
     const alive =
-      row.expiresAt.getTime() > now && now - row.lastSeenAt.getTime() < inactivityMs && now - row.createdAt.getTime() < absoluteMs;
+      row.expiresAt.getTime() > now &&
+      now - row.lastSeenAt.getTime() < inactivityMs &&
+      now - row.createdAt.getTime() < absoluteMs;
     if (!alive) {
       await this.db.deleteFrom('sessions').where('sid', '=', sid).execute();
       // Only the marker survives: the user id of a dead session must not be used.
@@ -150,19 +155,30 @@ export const sessionPlugin = fp<{ timeouts?: Partial<SessionTimeouts> | undefine
 
     const sessionService: SessionService = {
       async endSessionsForUser(userId) {
-        const result = await fastify.db.deleteFrom('sessions').where('userId', '=', userId).executeTakeFirst();
+        const result = await fastify.db
+          .deleteFrom('sessions')
+          .where('userId', '=', userId)
+          .executeTakeFirst();
         return Number(result.numDeletedRows);
       },
       async cleanupExpired() {
-        await fastify.db.deleteFrom('sessions').where('expiresAt', '<=', sql<Date>`now()`).execute();
-        await fastify.db.deleteFrom('rateLimits').where('expiresAt', '<=', sql<Date>`now()`).execute();
+        await fastify.db
+          .deleteFrom('sessions')
+          .where('expiresAt', '<=', sql<Date>`now()`)
+          .execute();
+        await fastify.db
+          .deleteFrom('rateLimits')
+          .where('expiresAt', '<=', sql<Date>`now()`)
+          .execute();
       },
     };
     fastify.decorate('sessionService', sessionService);
 
     let running: Promise<void> = Promise.resolve();
     const runCleanup = (): void => {
-      running = sessionService.cleanupExpired().catch((error: unknown) => fastify.log.warn({ err: error }, 'session cleanup failed'));
+      running = sessionService
+        .cleanupExpired()
+        .catch((error: unknown) => fastify.log.warn({ err: error }, 'session cleanup failed'));
     };
     let timer: NodeJS.Timeout | undefined;
     fastify.addHook('onReady', async () => {

@@ -41,7 +41,8 @@ export const webAppPlugin = fp(
         setHeaders(res, filePath) {
           const name = path.basename(filePath);
           if (NO_CACHE.has(name)) res.setHeader('cache-control', 'no-cache');
-          else if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+          else if (filePath.includes(`${path.sep}assets${path.sep}`))
+            res.setHeader('cache-control', 'public, max-age=31536000, immutable');
           else res.setHeader('cache-control', 'public, max-age=0, must-revalidate');
         },
       });
@@ -52,7 +53,11 @@ export const webAppPlugin = fp(
       if (built) {
         return reply.header('cache-control', 'no-cache').sendFile('index.html');
       }
-      return reply.code(503).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(notBuiltPage(root));
+      return reply
+        .code(503)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(notBuiltPage(root));
     });
   },
   { name: 'web-app', dependencies: ['env'] },

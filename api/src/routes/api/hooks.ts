@@ -15,7 +15,8 @@ export const protectedHooks = fp(
   async (fastify) => {
     fastify.addHook('onRequest', async (request, reply) => {
       await fastify.authenticate(request, reply);
-      if (request.routeOptions.config.allowPending !== true) await fastify.requireApproved(request, reply);
+      if (request.routeOptions.config.allowPending !== true)
+        await fastify.requireApproved(request, reply);
     });
   },
   { name: 'protected-hooks', dependencies: ['authentication', 'guards'], encapsulate: false },

@@ -13,7 +13,10 @@ import { syncRoutes } from './sync/sync-routes';
 import { userDocumentRoutes } from './user/documents';
 import { userNotificationRoutes } from './user/notifications';
 
-export async function protectedRoutes(fastify: FastifyInstance, options: { extra?: FastifyPluginAsync | undefined }): Promise<void> {
+export async function protectedRoutes(
+  fastify: FastifyInstance,
+  options: { extra?: FastifyPluginAsync | undefined },
+): Promise<void> {
   await fastify.register(protectedHooks);
   await fastify.register(currentUserRoutes);
   await fastify.register(userDocumentRoutes);

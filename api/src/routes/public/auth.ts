@@ -20,10 +20,16 @@ export const LOGOUT_MESSAGE = 'You have been logged out successfully';
 let warnedInsecure = false;
 
 async function signIn(request: FastifyRequest, userId: number): Promise<void> {
-  if (request.server.config.cookieSecure === true && request.protocol !== 'https' && !warnedInsecure) {
+  if (
+    request.server.config.cookieSecure === true &&
+    request.protocol !== 'https' &&
+    !warnedInsecure
+  ) {
     // @fastify/session silently drops a Secure cookie on a plain-http request.
     warnedInsecure = true;
-    request.log.warn('PUBLIC_ORIGIN is https but this sign-in arrived over http: the session cookie cannot be set. Behind a TLS proxy, send X-Forwarded-Proto (TRUST_PROXY is on).');
+    request.log.warn(
+      'PUBLIC_ORIGIN is https but this sign-in arrived over http: the session cookie cannot be set. Behind a TLS proxy, send X-Forwarded-Proto (TRUST_PROXY is on).',
+    );
   }
   await request.session.regenerate();
   request.session.set('userId', userId);
@@ -36,10 +42,17 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     const passwordHash = await fastify.passwords.hash(input.password);
     let result;
     try {
-      result = await registerUser(fastify.db, input, passwordHash, { firstUserAdmin: fastify.config.firstUserAdmin });
+      result = await registerUser(fastify.db, input, passwordHash, {
+        firstUserAdmin: fastify.config.firstUserAdmin,
+      });
     } catch (error) {
       if (error instanceof ApiError && error.code === ErrorCode.EMAIL_TAKEN) {
-        await fastify.audit.record(request, { action: 'auth.register', outcome: 'failure', actorUserId: null, details: { email: input.email, reason: 'email_taken' } });
+        await fastify.audit.record(request, {
+          action: 'auth.register',
+          outcome: 'failure',
+          actorUserId: null,
+          details: { email: input.email, reason: 'email_taken' },
+        });
       }
       throw error;
     }
@@ -63,7 +76,12 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     const input = parseInput(loginSchema, request.body);
     await fastify.rateLimiter.consume('loginPerIp', request.ip);
     await fastify.rateLimiter.consume('loginPerEmail', input.email);
-    const check = await checkCredentials(fastify.db, fastify.passwords, input.email, input.password);
+    const check = await checkCredentials(
+      fastify.db,
+      fastify.passwords,
+      input.email,
+      input.password,
+    );
     if (!check.ok) {
       await fastify.audit.record(request, {
         action: 'auth.login_failed',
@@ -84,7 +102,11 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       throw new ApiError(403, ErrorCode.ACCOUNT_SUSPENDED, SUSPENDED_MESSAGE);
     }
     await signIn(request, check.user.id);
-    await fastify.audit.record(request, { action: 'auth.login', outcome: 'success', actorUserId: check.user.id });
+    await fastify.audit.record(request, {
+      action: 'auth.login',
+      outcome: 'success',
+      actorUserId: check.user.id,
+    });
     const found = await findUserWithRolePermissions(fastify.db, check.user.id);
     return { user: toPublicUser(found?.user ?? check.user, found?.rolePermissions) };
   });
@@ -95,7 +117,11 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     const userId = current?.get('userId');
     await fastify.endSession(request, reply);
     if (typeof userId === 'number') {
-      await fastify.audit.record(request, { action: 'auth.logout', outcome: 'success', actorUserId: userId });
+      await fastify.audit.record(request, {
+        action: 'auth.logout',
+        outcome: 'success',
+        actorUserId: userId,
+      });
     }
     return { message: LOGOUT_MESSAGE };
   });

@@ -8,6 +8,8 @@ export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
 
   fastify.get('/ready', async (_request, reply) => {
     if (await fastify.databaseReachable()) return { status: 'ready' };
-    return reply.code(503).send({ error: 'Database unreachable', code: ErrorCode.SERVICE_UNAVAILABLE });
+    return reply
+      .code(503)
+      .send({ error: 'Database unreachable', code: ErrorCode.SERVICE_UNAVAILABLE });
   });
 }

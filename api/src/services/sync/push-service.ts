@@ -142,7 +142,11 @@ function validateMutation(raw: RawMutation): Rejection | { mutation: ParsedMutat
   // batch that can never apply, holding back every change behind it.
   const nulAt = nulCharacterPath(raw.args, ['args']);
   if (nulAt !== null) {
-    return new Rejection(RejectionCode.VALIDATION_FAILED, `${nulAt}: Invalid input (a NUL character)`, { issues: [{ path: nulAt, message: 'Invalid input' }] });
+    return new Rejection(
+      RejectionCode.VALIDATION_FAILED,
+      `${nulAt}: Invalid input (a NUL character)`,
+      { issues: [{ path: nulAt, message: 'Invalid input' }] },
+    );
   }
   const parsed = mutationSchema.safeParse(raw);
   if (parsed.success) return { mutation: parsed.data };

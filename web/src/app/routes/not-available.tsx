@@ -14,7 +14,10 @@ export function NotAvailableRoute({ screen }: { screen: string }) {
         </Link>
       }
     >
-      <p>The {screen} screen is not available in this version of RescueLog yet. Nothing is recorded here.</p>
+      <p>
+        The {screen} screen is not available in this version of RescueLog yet. Nothing is recorded
+        here.
+      </p>
     </StatusPage>
   );
 }

@@ -1,4 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+  type SelectHTMLAttributes,
+} from 'react';
 
 interface FieldShellProps {
   id: string;
@@ -73,7 +79,14 @@ type SelectFieldProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> & {
   children: ReactNode;
 };
 
-export function SelectField({ label, error, required, ref, children, ...select }: SelectFieldProps) {
+export function SelectField({
+  label,
+  error,
+  required,
+  ref,
+  children,
+  ...select
+}: SelectFieldProps) {
   const id = useId();
   return (
     <FieldShell id={id} label={label} required={required} error={error}>

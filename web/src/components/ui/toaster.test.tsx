@@ -33,7 +33,10 @@ describe('toasts', () => {
     vi.useFakeTimers();
     const id = useToastStore.getState().add({ title: 'Uploading' });
     useToastStore.getState().update(id, { title: 'Documents uploaded' });
-    expect(useToastStore.getState().toasts[0]).toMatchObject({ title: 'Documents uploaded', open: true });
+    expect(useToastStore.getState().toasts[0]).toMatchObject({
+      title: 'Documents uploaded',
+      open: true,
+    });
     useToastStore.getState().dismiss(id);
     expect(useToastStore.getState().toasts[0]).toMatchObject({ open: false });
     vi.advanceTimersByTime(TOAST_REMOVE_DELAY_MS - 1);
@@ -49,7 +52,9 @@ describe('toasts', () => {
       toast({ title: 'Upload failed', description: 'Network error', variant: 'destructive' });
     });
     fireEvent.keyDown(document, { key: 'F8', code: 'F8' });
-    expect(screen.getByRole('region', { name: /Messages/ })).toContainElement(document.activeElement as HTMLElement);
+    expect(screen.getByRole('region', { name: /Messages/ })).toContainElement(
+      document.activeElement as HTMLElement,
+    );
     await user.click(screen.getByRole('button', { name: 'Close message' }));
     expect(openToasts()).toHaveLength(0);
     expect(useToastStore.getState().toasts[0]?.open).toBe(false);

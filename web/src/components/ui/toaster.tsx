@@ -9,7 +9,12 @@ export function Toaster() {
   const toasts = useToastStore((s) => s.toasts);
   const dismiss = useToastStore((s) => s.dismiss);
   return (
-    <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50} label="Message">
+    <ToastPrimitive.Provider
+      duration={TOAST_DURATION_MS}
+      swipeDirection="right"
+      swipeThreshold={50}
+      label="Message"
+    >
       {toasts.map((t) => (
         <ToastPrimitive.Root
           key={t.id}
@@ -22,14 +27,22 @@ export function Toaster() {
         >
           <div className="toast__text">
             <ToastPrimitive.Title className="toast__title">{t.title}</ToastPrimitive.Title>
-            {t.description ? <ToastPrimitive.Description className="toast__description">{t.description}</ToastPrimitive.Description> : null}
+            {t.description ? (
+              <ToastPrimitive.Description className="toast__description">
+                {t.description}
+              </ToastPrimitive.Description>
+            ) : null}
           </div>
           <ToastPrimitive.Close className="icon-button toast__close" aria-label="Close message">
             <X aria-hidden="true" size={20} />
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport className="toast-viewport" hotkey={['F8']} label="Messages ({hotkey})" />
+      <ToastPrimitive.Viewport
+        className="toast-viewport"
+        hotkey={['F8']}
+        label="Messages ({hotkey})"
+      />
     </ToastPrimitive.Provider>
   );
 }

@@ -6,7 +6,12 @@ import { makeUser } from '@/test/fixtures';
 import { expectToast, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
 
-const admin = makeUser({ id: 1, role: 'administrator', fullName: 'Admin One', email: 'admin@example.org' });
+const admin = makeUser({
+  id: 1,
+  role: 'administrator',
+  fullName: 'Admin One',
+  email: 'admin@example.org',
+});
 const applicant = makeUser({
   id: 2,
   fullName: 'Sipho Dlamini',
@@ -24,7 +29,9 @@ function usersApi(users: User[]) {
     http.get('/api/admin/users', ({ request }) => {
       const status = new URL(request.url).searchParams.get('status');
       requested.push(status);
-      return HttpResponse.json({ users: status ? users.filter((u) => u.status === status) : users });
+      return HttpResponse.json({
+        users: status ? users.filter((u) => u.status === status) : users,
+      });
     }),
   );
   return requested;
@@ -42,8 +49,12 @@ describe('/admin/users', () => {
       }),
     );
     const { user } = renderApp('/admin/users');
-    expect(await screen.findByRole('heading', { level: 1, name: 'User Management' })).toBeInTheDocument();
-    const card = (await screen.findByRole('heading', { name: 'Sipho Dlamini' })).closest('li') as HTMLElement;
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'User Management' }),
+    ).toBeInTheDocument();
+    const card = (await screen.findByRole('heading', { name: 'Sipho Dlamini' })).closest(
+      'li',
+    ) as HTMLElement;
     expect(requested[0]).toBe('pending');
     expect(screen.getByRole('radio', { name: 'Pending' })).toBeChecked();
     expect(within(card).getByText('Other: Wilderness first responder')).toBeInTheDocument();
@@ -58,7 +69,9 @@ describe('/admin/users', () => {
     signedInAs(admin);
     usersApi([admin, applicant]);
     const { user } = renderApp('/admin/users');
-    const card = (await screen.findByRole('heading', { name: 'Sipho Dlamini' })).closest('li') as HTMLElement;
+    const card = (await screen.findByRole('heading', { name: 'Sipho Dlamini' })).closest(
+      'li',
+    ) as HTMLElement;
     await user.click(within(card).getByRole('button', { name: 'Suspend' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Suspend Sipho Dlamini?' });
     // No suspend handler: a request would be unhandled and fail the test.
@@ -72,7 +85,9 @@ describe('/admin/users', () => {
     const { user } = renderApp('/admin/users');
     await screen.findByRole('heading', { name: 'Sipho Dlamini' });
     await user.click(screen.getByRole('radio', { name: 'All' }));
-    const mine = (await screen.findByRole('heading', { name: 'Admin One' })).closest('li') as HTMLElement;
+    const mine = (await screen.findByRole('heading', { name: 'Admin One' })).closest(
+      'li',
+    ) as HTMLElement;
     expect(requested).toContain(null);
     expect(within(mine).getByText('This is your own account.')).toBeInTheDocument();
     expect(within(mine).queryByRole('button', { name: 'Suspend' })).not.toBeInTheDocument();
@@ -89,7 +104,9 @@ describe('/admin/users', () => {
       }),
     );
     const { user } = renderApp('/admin/users');
-    const card = (await screen.findByRole('heading', { name: 'Sipho Dlamini' })).closest('li') as HTMLElement;
+    const card = (await screen.findByRole('heading', { name: 'Sipho Dlamini' })).closest(
+      'li',
+    ) as HTMLElement;
     await user.click(within(card).getByRole('button', { name: 'Edit access' }));
     const dialog = await screen.findByRole('dialog', { name: 'Access for Sipho Dlamini' });
     const newCase = within(dialog).getByRole('group', { name: 'New Case permissions' });
@@ -97,12 +114,20 @@ describe('/admin/users', () => {
     expect(within(newCase).getByRole('checkbox', { name: 'Create' })).not.toBeChecked();
     await user.click(within(newCase).getByRole('checkbox', { name: 'Create' }));
     const cprLogs = within(dialog).getByRole('group', { name: 'CPR Logs permissions' });
-    expect(within(cprLogs).getAllByRole('checkbox').map((c) => c.parentElement?.textContent)).toEqual(['View', 'Edit', 'Delete']);
+    expect(
+      within(cprLogs)
+        .getAllByRole('checkbox')
+        .map((c) => c.parentElement?.textContent),
+    ).toEqual(['View', 'Edit', 'Delete']);
     await user.click(within(dialog).getByRole('button', { name: 'Save access' }));
     await expectToast('User updated');
     expect(patch).toEqual({
       role: 'member',
-      permissions: { newCase: { read: true, create: true, edit: false, delete: false }, userManagement: false, systemAdmin: false },
+      permissions: {
+        newCase: { read: true, create: true, edit: false, delete: false },
+        userManagement: false,
+        systemAdmin: false,
+      },
     });
   });
 
@@ -113,16 +138,36 @@ describe('/admin/users', () => {
       http.get('/api/admin/users/2/documents', () =>
         HttpResponse.json({
           documents: [
-            { kind: 'idDocument', url: '/api/objects/abcdefghijklmnop.pdf', contentType: 'application/pdf', sizeBytes: 2048, uploadedAt: '2026-11-20T10:00:00.000Z' },
-            { kind: 'certification', url: '/api/objects/qrstuvwxyzabcdef.png', contentType: 'image/png', sizeBytes: 4096, uploadedAt: null },
+            {
+              kind: 'idDocument',
+              url: '/api/objects/abcdefghijklmnop.pdf',
+              contentType: 'application/pdf',
+              sizeBytes: 2048,
+              uploadedAt: '2026-11-20T10:00:00.000Z',
+            },
+            {
+              kind: 'certification',
+              url: '/api/objects/qrstuvwxyzabcdef.png',
+              contentType: 'image/png',
+              sizeBytes: 4096,
+              uploadedAt: null,
+            },
           ],
         }),
       ),
     );
     const { user } = renderApp('/admin/users');
-    const card = (await screen.findByRole('heading', { name: 'Sipho Dlamini' })).closest('li') as HTMLElement;
+    const card = (await screen.findByRole('heading', { name: 'Sipho Dlamini' })).closest(
+      'li',
+    ) as HTMLElement;
     await user.click(within(card).getByRole('button', { name: 'View documents (2)' }));
-    expect(await within(card).findByRole('link', { name: /ID document/ })).toHaveAttribute('href', '/api/objects/abcdefghijklmnop.pdf');
-    expect(within(card).getByRole('link', { name: /Certification 1/ })).toHaveAttribute('href', '/api/objects/qrstuvwxyzabcdef.png');
+    expect(await within(card).findByRole('link', { name: /ID document/ })).toHaveAttribute(
+      'href',
+      '/api/objects/abcdefghijklmnop.pdf',
+    );
+    expect(within(card).getByRole('link', { name: /Certification 1/ })).toHaveAttribute(
+      'href',
+      '/api/objects/qrstuvwxyzabcdef.png',
+    );
   });
 });

@@ -50,7 +50,14 @@ describe('Sign In tab', () => {
 
   it("shows 'Login failed' with the server's message", async () => {
     signedInAs(null);
-    server.use(http.post('/api/login', () => HttpResponse.json({ error: 'Invalid email or password', code: 'INVALID_CREDENTIALS' }, { status: 401 })));
+    server.use(
+      http.post('/api/login', () =>
+        HttpResponse.json(
+          { error: 'Invalid email or password', code: 'INVALID_CREDENTIALS' },
+          { status: 401 },
+        ),
+      ),
+    );
     const { user } = renderApp('/auth');
     await user.type(await screen.findByLabelText(/^Email/), 'thandi@example.org');
     await user.type(screen.getByLabelText(/^Password/), 'wrong');
@@ -74,10 +81,23 @@ describe('Register tab', () => {
   it('offers every §3 field and the 10 qualification options', async () => {
     signedInAs(null);
     await openRegister();
-    for (const label of [/^Email/, /^Password/, /^Full name/, /^Call sign/, /^Contact number/, /^ID number/, /^Qualifications/, /^Next of kin name/, /^Relationship/, /^Next of kin contact number/]) {
+    for (const label of [
+      /^Email/,
+      /^Password/,
+      /^Full name/,
+      /^Call sign/,
+      /^Contact number/,
+      /^ID number/,
+      /^Qualifications/,
+      /^Next of kin name/,
+      /^Relationship/,
+      /^Next of kin contact number/,
+    ]) {
       expect(screen.getByLabelText(label)).toBeInTheDocument();
     }
-    const options = within(screen.getByLabelText(/^Qualifications/)).getAllByRole('option').filter((o) => !(o as HTMLOptionElement).disabled);
+    const options = within(screen.getByLabelText(/^Qualifications/))
+      .getAllByRole('option')
+      .filter((o) => !(o as HTMLOptionElement).disabled);
     expect(options.map((o) => o.textContent)).toEqual([
       'First Aid Level 3',
       'Basic Ambulance Assistant',
@@ -124,9 +144,14 @@ describe('Register tab', () => {
     expect(idInput).toBeDisabled();
 
     const certInput = screen.getByLabelText('Certifications');
-    await user.upload(certInput, [1, 2, 3, 4, 5, 6].map((n) => pdf(`cert-${n}.pdf`)));
+    await user.upload(
+      certInput,
+      [1, 2, 3, 4, 5, 6].map((n) => pdf(`cert-${n}.pdf`)),
+    );
     expect(await screen.findByText('At most 5 certifications can be uploaded')).toBeInTheDocument();
-    expect(within(screen.getByRole('list', { name: 'Certifications files' })).getAllByRole('listitem')).toHaveLength(5);
+    expect(
+      within(screen.getByRole('list', { name: 'Certifications files' })).getAllByRole('listitem'),
+    ).toHaveLength(5);
     expect(screen.queryByText('cert-6.pdf')).not.toBeInTheDocument();
   });
 
@@ -139,19 +164,35 @@ describe('Register tab', () => {
 
   it('registers, then uploads the picked document and shows the pending screen', async () => {
     signedInAs(null);
-    const pending = makeUser({ id: 9, email: 'sipho@example.org', fullName: 'Sipho Dlamini', status: 'pending' });
+    const pending = makeUser({
+      id: 9,
+      email: 'sipho@example.org',
+      fullName: 'Sipho Dlamini',
+      status: 'pending',
+    });
     const calls: string[] = [];
     let documentsBody: unknown;
     server.use(
       http.post('/api/register', async ({ request }) => {
         calls.push('register');
         const body = (await request.json()) as Record<string, unknown>;
-        expect(body).toMatchObject({ email: 'sipho@example.org', fullName: 'Sipho Dlamini', qualifications: 'Nurse', callSign: null });
-        return HttpResponse.json({ message: 'Your account has been created and is pending approval', user: pending }, { status: 201 });
+        expect(body).toMatchObject({
+          email: 'sipho@example.org',
+          fullName: 'Sipho Dlamini',
+          qualifications: 'Nurse',
+          callSign: null,
+        });
+        return HttpResponse.json(
+          { message: 'Your account has been created and is pending approval', user: pending },
+          { status: 201 },
+        );
       }),
       http.post('/api/objects/upload', ({ request }) => {
         calls.push(`upload-url:${request.headers.get('X-Requested-With')}`);
-        return HttpResponse.json({ uploadURL: '/api/objects/upload/tok123', expiresAt: '2026-11-21T06:00:00Z' });
+        return HttpResponse.json({
+          uploadURL: '/api/objects/upload/tok123',
+          expiresAt: '2026-11-21T06:00:00Z',
+        });
       }),
       http.put('/api/objects/upload/tok123', async ({ request }) => {
         calls.push(`put:${(await request.arrayBuffer()).byteLength}`);
@@ -160,7 +201,9 @@ describe('Register tab', () => {
       http.put('/api/user/documents', async ({ request }) => {
         documentsBody = await request.json();
         calls.push('documents');
-        return HttpResponse.json({ user: { ...pending, idDocumentUrl: '/api/objects/abcdefghijklmnop.pdf' } });
+        return HttpResponse.json({
+          user: { ...pending, idDocumentUrl: '/api/objects/abcdefghijklmnop.pdf' },
+        });
       }),
     );
     const { user } = await openRegister();
@@ -168,7 +211,9 @@ describe('Register tab', () => {
     await user.upload(screen.getByLabelText('ID document'), pdf('id.pdf', 2048));
     expect(calls).toEqual([]); // nothing leaves the device before the account exists
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
-    expect(await screen.findByRole('heading', { name: 'Account Pending Approval' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Account Pending Approval' }),
+    ).toBeInTheDocument();
     expect(calls).toEqual(['register', 'upload-url:rescuelog', 'put:2048', 'documents']);
     expect(documentsBody).toEqual({ idDocumentUrl: '/api/objects/abcdefghijklmnop.pdf' });
     await expectToast('Documents uploaded');
@@ -180,21 +225,37 @@ describe('Register tab', () => {
     const pending = makeUser({ id: 9, status: 'pending' });
     let putAttempts = 0;
     server.use(
-      http.post('/api/register', () => HttpResponse.json({ message: 'Your account has been created and is pending approval', user: pending }, { status: 201 })),
-      http.post('/api/objects/upload', () => HttpResponse.json({ uploadURL: '/api/objects/upload/tok', expiresAt: '2026-11-21T06:00:00Z' })),
+      http.post('/api/register', () =>
+        HttpResponse.json(
+          { message: 'Your account has been created and is pending approval', user: pending },
+          { status: 201 },
+        ),
+      ),
+      http.post('/api/objects/upload', () =>
+        HttpResponse.json({
+          uploadURL: '/api/objects/upload/tok',
+          expiresAt: '2026-11-21T06:00:00Z',
+        }),
+      ),
       http.put('/api/objects/upload/tok', () => {
         putAttempts += 1;
         return putAttempts === 1
           ? HttpResponse.json({ error: 'Internal Server Error', code: 'INTERNAL' }, { status: 500 })
           : HttpResponse.json({ url: '/api/objects/abcdefghijklmnop.pdf' });
       }),
-      http.put('/api/user/documents', () => HttpResponse.json({ user: { ...pending, certificationsUrl: '["/api/objects/abcdefghijklmnop.pdf"]' } })),
+      http.put('/api/user/documents', () =>
+        HttpResponse.json({
+          user: { ...pending, certificationsUrl: '["/api/objects/abcdefghijklmnop.pdf"]' },
+        }),
+      ),
     );
     const { user } = await openRegister();
     await fillValidForm(user);
     await user.upload(screen.getByLabelText('Certifications'), pdf('cert.pdf'));
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
-    expect(await screen.findByRole('heading', { name: 'Account Pending Approval' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Account Pending Approval' }),
+    ).toBeInTheDocument();
     await expectToast('Upload failed', /Internal Server Error/);
     await user.click(screen.getByRole('button', { name: 'Retry upload' }));
     await expectToast('Documents uploaded');
@@ -205,7 +266,14 @@ describe('Register tab', () => {
     signedInAs(null);
     server.use(
       http.post('/api/register', () =>
-        HttpResponse.json({ error: 'An account with this email already exists', code: 'EMAIL_TAKEN', fieldErrors: { email: ['An account with this email already exists'] } }, { status: 409 }),
+        HttpResponse.json(
+          {
+            error: 'An account with this email already exists',
+            code: 'EMAIL_TAKEN',
+            fieldErrors: { email: ['An account with this email already exists'] },
+          },
+          { status: 409 },
+        ),
       ),
     );
     const { user } = await openRegister();
@@ -218,11 +286,22 @@ describe('Register tab', () => {
   it("toasts 'Registration successful' with the server's message when no documents were picked", async () => {
     signedInAs(null);
     server.use(
-      http.post('/api/register', () => HttpResponse.json({ message: 'Your account has been created and is pending approval', user: makeUser({ status: 'pending' }) }, { status: 201 })),
+      http.post('/api/register', () =>
+        HttpResponse.json(
+          {
+            message: 'Your account has been created and is pending approval',
+            user: makeUser({ status: 'pending' }),
+          },
+          { status: 201 },
+        ),
+      ),
     );
     const { user } = await openRegister();
     await fillValidForm(user);
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
-    await expectToast('Registration successful', 'Your account has been created and is pending approval');
+    await expectToast(
+      'Registration successful',
+      'Your account has been created and is pending approval',
+    );
   });
 });

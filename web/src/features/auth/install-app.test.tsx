@@ -38,12 +38,17 @@ describe('Install App', () => {
     await user.click(button);
     expect(event.prompt).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    await vi.waitFor(() => expect(screen.queryByRole('button', { name: 'Install App' })).not.toBeInTheDocument());
+    await vi.waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Install App' })).not.toBeInTheDocument(),
+    );
   });
 
   it('is hidden when the app already runs standalone', async () => {
     const original = window.matchMedia;
-    window.matchMedia = ((query: string) => ({ ...original(query), matches: query === '(display-mode: standalone)' })) as typeof window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      ...original(query),
+      matches: query === '(display-mode: standalone)',
+    })) as typeof window.matchMedia;
     try {
       signedInAs(null);
       renderApp('/auth');

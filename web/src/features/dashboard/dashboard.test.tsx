@@ -43,7 +43,11 @@ describe('dashboard', () => {
     expect(within(stats).getByText('4')).toBeInTheDocument();
     expect(within(stats).getByText('Active')).toBeInTheDocument();
     const survey = screen.getByRole('region', { name: 'Primary Survey Quick Reference' });
-    expect(within(survey).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+    expect(
+      within(survey)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
       'Hazard (scene safety)',
       'Hello (responsiveness)',
       'Help (call emergency services)',
@@ -84,7 +88,9 @@ describe('dashboard', () => {
     signedInAs(makeUser());
     dashboardData({ unread: 99 });
     renderApp('/');
-    expect(await screen.findByRole('button', { name: 'Notifications, 99 unread' })).toHaveTextContent('99');
+    expect(
+      await screen.findByRole('button', { name: 'Notifications, 99 unread' }),
+    ).toHaveTextContent('99');
   });
 
   it('gives an administrator every button and the Administrator Tools card', async () => {
@@ -94,8 +100,14 @@ describe('dashboard', () => {
     expect(await buttonLabels()).toEqual(ALL_BUTTONS);
     expect(screen.getByText('Administrator')).toBeInTheDocument();
     const tools = screen.getByRole('region', { name: 'Administrator Tools' });
-    expect(within(tools).getByRole('link', { name: 'User Management' })).toHaveAttribute('href', '/admin/users');
-    expect(within(tools).getByRole('link', { name: 'System Settings' })).toHaveAttribute('href', '/system-settings');
+    expect(within(tools).getByRole('link', { name: 'User Management' })).toHaveAttribute(
+      'href',
+      '/admin/users',
+    );
+    expect(within(tools).getByRole('link', { name: 'System Settings' })).toHaveAttribute(
+      'href',
+      '/system-settings',
+    );
   });
 
   it('hides create buttons from a member without create permission (spec §6 default) and the admin card', async () => {
@@ -117,14 +129,34 @@ describe('dashboard', () => {
   it('follows explicit flags: create granted, view withdrawn, ungated buttons always shown', async () => {
     signedInAs(
       makeUser({
-        permissions: { newCase: { create: true }, cprLogger: true, cprLogs: { view: false }, firstAidProtocols: false, medicalInventory: false },
+        permissions: {
+          newCase: { create: true },
+          cprLogger: true,
+          cprLogs: { view: false },
+          firstAidProtocols: false,
+          medicalInventory: false,
+        },
       }),
     );
     dashboardData();
     renderApp('/');
-    expect(await buttonLabels()).toEqual(['New Case', 'CPR Logger', 'Medical Inventory', 'Cases Logged', 'Multi-Patient Logs', 'Internal SOPs', 'Help & Guide']);
-    expect(screen.getByRole('link', { name: /New Case/ })).toHaveAttribute('href', '/patient-details');
-    expect(screen.getByRole('link', { name: /Cases Logged/ })).toHaveAttribute('href', '/case-search');
+    expect(await buttonLabels()).toEqual([
+      'New Case',
+      'CPR Logger',
+      'Medical Inventory',
+      'Cases Logged',
+      'Multi-Patient Logs',
+      'Internal SOPs',
+      'Help & Guide',
+    ]);
+    expect(screen.getByRole('link', { name: /New Case/ })).toHaveAttribute(
+      'href',
+      '/patient-details',
+    );
+    expect(screen.getByRole('link', { name: /Cases Logged/ })).toHaveAttribute(
+      'href',
+      '/case-search',
+    );
   });
 
   it('lists the first three recent cases with links, fallbacks, times and pills', async () => {
@@ -133,10 +165,46 @@ describe('dashboard', () => {
     signedInAs(makeUser());
     dashboardData({
       cases: [
-        { id: 'a', caseId: 'RL-001', patientName: null, incidentType: 'Motor vehicle accident', status: 'in_progress', createdAt: new Date(now - 60_000).toISOString(), completedAt: null, userId: 7 },
-        { id: 'b', caseId: 'RL-002', patientName: null, incidentType: null, status: 'completed', createdAt: hoursAgo(1), completedAt: null, userId: 7 },
-        { id: 'c', caseId: 'RL-003', patientName: null, incidentType: 'Fall', status: 'completed', createdAt: hoursAgo(5), completedAt: null, userId: 7 },
-        { id: 'd', caseId: 'RL-004', patientName: null, incidentType: 'Burn', status: 'completed', createdAt: null, completedAt: null, userId: 7 },
+        {
+          id: 'a',
+          caseId: 'RL-001',
+          patientName: null,
+          incidentType: 'Motor vehicle accident',
+          status: 'in_progress',
+          createdAt: new Date(now - 60_000).toISOString(),
+          completedAt: null,
+          userId: 7,
+        },
+        {
+          id: 'b',
+          caseId: 'RL-002',
+          patientName: null,
+          incidentType: null,
+          status: 'completed',
+          createdAt: hoursAgo(1),
+          completedAt: null,
+          userId: 7,
+        },
+        {
+          id: 'c',
+          caseId: 'RL-003',
+          patientName: null,
+          incidentType: 'Fall',
+          status: 'completed',
+          createdAt: hoursAgo(5),
+          completedAt: null,
+          userId: 7,
+        },
+        {
+          id: 'd',
+          caseId: 'RL-004',
+          patientName: null,
+          incidentType: 'Burn',
+          status: 'completed',
+          createdAt: null,
+          completedAt: null,
+          userId: 7,
+        },
       ],
     });
     renderApp('/');
@@ -153,7 +221,10 @@ describe('dashboard', () => {
     expect(rows[1]).toHaveTextContent('Completed');
     expect(rows[2]).toHaveTextContent('5 hours ago');
     expect(within(card).queryByText('RL-004')).not.toBeInTheDocument();
-    expect(within(card).getByRole('link', { name: 'View All' })).toHaveAttribute('href', '/case-search');
+    expect(within(card).getByRole('link', { name: 'View All' })).toHaveAttribute(
+      'href',
+      '/case-search',
+    );
   });
 
   it("says 'No cases yet' when there are none", async () => {
@@ -181,7 +252,11 @@ describe('dashboard', () => {
   it("keeps the user signed in and says 'Logout failed' when the server refuses", async () => {
     signedInAs(makeUser());
     dashboardData();
-    server.use(http.post('/api/logout', () => HttpResponse.json({ error: 'Internal Server Error', code: 'INTERNAL' }, { status: 500 })));
+    server.use(
+      http.post('/api/logout', () =>
+        HttpResponse.json({ error: 'Internal Server Error', code: 'INTERNAL' }, { status: 500 }),
+      ),
+    );
     const { user } = renderApp('/');
     await user.click(await screen.findByRole('button', { name: 'Log out' }));
     await expectToast('Logout failed', 'Internal Server Error');

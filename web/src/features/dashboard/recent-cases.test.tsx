@@ -6,14 +6,23 @@ import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { saveLocalChange, startSyncSession, stopSyncSession, wipeLocalData } from '@/lib/sync/sync-session';
+import {
+  saveLocalChange,
+  startSyncSession,
+  stopSyncSession,
+  wipeLocalData,
+} from '@/lib/sync/sync-session';
 import { makeUser } from '@/test/fixtures';
 import { renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
 
 const USER = makeUser({ id: 7 });
 
-function serverCase(caseId: string, hoursAgo: number, overrides: Partial<CaseSummary> = {}): CaseSummary {
+function serverCase(
+  caseId: string,
+  hoursAgo: number,
+  overrides: Partial<CaseSummary> = {},
+): CaseSummary {
   return {
     id: crypto.randomUUID(),
     caseId,
@@ -35,9 +44,13 @@ function offlineDevice(cases: CaseSummary[] | 'down') {
   server.use(
     http.post('/api/sync/push', () => HttpResponse.error()),
     http.post('/api/sync/pull', () => HttpResponse.error()),
-    http.get('/api/stats', () => HttpResponse.json({ thisMonthIncidents: 0, thisWeekIncidents: 0, activeIncidents: 0 })),
+    http.get('/api/stats', () =>
+      HttpResponse.json({ thisMonthIncidents: 0, thisWeekIncidents: 0, activeIncidents: 0 }),
+    ),
     http.get('/api/user/notifications/unread-count', () => HttpResponse.json({ count: 0 })),
-    http.get('/api/cases', () => (cases === 'down' ? HttpResponse.error() : HttpResponse.json(cases))),
+    http.get('/api/cases', () =>
+      cases === 'down' ? HttpResponse.error() : HttpResponse.json(cases),
+    ),
   );
   startSyncSession(USER.id);
 }
@@ -45,7 +58,13 @@ function offlineDevice(cases: CaseSummary[] | 'down') {
 async function caseMadeHere(incidentType: string): Promise<string> {
   const id = crypto.randomUUID();
   const caseId = generateHumanId('C');
-  await saveLocalChange({ name: 'case.upsert', args: { id, humanId: caseId, fields: { incidentType } }, entityIds: [id], baseVersion: null, actorUserId: USER.id });
+  await saveLocalChange({
+    name: 'case.upsert',
+    args: { id, humanId: caseId, fields: { incidentType } },
+    entityIds: [id],
+    baseVersion: null,
+    actorUserId: USER.id,
+  });
   return caseId;
 }
 
@@ -56,7 +75,11 @@ afterEach(async () => {
 
 describe('Recent Cases with the device’s cases', { timeout: 20_000 }, () => {
   it('puts a case made on this device first, with its status, merged with the server’s newest', async () => {
-    offlineDevice([serverCase('C-2611-SRV1-0001', 1, { status: 'in_progress' }), serverCase('C-2611-SRV1-0002', 2), serverCase('C-2611-SRV1-0003', 3)]);
+    offlineDevice([
+      serverCase('C-2611-SRV1-0001', 1, { status: 'in_progress' }),
+      serverCase('C-2611-SRV1-0002', 2),
+      serverCase('C-2611-SRV1-0003', 3),
+    ]);
     const caseId = await caseMadeHere('Drowning');
     renderApp('/');
     const card = await screen.findByRole('region', { name: 'Recent Cases' });
@@ -78,7 +101,11 @@ describe('Recent Cases with the device’s cases', { timeout: 20_000 }, () => {
   it('lists a case once when both the device and the server have it (the device’s status wins)', async () => {
     offlineDevice([]);
     const caseId = await caseMadeHere('Burns');
-    server.use(http.get('/api/cases', () => HttpResponse.json([serverCase(caseId, 0, { status: 'completed', incidentType: 'Burns' })])));
+    server.use(
+      http.get('/api/cases', () =>
+        HttpResponse.json([serverCase(caseId, 0, { status: 'completed', incidentType: 'Burns' })]),
+      ),
+    );
     renderApp('/');
     const card = await screen.findByRole('region', { name: 'Recent Cases' });
     await within(card).findByText('In Progress');
@@ -92,8 +119,14 @@ describe('Recent Cases with the device’s cases', { timeout: 20_000 }, () => {
     const caseId = await caseMadeHere('Stroke');
     renderApp('/');
     const card = await screen.findByRole('region', { name: 'Recent Cases' });
-    expect(await within(card).findByRole('link', { name: new RegExp(caseId) })).toHaveTextContent('Stroke');
-    expect(await within(card).findByText('Showing cases on this device: the server could not be reached.')).toBeInTheDocument();
+    expect(await within(card).findByRole('link', { name: new RegExp(caseId) })).toHaveTextContent(
+      'Stroke',
+    );
+    expect(
+      await within(card).findByText(
+        'Showing cases on this device: the server could not be reached.',
+      ),
+    ).toBeInTheDocument();
     expect(within(card).queryByText(/could not be loaded/)).not.toBeInTheDocument();
   });
 });

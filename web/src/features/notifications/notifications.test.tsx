@@ -6,11 +6,41 @@ import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
 
 const unreadItems = [
-  { id: 1, title: 'Flood warning', message: 'Evacuate low bridge area', type: 'emergency', priority: 'critical', url: null, icon: null, createdAt: '2026-11-20T14:30:00.000Z', readAt: null },
-  { id: 2, title: 'Server upgrade', message: 'Tonight at 22:00', type: 'maintenance', priority: 'low', url: null, icon: null, createdAt: '2026-11-19T09:05:00.000Z', readAt: null },
+  {
+    id: 1,
+    title: 'Flood warning',
+    message: 'Evacuate low bridge area',
+    type: 'emergency',
+    priority: 'critical',
+    url: null,
+    icon: null,
+    createdAt: '2026-11-20T14:30:00.000Z',
+    readAt: null,
+  },
+  {
+    id: 2,
+    title: 'Server upgrade',
+    message: 'Tonight at 22:00',
+    type: 'maintenance',
+    priority: 'low',
+    url: null,
+    icon: null,
+    createdAt: '2026-11-19T09:05:00.000Z',
+    readAt: null,
+  },
 ];
 const readItems = [
-  { id: 3, title: 'Welcome', message: 'Glad to have you', type: 'general', priority: 'normal', url: null, icon: null, createdAt: '2026-11-01T08:00:00.000Z', readAt: '2026-11-02T10:15:00.000Z' },
+  {
+    id: 3,
+    title: 'Welcome',
+    message: 'Glad to have you',
+    type: 'general',
+    priority: 'normal',
+    url: null,
+    icon: null,
+    createdAt: '2026-11-01T08:00:00.000Z',
+    readAt: '2026-11-02T10:15:00.000Z',
+  },
 ];
 
 function lists(unread: unknown[], read: unknown[]) {
@@ -25,19 +55,27 @@ describe('notifications dialog', () => {
     signedInAs(makeUser());
     dashboardData({ unread: 2 });
     lists(unreadItems, readItems);
-    server.use(http.post('/api/user/notifications/mark-all-read', () => HttpResponse.json({ updated: 2 })));
+    server.use(
+      http.post('/api/user/notifications/mark-all-read', () => HttpResponse.json({ updated: 2 })),
+    );
     const { user } = renderApp('/');
     await user.click(await screen.findByRole('button', { name: 'Notifications, 2 unread' }));
     const dialog = await screen.findByRole('dialog', { name: 'Notifications' });
     expect(await within(dialog).findByRole('tab', { name: 'Unread (2)' })).toBeInTheDocument();
-    const first = (await within(dialog).findByRole('heading', { name: 'Flood warning' })).closest('li');
+    const first = (await within(dialog).findByRole('heading', { name: 'Flood warning' })).closest(
+      'li',
+    );
     expect(first).toHaveClass('notification--critical');
-    expect(within(first as HTMLElement).getByRole('img', { name: 'Emergency' })).toBeInTheDocument();
+    expect(
+      within(first as HTMLElement).getByRole('img', { name: 'Emergency' }),
+    ).toBeInTheDocument();
     expect(first).toHaveTextContent('Evacuate low bridge area');
     expect(first).toHaveTextContent('Sent 20 Nov 2026, 14:30');
     const second = within(dialog).getByRole('heading', { name: 'Server upgrade' }).closest('li');
     expect(second).toHaveClass('notification--low');
-    expect(within(second as HTMLElement).getByRole('img', { name: 'Maintenance' })).toBeInTheDocument();
+    expect(
+      within(second as HTMLElement).getByRole('img', { name: 'Maintenance' }),
+    ).toBeInTheDocument();
 
     await user.click(within(dialog).getByRole('tab', { name: 'Read' }));
     const read = (await within(dialog).findByRole('heading', { name: 'Welcome' })).closest('li');
@@ -79,7 +117,9 @@ describe('notifications dialog', () => {
       http.post('/api/user/notifications/mark-all-read', ({ request }) => {
         marked += 1;
         header = request.headers.get('X-Requested-With');
-        server.use(http.get('/api/user/notifications/unread-count', () => HttpResponse.json({ count: 0 })));
+        server.use(
+          http.get('/api/user/notifications/unread-count', () => HttpResponse.json({ count: 0 })),
+        );
         return HttpResponse.json({ updated: 2 });
       }),
     );
@@ -90,7 +130,9 @@ describe('notifications dialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(marked).toBe(1));
     expect(header).toBe('rescuelog');
-    expect(await screen.findByRole('button', { name: 'Notifications' })).not.toHaveTextContent(/\d/);
+    expect(await screen.findByRole('button', { name: 'Notifications' })).not.toHaveTextContent(
+      /\d/,
+    );
   });
 
   it('does not call mark-all-read when nothing is unread', async () => {
@@ -110,13 +152,22 @@ describe('notifications dialog', () => {
     signedInAs(makeUser());
     dashboardData({ unread: 1 });
     lists([unreadItems[0]], []);
-    server.use(http.post('/api/user/notifications/mark-all-read', () => HttpResponse.json({ error: 'Internal Server Error', code: 'INTERNAL' }, { status: 500 })));
+    server.use(
+      http.post('/api/user/notifications/mark-all-read', () =>
+        HttpResponse.json({ error: 'Internal Server Error', code: 'INTERNAL' }, { status: 500 }),
+      ),
+    );
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { user } = renderApp('/');
     await user.click(await screen.findByRole('button', { name: 'Notifications, 1 unread' }));
     const dialog = await screen.findByRole('dialog', { name: 'Notifications' });
     await within(dialog).findByText('Flood warning');
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
-    await waitFor(() => expect(warn).toHaveBeenCalledWith('Failed to mark notifications as read', 'Internal Server Error'));
+    await waitFor(() =>
+      expect(warn).toHaveBeenCalledWith(
+        'Failed to mark notifications as read',
+        'Internal Server Error',
+      ),
+    );
   });
 });

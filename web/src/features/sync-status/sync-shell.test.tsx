@@ -3,7 +3,12 @@ import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getSyncSession, saveLocalChange, stopSyncSession, wipeLocalData } from '@/lib/sync/sync-session';
+import {
+  getSyncSession,
+  saveLocalChange,
+  stopSyncSession,
+  wipeLocalData,
+} from '@/lib/sync/sync-session';
 import { makeUser } from '@/test/fixtures';
 import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
@@ -62,12 +67,18 @@ describe('sync in the app shell', () => {
     expect(await within(bar).findByText('1 change not yet synced')).toBeInTheDocument();
 
     await user.click(await screen.findByRole('button', { name: 'Log out' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'You have 1 change not yet synced' });
+    const dialog = await screen.findByRole('alertdialog', {
+      name: 'You have 1 change not yet synced',
+    });
     await user.click(within(dialog).getByRole('button', { name: 'Stay signed in' }));
     expect(api.loggedOut()).toBe(false);
 
     await user.click(screen.getByRole('button', { name: 'Log out' }));
-    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Log out and keep them' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', {
+        name: 'Log out and keep them',
+      }),
+    );
     await waitFor(() => expect(api.loggedOut()).toBe(true));
     await waitFor(() => expect(getSyncSession()).toBeNull());
     // Kept: the same user's database still holds the change.
@@ -84,9 +95,17 @@ describe('sync in the app shell', () => {
     const { user } = renderApp('/');
     await saveOneCase();
     await user.click(await screen.findByRole('button', { name: 'Log out' }));
-    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete them and log out' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', {
+        name: 'Delete them and log out',
+      }),
+    );
     await waitFor(() => expect(api.loggedOut()).toBe(true));
-    await waitFor(async () => expect(await indexedDB.databases()).not.toContainEqual(expect.objectContaining({ name: 'rescuelog-user-7' })));
+    await waitFor(async () =>
+      expect(await indexedDB.databases()).not.toContainEqual(
+        expect.objectContaining({ name: 'rescuelog-user-7' }),
+      ),
+    );
   });
 
   it('logs out without asking and deletes the local database once everything is synced', async () => {
@@ -94,10 +113,16 @@ describe('sync in the app shell', () => {
     server.use(
       http.post('/api/sync/push', async ({ request }) => {
         const body = (await request.json()) as { mutations: { seq: number; mutationId: string }[] };
-        const results = body.mutations.map((m) => ({ seq: m.seq, mutationId: m.mutationId, status: 'applied' }));
+        const results = body.mutations.map((m) => ({
+          seq: m.seq,
+          mutationId: m.mutationId,
+          status: 'applied',
+        }));
         return HttpResponse.json({ lastAppliedSeq: body.mutations.at(-1)?.seq ?? 0, results });
       }),
-      http.post('/api/sync/pull', () => HttpResponse.json({ cursor: '0', hasMore: false, changes: [] })),
+      http.post('/api/sync/pull', () =>
+        HttpResponse.json({ cursor: '0', hasMore: false, changes: [] }),
+      ),
       http.post('/api/logout', () => {
         loggedOut = true;
         signedInAs(null);
@@ -113,6 +138,10 @@ describe('sync in the app shell', () => {
     await user.click(screen.getByRole('button', { name: 'Log out' }));
     await waitFor(() => expect(loggedOut).toBe(true));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
-    await waitFor(async () => expect(await indexedDB.databases()).not.toContainEqual(expect.objectContaining({ name: 'rescuelog-user-7' })));
+    await waitFor(async () =>
+      expect(await indexedDB.databases()).not.toContainEqual(
+        expect.objectContaining({ name: 'rescuelog-user-7' }),
+      ),
+    );
   });
 });

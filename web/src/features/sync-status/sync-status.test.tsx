@@ -7,7 +7,12 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getSyncSession, saveLocalChange, startSyncSession, wipeLocalData } from '@/lib/sync/sync-session';
+import {
+  getSyncSession,
+  saveLocalChange,
+  startSyncSession,
+  wipeLocalData,
+} from '@/lib/sync/sync-session';
 import { axeViolations } from '@/test/axe';
 import { makeUser } from '@/test/fixtures';
 import { server } from '@/test/server';
@@ -27,19 +32,36 @@ function syncApi() {
   };
   server.use(
     http.post('/api/sync/push', async ({ request }) => {
-      if (state.mode === 'down') return HttpResponse.json({ error: 'Internal Server Error', code: 'INTERNAL' }, { status: 503 });
-      if (state.mode === 'signed-out') return HttpResponse.json({ error: 'Not signed in', code: 'UNAUTHENTICATED' }, { status: 401 });
-      if (state.mode === 'captive-portal') return HttpResponse.text('<html>Log in to Airport Wi-Fi</html>', { headers: { 'content-type': 'text/html' } });
+      if (state.mode === 'down')
+        return HttpResponse.json(
+          { error: 'Internal Server Error', code: 'INTERNAL' },
+          { status: 503 },
+        );
+      if (state.mode === 'signed-out')
+        return HttpResponse.json(
+          { error: 'Not signed in', code: 'UNAUTHENTICATED' },
+          { status: 401 },
+        );
+      if (state.mode === 'captive-portal')
+        return HttpResponse.text('<html>Log in to Airport Wi-Fi</html>', {
+          headers: { 'content-type': 'text/html' },
+        });
       const body = pushRequestSchema.parse(await request.json());
       let last = state.lastApplied.get(body.deviceId) ?? 0;
       const results = [];
       for (const m of body.mutations) {
-        if (m.seq <= last) results.push({ seq: m.seq, mutationId: m.mutationId, status: 'duplicate' });
+        if (m.seq <= last)
+          results.push({ seq: m.seq, mutationId: m.mutationId, status: 'duplicate' });
         else if (m.seq === last + 1) {
           last = m.seq;
           if (state.rejectNext) {
             state.rejectNext = false;
-            results.push({ seq: m.seq, mutationId: m.mutationId, status: 'rejected', code: 'NOT_OWNER' });
+            results.push({
+              seq: m.seq,
+              mutationId: m.mutationId,
+              status: 'rejected',
+              code: 'NOT_OWNER',
+            });
           } else {
             state.applied += 1;
             results.push({ seq: m.seq, mutationId: m.mutationId, status: 'applied' });
@@ -50,7 +72,11 @@ function syncApi() {
       return HttpResponse.json({ lastAppliedSeq: last, results });
     }),
     http.post('/api/sync/pull', () => {
-      if (state.mode !== 'ok') return HttpResponse.json({ error: 'Internal Server Error', code: 'INTERNAL' }, { status: 503 });
+      if (state.mode !== 'ok')
+        return HttpResponse.json(
+          { error: 'Internal Server Error', code: 'INTERNAL' },
+          { status: 503 },
+        );
       return HttpResponse.json({ cursor: '0', hasMore: false, changes: [] });
     }),
   );
@@ -104,13 +130,17 @@ describe('sync status bar', () => {
       await saveLocalChange(newCase('Lerato Mokoena').input);
     });
     expect(await within(bar).findByText('2 changes not yet synced')).toBeInTheDocument();
-    expect(await within(bar).findByRole('alert')).toHaveTextContent(/Sync failed: Internal Server Error\. Retrying at \d\d:\d\d\./);
+    expect(await within(bar).findByRole('alert')).toHaveTextContent(
+      /Sync failed: Internal Server Error\. Retrying at \d\d:\d\d\./,
+    );
     expect(within(bar).getByText('Not synced yet')).toBeInTheDocument();
 
     api.mode = 'ok';
     await userEvent.click(within(bar).getByRole('button', { name: 'Sync now' }));
     expect(await within(bar).findByText('All changes synced')).toBeInTheDocument();
-    expect(await within(bar).findByText(/^Last synced \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d$/)).toBeInTheDocument();
+    expect(
+      await within(bar).findByText(/^Last synced \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d$/),
+    ).toBeInTheDocument();
     expect(within(bar).queryByRole('alert')).not.toBeInTheDocument();
     expect(api.applied).toBe(2);
     expect(await axeViolations()).toEqual([]);
@@ -150,7 +180,9 @@ describe('sync status bar', () => {
       await saveLocalChange(newCase('Ayanda Zulu').input);
     });
     const bar = await screen.findByRole('region', { name: 'Sync status' });
-    expect(await within(bar).findByRole('alert')).toHaveTextContent('Your session has ended. Sign in again to sync your changes.');
+    expect(await within(bar).findByRole('alert')).toHaveTextContent(
+      'Your session has ended. Sign in again to sync your changes.',
+    );
     expect(authRequired).toBe(1);
     expect(await within(bar).findByText('1 change not yet synced')).toBeInTheDocument();
 
@@ -187,7 +219,9 @@ describe('not yet synced mark', () => {
     await act(async () => {
       await getSyncSession()?.engine.sync('manual');
     });
-    await waitFor(() => expect(within(items[0]!).queryByText('Not yet synced')).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(items[0]!).queryByText('Not yet synced')).not.toBeInTheDocument(),
+    );
   });
 });
 
@@ -207,18 +241,27 @@ describe('rejected changes inbox', () => {
       </MemoryRouter>,
     );
     const bar = await screen.findByRole('region', { name: 'Sync status' });
-    expect(await within(bar).findByRole('link', { name: '1 not accepted' })).toHaveAttribute('href', '/sync-inbox');
+    expect(await within(bar).findByRole('link', { name: '1 not accepted' })).toHaveAttribute(
+      'href',
+      '/sync-inbox',
+    );
     const item = (await screen.findByRole('heading', { name: 'Case changes' })).closest('li')!;
-    expect(within(item).getByText("You cannot change another responder's record.")).toBeInTheDocument();
+    expect(
+      within(item).getByText("You cannot change another responder's record."),
+    ).toBeInTheDocument();
     expect(within(item).getByText('patientName')).toBeInTheDocument();
     expect(within(item).getByText('Pieter Botha')).toBeInTheDocument();
     expect(within(item).getByText('Fall')).toBeInTheDocument();
     expect(await axeViolations()).toEqual([]);
 
     await userEvent.click(within(item).getByRole('button', { name: 'Dismiss' }));
-    expect(await within(item).findByText(/^Dismissed \d{1,2} [A-Z][a-z]{2} \d{4}/)).toBeInTheDocument();
+    expect(
+      await within(item).findByText(/^Dismissed \d{1,2} [A-Z][a-z]{2} \d{4}/),
+    ).toBeInTheDocument();
     // Still there with its data; only the bar's count goes.
     expect(within(item).getByText('Pieter Botha')).toBeInTheDocument();
-    await waitFor(() => expect(within(bar).queryByRole('link', { name: /not accepted/ })).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(bar).queryByRole('link', { name: /not accepted/ })).not.toBeInTheDocument(),
+    );
   });
 });

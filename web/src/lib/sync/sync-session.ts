@@ -4,9 +4,18 @@
 // through the same class (sync-protocol/src/client/local-db.ts).
 import { clearActiveUser, setActiveUser } from '@rescuelog/sync-protocol/client/active-user';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
-import { persistStateSchema, pendingCount as countPending, saveMutation, type MutationInput, type OutboxEntry } from '@rescuelog/sync-protocol/client/outbox';
+import {
+  persistStateSchema,
+  pendingCount as countPending,
+  saveMutation,
+  type MutationInput,
+  type OutboxEntry,
+} from '@rescuelog/sync-protocol/client/outbox';
 import { SyncEngine, type SyncStatus } from '@rescuelog/sync-protocol/client/sync-engine';
-import { createFetchTransport, type SyncTransport } from '@rescuelog/sync-protocol/client/transport';
+import {
+  createFetchTransport,
+  type SyncTransport,
+} from '@rescuelog/sync-protocol/client/transport';
 import { OUTBOX_SYNC_TAG } from '@rescuelog/sync-protocol/sw-messages';
 import { wireSyncTriggers } from './sync-triggers';
 
@@ -54,7 +63,8 @@ export function localDatabaseAvailable(): boolean {
 export function startSyncSession(userId: number, options: StartOptions = {}): SyncSession | null {
   if (!localDatabaseAvailable()) return null;
   if (current?.session.userId === userId) {
-    if (current.session.engine.getStatus().phase === 'auth-required') void current.session.engine.resume();
+    if (current.session.engine.getStatus().phase === 'auth-required')
+      void current.session.engine.resume();
     return current.session;
   }
   stopSyncSession();
@@ -66,7 +76,10 @@ export function startSyncSession(userId: number, options: StartOptions = {}): Sy
     if (authRequired && !wasAuthRequired) options.onAuthRequired?.();
     wasAuthRequired = authRequired;
   });
-  const unwire = wireSyncTriggers(engine, options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs });
+  const unwire = wireSyncTriggers(
+    engine,
+    options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs },
+  );
   const session: SyncSession = { userId, db, engine };
   current = {
     session,
@@ -114,12 +127,16 @@ interface SyncRegistration {
 /** Chromium wakes the worker when connectivity returns even if every tab is closed. */
 async function registerBackgroundSync(): Promise<void> {
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
-  const registration = (await navigator.serviceWorker.getRegistration()) as (ServiceWorkerRegistration & SyncRegistration) | undefined;
+  const registration = (await navigator.serviceWorker.getRegistration()) as
+    (ServiceWorkerRegistration & SyncRegistration) | undefined;
   await registration?.sync?.register(OUTBOX_SYNC_TAG);
 }
 
 /** Asked once, after the user first saved something: patient data must not be evicted. */
-export async function requestPersistentStorage(db: SyncDatabase, now: Date = new Date()): Promise<void> {
+export async function requestPersistentStorage(
+  db: SyncDatabase,
+  now: Date = new Date(),
+): Promise<void> {
   if (typeof navigator === 'undefined' || typeof navigator.storage?.persist !== 'function') return;
   if (persistStateSchema.safeParse(await db.syncState.get('persist')).success) return;
   const granted = await navigator.storage.persist();

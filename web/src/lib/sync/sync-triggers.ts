@@ -7,14 +7,18 @@ import { swToClientMessageSchema } from '@rescuelog/sync-protocol/sw-messages';
 
 export const SYNC_INTERVAL_MS = 30_000;
 
-export function wireSyncTriggers(engine: SyncEngine, { intervalMs = SYNC_INTERVAL_MS }: { intervalMs?: number } = {}): () => void {
+export function wireSyncTriggers(
+  engine: SyncEngine,
+  { intervalMs = SYNC_INTERVAL_MS }: { intervalMs?: number } = {},
+): () => void {
   const onOnline = () => void engine.sync('online');
   const onVisibility = () => {
     if (document.visibilityState === 'visible') void engine.sync('visible');
   };
   const onWorkerMessage = (event: MessageEvent) => {
     const parsed = swToClientMessageSchema.safeParse(event.data);
-    if (parsed.success && parsed.data.type === 'OUTBOX_DRAIN_REQUESTED') void engine.sync(parsed.data.reason);
+    if (parsed.success && parsed.data.type === 'OUTBOX_DRAIN_REQUESTED')
+      void engine.sync(parsed.data.reason);
   };
   window.addEventListener('online', onOnline);
   document.addEventListener('visibilitychange', onVisibility);

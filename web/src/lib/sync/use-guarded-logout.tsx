@@ -5,11 +5,17 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useLogout, useUser } from '@/lib/auth';
 
-const UnsyncedLogoutDialog = lazy(async () => ({ default: (await import('./unsynced-logout-dialog')).UnsyncedLogoutDialog }));
+const UnsyncedLogoutDialog = lazy(async () => ({
+  default: (await import('./unsynced-logout-dialog')).UnsyncedLogoutDialog,
+}));
 
 export type LocalDataChoice = 'if-drained' | 'keep' | 'delete';
 
-export function useGuardedLogout(): { requestLogout: () => void; isPending: boolean; dialog: ReactNode } {
+export function useGuardedLogout(): {
+  requestLogout: () => void;
+  isPending: boolean;
+  dialog: ReactNode;
+} {
   const logout = useLogout();
   const { data: user } = useUser();
   const [unsynced, setUnsynced] = useState<number | null>(null);
@@ -22,7 +28,8 @@ export function useGuardedLogout(): { requestLogout: () => void; isPending: bool
         if (userId === undefined) return;
         void (async () => {
           const sync = await import('./sync-session');
-          const wipe = choice === 'delete' || (choice === 'if-drained' && (await sync.pendingCount()) === 0);
+          const wipe =
+            choice === 'delete' || (choice === 'if-drained' && (await sync.pendingCount()) === 0);
           if (wipe) await sync.wipeLocalData(userId);
           else sync.stopSyncSession();
         })();
@@ -40,7 +47,11 @@ export function useGuardedLogout(): { requestLogout: () => void; isPending: bool
   const dialog =
     unsynced === null ? null : (
       <Suspense fallback={null}>
-        <UnsyncedLogoutDialog count={unsynced} onCancel={() => setUnsynced(null)} onChoose={signOut} />
+        <UnsyncedLogoutDialog
+          count={unsynced}
+          onCancel={() => setUnsynced(null)}
+          onChoose={signOut}
+        />
       </Suspense>
     );
 

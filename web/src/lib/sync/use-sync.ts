@@ -1,7 +1,11 @@
 // React hooks over the sync session: engine status, online state, and live queries on the
 // user's local database (they re-render when any tab or the worker changes the data, so
 // screens never wait for the network). Every row read is parsed (IndexedDB is a boundary).
-import { readPushState, rejectionSchema, type Rejection } from '@rescuelog/sync-protocol/client/outbox';
+import {
+  readPushState,
+  rejectionSchema,
+  type Rejection,
+} from '@rescuelog/sync-protocol/client/outbox';
 import type { SyncStatus } from '@rescuelog/sync-protocol/client/sync-engine';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useSyncExternalStore } from 'react';
@@ -11,11 +15,20 @@ export function useSyncSession(): SyncSession | null {
   return useSyncExternalStore(subscribeSyncSession, getSyncSession, () => null);
 }
 
-const IDLE: SyncStatus = { phase: 'idle', lastError: null, failures: 0, nextRetryAt: null, lastSyncAt: null };
+const IDLE: SyncStatus = {
+  phase: 'idle',
+  lastError: null,
+  failures: 0,
+  nextRetryAt: null,
+  lastSyncAt: null,
+};
 
 export function useSyncStatus(): SyncStatus {
   const session = useSyncSession();
-  const subscribe = useCallback((onChange: () => void) => (session ? session.engine.subscribe(onChange) : () => undefined), [session]);
+  const subscribe = useCallback(
+    (onChange: () => void) => (session ? session.engine.subscribe(onChange) : () => undefined),
+    [session],
+  );
   const get = useCallback(() => (session ? session.engine.getStatus() : IDLE), [session]);
   return useSyncExternalStore(subscribe, get, () => IDLE);
 }
@@ -30,7 +43,11 @@ function subscribeOnline(onChange: () => void): () => void {
 }
 
 export function useOnline(): boolean {
-  return useSyncExternalStore(subscribeOnline, () => navigator.onLine, () => true);
+  return useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine,
+    () => true,
+  );
 }
 
 /** Changes saved on this device that the server has not acknowledged; undefined while loading. */
@@ -42,13 +59,20 @@ export function usePendingCount(): number | undefined {
 /** Last time the outbox was found empty by a drain the server answered (any tab or the worker). */
 export function useLastSuccessfulSync(): string | null | undefined {
   const session = useSyncSession();
-  return useLiveQuery(async () => (session ? (await readPushState(session.db)).lastSuccessAt : null), [session]);
+  return useLiveQuery(
+    async () => (session ? (await readPushState(session.db)).lastSuccessAt : null),
+    [session],
+  );
 }
 
 /** Whether this record has changes the server has not acknowledged yet. */
 export function useHasPendingChanges(recordId: string): boolean | undefined {
   const session = useSyncSession();
-  return useLiveQuery(async () => (session ? (await session.db.outbox.where('entityIds').equals(recordId).count()) > 0 : false), [session, recordId]);
+  return useLiveQuery(
+    async () =>
+      session ? (await session.db.outbox.where('entityIds').equals(recordId).count()) > 0 : false,
+    [session, recordId],
+  );
 }
 
 export interface RejectionList {

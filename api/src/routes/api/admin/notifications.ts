@@ -6,7 +6,9 @@ import { parseInput, unauthenticated } from '../../../lib/api-error';
 import { listSentNotifications, sendNotification } from '../../../services/notifications-service';
 
 export async function adminNotificationRoutes(fastify: FastifyInstance): Promise<void> {
-  fastify.get('/admin/notifications', async () => ({ notifications: await listSentNotifications(fastify.db) }));
+  fastify.get('/admin/notifications', async () => ({
+    notifications: await listSentNotifications(fastify.db),
+  }));
 
   fastify.post('/admin/notifications', async (request, reply) => {
     if (!request.user) throw unauthenticated();
@@ -17,7 +19,11 @@ export async function adminNotificationRoutes(fastify: FastifyInstance): Promise
       outcome: 'success',
       entityType: 'notification',
       entityId: notification.id,
-      details: { title: notification.title, status: notification.status, recipientCount: notification.recipientCount },
+      details: {
+        title: notification.title,
+        status: notification.status,
+        recipientCount: notification.recipientCount,
+      },
     });
     return reply.code(201).send({ notification });
   });

@@ -12,7 +12,13 @@ export async function adminRoleRoutes(fastify: FastifyInstance): Promise<void> {
   fastify.post('/admin/roles', async (request, reply) => {
     const input = parseInput(roleCreateSchema, request.body);
     const role = await createRole(fastify.db, input);
-    await fastify.audit.record(request, { action: 'role.create', outcome: 'success', entityType: 'role', entityId: role.id, details: { after: toJsonValue(role) } });
+    await fastify.audit.record(request, {
+      action: 'role.create',
+      outcome: 'success',
+      entityType: 'role',
+      entityId: role.id,
+      details: { after: toJsonValue(role) },
+    });
     return reply.code(201).send({ role });
   });
 
@@ -34,7 +40,13 @@ export async function adminRoleRoutes(fastify: FastifyInstance): Promise<void> {
     const { id } = parseInput(idParamSchema, request.params);
     expectNoBody(request.body);
     const role = await deleteRole(fastify.db, id);
-    await fastify.audit.record(request, { action: 'role.delete', outcome: 'success', entityType: 'role', entityId: id, details: { before: toJsonValue(role) } });
+    await fastify.audit.record(request, {
+      action: 'role.delete',
+      outcome: 'success',
+      entityType: 'role',
+      entityId: id,
+      details: { before: toJsonValue(role) },
+    });
     return { message: 'Role deleted', role };
   });
 }

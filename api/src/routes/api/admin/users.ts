@@ -10,12 +10,22 @@ import { ApiError, parseInput, unauthenticated } from '../../../lib/api-error';
 import { toJsonValue } from '../../../lib/json-value';
 import { expectNoBody } from '../../../lib/no-body';
 import { parsePermissions, toPublicUser } from '../../../services/users-service';
-import { approveUser, listUsers, patchUser, suspendUser } from '../../../services/users-admin-service';
+import {
+  approveUser,
+  listUsers,
+  patchUser,
+  suspendUser,
+} from '../../../services/users-admin-service';
 import { listUserDocuments } from '../../../services/user-documents-service';
 
 /** What an audit entry records of a user's access: status, role, custom role and own permissions. */
 function accessView(row: UserRow) {
-  return toJsonValue({ status: row.status, role: row.role, roleId: row.roleId, permissions: parsePermissions(row.permissions) });
+  return toJsonValue({
+    status: row.status,
+    role: row.role,
+    roleId: row.roleId,
+    permissions: parsePermissions(row.permissions),
+  });
 }
 
 export async function adminUserRoutes(fastify: FastifyInstance): Promise<void> {
@@ -67,7 +77,12 @@ export async function adminUserRoutes(fastify: FastifyInstance): Promise<void> {
   fastify.patch('/admin/users/:id', async (request) => {
     const { id } = parseInput(idParamSchema, request.params);
     const patch = parseInput(adminUserPatchSchema, request.body);
-    return changed(request, 'user.role_change', id, await patchUser(fastify.db, actorId(request), id, patch));
+    return changed(
+      request,
+      'user.role_change',
+      id,
+      await patchUser(fastify.db, actorId(request), id, patch),
+    );
   });
 
   fastify.get('/admin/users/:id/documents', async (request) => {

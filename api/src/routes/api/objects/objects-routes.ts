@@ -12,7 +12,12 @@ import { unauthenticated } from '../../../lib/api-error';
 import { expectNoBody } from '../../../lib/no-body';
 import { createDiskStorage, type ObjectStorage } from '../../../services/object-storage';
 import { payloadTooLarge } from '../../../services/upload-stream';
-import { cleanupUploads, createUploadUrl, openObject, storeUpload } from '../../../services/uploads-service';
+import {
+  cleanupUploads,
+  createUploadUrl,
+  openObject,
+  storeUpload,
+} from '../../../services/uploads-service';
 
 export interface ObjectRoutesOptions {
   /** Defaults to files under `<DATA_DIR>/uploads`. */
@@ -31,13 +36,19 @@ const emptyBody: AsyncIterable<Uint8Array> = {
   },
 };
 
-export async function objectRoutes(fastify: FastifyInstance, options: ObjectRoutesOptions = {}): Promise<void> {
-  const storage = options.storage ?? createDiskStorage(path.join(fastify.config.dataDir, 'uploads'));
+export async function objectRoutes(
+  fastify: FastifyInstance,
+  options: ObjectRoutesOptions = {},
+): Promise<void> {
+  const storage =
+    options.storage ?? createDiskStorage(path.join(fastify.config.dataDir, 'uploads'));
 
   // Lapsed upload URLs and files no account refers to are removed at start and every 6 hours.
   let cleanup: Promise<unknown> = Promise.resolve();
   const runCleanup = (): void => {
-    cleanup = cleanupUploads(fastify.db, storage).catch((error: unknown) => fastify.log.warn({ err: error }, 'upload cleanup failed'));
+    cleanup = cleanupUploads(fastify.db, storage).catch((error: unknown) =>
+      fastify.log.warn({ err: error }, 'upload cleanup failed'),
+    );
   };
   let timer: NodeJS.Timeout | undefined;
   fastify.addHook('onReady', async () => {
@@ -62,40 +73,59 @@ export async function objectRoutes(fastify: FastifyInstance, options: ObjectRout
       done(null, payload);
     });
 
-    scope.put<{ Params: { token: string } }>('/objects/upload/:token', { config: { allowPending: true } }, async (request, reply) => {
-      if (!request.user) throw unauthenticated();
-      const declared = Number(request.headers['content-length']);
-      try {
-        if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES) throw payloadTooLarge();
-        const body = isAsyncIterable(request.body) ? request.body : emptyBody;
-        const stored = await storeUpload(fastify.db, storage, { token: request.params.token, userId: request.user.id, body });
-        await fastify.audit.record(request, {
-          action: 'upload.store',
-          outcome: 'success',
-          entityType: 'upload',
-          entityId: stored.name,
-          details: { contentType: stored.contentType, sizeBytes: stored.size },
-        });
-        return { url: stored.url };
-      } catch (error) {
-        // The client may still be sending: answer, then close the connection rather than
-        // read the rest of an oversized or refused body.
-        if (!request.raw.readableEnded) reply.header('connection', 'close');
-        throw error;
-      }
-    });
+    scope.put<{ Params: { token: string } }>(
+      '/objects/upload/:token',
+      { config: { allowPending: true } },
+      async (request, reply) => {
+        if (!request.user) throw unauthenticated();
+        const declared = Number(request.headers['content-length']);
+        try {
+          if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES) throw payloadTooLarge();
+          const body = isAsyncIterable(request.body) ? request.body : emptyBody;
+          const stored = await storeUpload(fastify.db, storage, {
+            token: request.params.token,
+            userId: request.user.id,
+            body,
+          });
+          await fastify.audit.record(request, {
+            action: 'upload.store',
+            outcome: 'success',
+            entityType: 'upload',
+            entityId: stored.name,
+            details: { contentType: stored.contentType, sizeBytes: stored.size },
+          });
+          return { url: stored.url };
+        } catch (error) {
+          // The client may still be sending: answer, then close the connection rather than
+          // read the rest of an oversized or refused body.
+          if (!request.raw.readableEnded) reply.header('connection', 'close');
+          throw error;
+        }
+      },
+    );
   });
 
   fastify.get<{ Params: { name: string } }>('/objects/:name', async (request, reply) => {
     if (!request.user) throw unauthenticated();
     const result = await openObject(fastify.db, storage, request.params.name, request.user);
     if (!result.allowed) {
-      throw await fastify.deny(request, ErrorCode.FORBIDDEN, 'You do not have access to this file', { object: request.params.name, owner: String(result.ownerId) });
+      throw await fastify.deny(
+        request,
+        ErrorCode.FORBIDDEN,
+        'You do not have access to this file',
+        { object: request.params.name, owner: String(result.ownerId) },
+      );
     }
     const { object } = result;
     if (object.ownerId !== request.user.id) {
       // An administrator reading someone's identity documents leaves a trace.
-      await fastify.audit.record(request, { action: 'upload.read', outcome: 'success', entityType: 'upload', entityId: object.name, details: { owner: object.ownerId } });
+      await fastify.audit.record(request, {
+        action: 'upload.read',
+        outcome: 'success',
+        entityType: 'upload',
+        entityId: object.name,
+        details: { owner: object.ownerId },
+      });
     }
     return reply
       .type(object.contentType)

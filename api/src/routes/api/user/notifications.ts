@@ -11,9 +11,15 @@ export async function userNotificationRoutes(fastify: FastifyInstance): Promise<
     return request.user.id;
   };
 
-  fastify.get('/user/notifications/unread-count', async (request) => ({ count: await unreadCount(fastify.db, userId(request)) }));
-  fastify.get('/user/notifications/unread', async (request) => inbox(fastify.db, userId(request), 'unread'));
-  fastify.get('/user/notifications/read', async (request) => inbox(fastify.db, userId(request), 'read'));
+  fastify.get('/user/notifications/unread-count', async (request) => ({
+    count: await unreadCount(fastify.db, userId(request)),
+  }));
+  fastify.get('/user/notifications/unread', async (request) =>
+    inbox(fastify.db, userId(request), 'unread'),
+  );
+  fastify.get('/user/notifications/read', async (request) =>
+    inbox(fastify.db, userId(request), 'read'),
+  );
   fastify.post('/user/notifications/mark-all-read', async (request) => {
     expectNoBody(request.body);
     return { updated: await markAllRead(fastify.db, userId(request)) };

@@ -9,7 +9,11 @@ export function CaseCompletedRoute() {
   const { caseId } = useParams();
   const lookup = useCaseByCaseId(caseId);
   return (
-    <CaseStepLayout step="case-completed" lookup={lookup} missing={(id) => <ServerCase caseId={id} />}>
+    <CaseStepLayout
+      step="case-completed"
+      lookup={lookup}
+      missing={(id) => <ServerCase caseId={id} />}
+    >
       {(record) => <DeviceCase record={record} />}
     </CaseStepLayout>
   );

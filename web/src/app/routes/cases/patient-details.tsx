@@ -7,7 +7,11 @@ import { PatientDetailsForm } from '@/features/cases/patient-details/patient-det
 
 function PatientDetailsStep({ caseId }: { caseId: string }) {
   const lookup = useCaseByCaseId(caseId);
-  return <CaseStepLayout step="patient-details" lookup={lookup}>{(record) => <PatientDetailsForm caseId={record.caseId} />}</CaseStepLayout>;
+  return (
+    <CaseStepLayout step="patient-details" lookup={lookup}>
+      {(record) => <PatientDetailsForm caseId={record.caseId} />}
+    </CaseStepLayout>
+  );
 }
 
 export function PatientDetailsRoute() {

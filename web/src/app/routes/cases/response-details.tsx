@@ -7,5 +7,9 @@ import { ResponseDetailsForm } from '@/features/cases/response-details/response-
 export function ResponseDetailsRoute() {
   const { caseId } = useParams();
   const lookup = useCaseByCaseId(caseId);
-  return <CaseStepLayout step="response-details" lookup={lookup}>{(record) => <ResponseDetailsForm caseId={record.caseId} />}</CaseStepLayout>;
+  return (
+    <CaseStepLayout step="response-details" lookup={lookup}>
+      {(record) => <ResponseDetailsForm caseId={record.caseId} />}
+    </CaseStepLayout>
+  );
 }

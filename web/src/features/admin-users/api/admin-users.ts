@@ -1,4 +1,9 @@
-import { currentUserResponseSchema, userListResponseSchema, type AdminUserPatch, type UserStatus } from '@rescuelog/sync-protocol/users';
+import {
+  currentUserResponseSchema,
+  userListResponseSchema,
+  type AdminUserPatch,
+  type UserStatus,
+} from '@rescuelog/sync-protocol/users';
 import { userDocumentsResponseSchema } from '@rescuelog/sync-protocol/uploads';
 import type { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,13 +20,20 @@ export function useAdminUsers(filter: StatusFilter) {
   return useQuery({
     queryKey: [ADMIN_USERS_KEY, filter],
     queryFn: ({ signal }) =>
-      getJson(filter === 'all' ? ADMIN_USERS_KEY : `${ADMIN_USERS_KEY}?status=${filter}`, userListResponseSchema, signal),
+      getJson(
+        filter === 'all' ? ADMIN_USERS_KEY : `${ADMIN_USERS_KEY}?status=${filter}`,
+        userListResponseSchema,
+        signal,
+      ),
     select: (d) => d.users,
     staleTime: 0,
   });
 }
 
-type UserAction = { kind: 'approve'; id: number } | { kind: 'suspend'; id: number } | { kind: 'patch'; id: number; patch: AdminUserPatch };
+type UserAction =
+  | { kind: 'approve'; id: number }
+  | { kind: 'suspend'; id: number }
+  | { kind: 'patch'; id: number; patch: AdminUserPatch };
 
 const SUCCESS_TEXT: Record<UserAction['kind'], string> = {
   approve: 'User approved',
@@ -34,8 +46,17 @@ export function useUserAction() {
   return useMutation({
     mutationFn: (action: UserAction) =>
       action.kind === 'patch'
-        ? sendJson('PATCH', `${ADMIN_USERS_KEY}/${action.id}`, currentUserResponseSchema, action.patch)
-        : sendJson('POST', `${ADMIN_USERS_KEY}/${action.id}/${action.kind}`, currentUserResponseSchema),
+        ? sendJson(
+            'PATCH',
+            `${ADMIN_USERS_KEY}/${action.id}`,
+            currentUserResponseSchema,
+            action.patch,
+          )
+        : sendJson(
+            'POST',
+            `${ADMIN_USERS_KEY}/${action.id}/${action.kind}`,
+            currentUserResponseSchema,
+          ),
     onSuccess: ({ user }, action) => {
       toast({ title: SUCCESS_TEXT[action.kind], description: user.fullName || user.email });
       void queryClient.invalidateQueries({ queryKey: [ADMIN_USERS_KEY] });

@@ -31,8 +31,17 @@ export function AdminUsersPage() {
         <fieldset className="segmented">
           <legend className="sr-only">Show users</legend>
           {FILTERS.map((f) => (
-            <label key={f.value} className={`segmented__option${filter === f.value ? ' segmented__option--active' : ''}`}>
-              <input type="radio" name="status-filter" value={f.value} checked={filter === f.value} onChange={() => setFilter(f.value)} />
+            <label
+              key={f.value}
+              className={`segmented__option${filter === f.value ? ' segmented__option--active' : ''}`}
+            >
+              <input
+                type="radio"
+                name="status-filter"
+                value={f.value}
+                checked={filter === f.value}
+                onChange={() => setFilter(f.value)}
+              />
               {f.label}
             </label>
           ))}
@@ -43,7 +52,9 @@ export function AdminUsersPage() {
           ) : users.isError ? (
             <p className="text-danger">Users could not be loaded ({errorMessage(users.error)}).</p>
           ) : users.data.length === 0 ? (
-            <p className="empty-state">{filter === 'pending' ? 'No users waiting for approval' : 'No users'}</p>
+            <p className="empty-state">
+              {filter === 'pending' ? 'No users waiting for approval' : 'No users'}
+            </p>
           ) : (
             <ul className="user-list">
               {users.data.map((u) => (

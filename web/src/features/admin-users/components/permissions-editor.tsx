@@ -17,7 +17,13 @@ import { useUserAction } from '../api/admin-users';
 type Flags = Partial<Record<PermissionAction, boolean>>;
 type Grid = Record<PermissionModule, Flags | boolean>;
 
-const ACTION_LABELS: Record<PermissionAction, string> = { read: 'Read', create: 'Create', edit: 'Edit', delete: 'Delete', view: 'View' };
+const ACTION_LABELS: Record<PermissionAction, string> = {
+  read: 'Read',
+  create: 'Create',
+  edit: 'Edit',
+  delete: 'Delete',
+  view: 'View',
+};
 const ROLE_LABELS: Record<UserRole, string> = { administrator: 'Administrator', member: 'Member' };
 
 function isBooleanModule(m: PermissionModule): m is (typeof BOOLEAN_MODULES)[number] {
@@ -32,7 +38,9 @@ function toGrid(role: UserRole, permissions: Permissions): Grid {
       const entry = permissions[m];
       grid[m] = entry === undefined ? role === 'administrator' : entry;
     } else {
-      grid[m] = Object.fromEntries(MODULE_ACTIONS[m].map((a) => [a, hasPermission({ role, permissions }, m, a)]));
+      grid[m] = Object.fromEntries(
+        MODULE_ACTIONS[m].map((a) => [a, hasPermission({ role, permissions }, m, a)]),
+      );
     }
   }
   return grid;
@@ -53,13 +61,23 @@ function fromGrid(role: UserRole, grid: Grid): Permissions {
       continue;
     }
     const def = defaults[m];
-    const same = typeof def !== 'boolean' && MODULE_ACTIONS[m].every((a) => (value[a] ?? false) === (def[a] ?? false));
+    const same =
+      typeof def !== 'boolean' &&
+      MODULE_ACTIONS[m].every((a) => (value[a] ?? false) === (def[a] ?? false));
     if (!same) out[m] = Object.fromEntries(MODULE_ACTIONS[m].map((a) => [a, value[a] ?? false]));
   }
   return out as Permissions;
 }
 
-export function PermissionsEditor({ user, open, onOpenChange }: { user: User; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function PermissionsEditor({
+  user,
+  open,
+  onOpenChange,
+}: {
+  user: User;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const [role, setRole] = useState<UserRole>(user.role);
   const [grid, setGrid] = useState<Grid>(() => toGrid(user.role, user.permissions));
   const action = useUserAction();
@@ -77,19 +95,25 @@ export function PermissionsEditor({ user, open, onOpenChange }: { user: User; op
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog dialog--wide">
           <div className="dialog__header">
-            <Dialog.Title className="dialog__title">Access for {user.fullName || user.email}</Dialog.Title>
+            <Dialog.Title className="dialog__title">
+              Access for {user.fullName || user.email}
+            </Dialog.Title>
             <Dialog.Close className="icon-button" aria-label="Close">
               <X aria-hidden="true" size={22} />
             </Dialog.Close>
           </div>
           <Dialog.Description className="dialog__description">
-            Set the role and what this user may do in each module. The server enforces the same rules.
+            Set the role and what this user may do in each module. The server enforces the same
+            rules.
           </Dialog.Description>
           <form
             className="form"
             onSubmit={(e) => {
               e.preventDefault();
-              action.mutate({ kind: 'patch', id: user.id, patch: { role, permissions: fromGrid(role, grid) } }, { onSuccess: () => onOpenChange(false) });
+              action.mutate(
+                { kind: 'patch', id: user.id, patch: { role, permissions: fromGrid(role, grid) } },
+                { onSuccess: () => onOpenChange(false) },
+              );
             }}
           >
             <fieldset className="fieldset">
@@ -111,7 +135,9 @@ export function PermissionsEditor({ user, open, onOpenChange }: { user: User; op
                   </label>
                 ))}
               </div>
-              <p className="field__hint">Changing the role resets the module permissions to that role&apos;s defaults.</p>
+              <p className="field__hint">
+                Changing the role resets the module permissions to that role&apos;s defaults.
+              </p>
             </fieldset>
             <div className="perm-table-wrap">
               <table className="perm-table">
@@ -129,16 +155,30 @@ export function PermissionsEditor({ user, open, onOpenChange }: { user: User; op
                       <tr key={m}>
                         <th scope="row">{MODULE_LABELS[m]}</th>
                         <td>
-                          <div className="perm-flags" role="group" aria-label={`${MODULE_LABELS[m]} permissions`}>
+                          <div
+                            className="perm-flags"
+                            role="group"
+                            aria-label={`${MODULE_LABELS[m]} permissions`}
+                          >
                             {typeof value === 'boolean' ? (
                               <label className="choice">
-                                <input type="checkbox" checked={value} onChange={(e) => setGrid((g) => ({ ...g, [m]: e.currentTarget.checked }))} />
+                                <input
+                                  type="checkbox"
+                                  checked={value}
+                                  onChange={(e) =>
+                                    setGrid((g) => ({ ...g, [m]: e.currentTarget.checked }))
+                                  }
+                                />
                                 Allowed
                               </label>
                             ) : (
                               MODULE_ACTIONS[m].map((a) => (
                                 <label key={a} className="choice">
-                                  <input type="checkbox" checked={value[a] ?? false} onChange={(e) => setFlag(m, a, e.currentTarget.checked)} />
+                                  <input
+                                    type="checkbox"
+                                    checked={value[a] ?? false}
+                                    onChange={(e) => setFlag(m, a, e.currentTarget.checked)}
+                                  />
                                   {ACTION_LABELS[a]}
                                 </label>
                               ))

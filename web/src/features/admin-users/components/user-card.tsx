@@ -9,22 +9,35 @@ import { formatDateTime } from '@/lib/format';
 import { useUserAction, useUserDocuments } from '../api/admin-users';
 import { PermissionsEditor } from './permissions-editor';
 
-const STATUS_LABEL: Record<User['status'], string> = { pending: 'Pending', approved: 'Approved', suspended: 'Suspended' };
+const STATUS_LABEL: Record<User['status'], string> = {
+  pending: 'Pending',
+  approved: 'Approved',
+  suspended: 'Suspended',
+};
 
 function formatBytes(bytes: number | null): string | null {
   if (bytes === null) return null;
-  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+    : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
 function Documents({ user }: { user: User }) {
   const [open, setOpen] = useState(false);
-  const recorded = (user.idDocumentUrl ? 1 : 0) + parseCertificationUrls(user.certificationsUrl).length;
+  const recorded =
+    (user.idDocumentUrl ? 1 : 0) + parseCertificationUrls(user.certificationsUrl).length;
   const docs = useUserDocuments(user.id, open);
   if (recorded === 0) return <p className="text-muted">No documents uploaded</p>;
   return (
     <div className="user-docs">
-      <button type="button" className="button button--secondary" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-        <FileText aria-hidden="true" size={20} /> {open ? 'Hide documents' : `View documents (${recorded})`}
+      <button
+        type="button"
+        className="button button--secondary"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <FileText aria-hidden="true" size={20} />{' '}
+        {open ? 'Hide documents' : `View documents (${recorded})`}
       </button>
       {open ? (
         docs.isPending ? (
@@ -34,9 +47,16 @@ function Documents({ user }: { user: User }) {
         ) : (
           <ul className="doc-links" aria-label={`Documents of ${user.fullName || user.email}`}>
             {docs.data.map((d, i) => {
-              const certNumber = docs.data.slice(0, i + 1).filter((x) => x.kind === 'certification').length;
+              const certNumber = docs.data
+                .slice(0, i + 1)
+                .filter((x) => x.kind === 'certification').length;
               const label = d.kind === 'idDocument' ? 'ID document' : `Certification ${certNumber}`;
-              const meta = [formatBytes(d.sizeBytes), d.uploadedAt ? formatDateTime(d.uploadedAt) : null].filter(Boolean).join(', ');
+              const meta = [
+                formatBytes(d.sizeBytes),
+                d.uploadedAt ? formatDateTime(d.uploadedAt) : null,
+              ]
+                .filter(Boolean)
+                .join(', ');
               return (
                 <li key={d.url}>
                   <a href={d.url} target="_blank" rel="noopener noreferrer" className="text-link">
@@ -59,13 +79,20 @@ export function UserCard({ user, isSelf }: { user: User; isSelf: boolean }) {
   const [confirm, setConfirm] = useState<'approve' | 'suspend' | null>(null);
   const [editing, setEditing] = useState(false);
   const name = user.fullName || user.email;
-  const qualification = user.qualifications === 'Other' && user.qualificationsOther ? `Other: ${user.qualificationsOther}` : user.qualifications;
+  const qualification =
+    user.qualifications === 'Other' && user.qualificationsOther
+      ? `Other: ${user.qualificationsOther}`
+      : user.qualifications;
   return (
     <li className="card user-card">
       <div className="user-card__head">
         <h2 className="user-card__name">{name}</h2>
         <span className={`pill pill--${user.status}`}>{STATUS_LABEL[user.status]}</span>
-        <span className={`badge ${user.role === 'administrator' ? 'badge--admin' : 'badge--member'}`}>{user.role === 'administrator' ? 'Administrator' : 'Member'}</span>
+        <span
+          className={`badge ${user.role === 'administrator' ? 'badge--admin' : 'badge--member'}`}
+        >
+          {user.role === 'administrator' ? 'Administrator' : 'Member'}
+        </span>
       </div>
       <dl className="user-card__details">
         <div>
@@ -101,16 +128,30 @@ export function UserCard({ user, isSelf }: { user: User; isSelf: boolean }) {
       ) : (
         <div className="user-card__actions">
           {user.status !== 'approved' ? (
-            <button type="button" className="button button--primary" disabled={action.isPending} onClick={() => setConfirm('approve')}>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={action.isPending}
+              onClick={() => setConfirm('approve')}
+            >
               <Check aria-hidden="true" size={20} /> Approve
             </button>
           ) : null}
           {user.status !== 'suspended' ? (
-            <button type="button" className="button button--danger" disabled={action.isPending} onClick={() => setConfirm('suspend')}>
+            <button
+              type="button"
+              className="button button--danger"
+              disabled={action.isPending}
+              onClick={() => setConfirm('suspend')}
+            >
               <UserX aria-hidden="true" size={20} /> Suspend
             </button>
           ) : null}
-          <button type="button" className="button button--secondary" onClick={() => setEditing(true)}>
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => setEditing(true)}
+          >
             <KeyRound aria-hidden="true" size={20} /> Edit access
           </button>
         </div>

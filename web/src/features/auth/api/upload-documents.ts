@@ -24,7 +24,9 @@ export async function uploadPickedDocuments(): Promise<User | null> {
   for (const entry of pending) {
     store().patchEntry(entry.id, { status: 'uploading', loaded: 0, error: undefined });
     try {
-      const url = await uploadFile(entry.file, (loaded) => store().patchEntry(entry.id, { loaded }));
+      const url = await uploadFile(entry.file, (loaded) =>
+        store().patchEntry(entry.id, { loaded }),
+      );
       store().patchEntry(entry.id, { status: 'uploaded', url, loaded: entry.file.size });
     } catch (error) {
       const message = errorMessage(error);

@@ -1,6 +1,9 @@
 // One document's trip to storage: ask for a one-time URL, then PUT the bytes to it with
 // XMLHttpRequest, because fetch cannot report upload progress.
-import { uploadStoredResponseSchema, uploadUrlResponseSchema } from '@rescuelog/sync-protocol/uploads';
+import {
+  uploadStoredResponseSchema,
+  uploadUrlResponseSchema,
+} from '@rescuelog/sync-protocol/uploads';
 import { HttpError, REQUESTED_WITH, sendJson } from '@/lib/api-client';
 
 export type ProgressListener = (loaded: number, total: number) => void;

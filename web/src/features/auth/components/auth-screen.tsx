@@ -6,7 +6,9 @@ import { InstallAppButton } from './install-app-button';
 import { SignInForm } from './sign-in-form';
 
 // Most visits sign in; the registration form and its upload code load when the tab opens.
-const RegisterForm = lazy(async () => ({ default: (await import('./register-form')).RegisterForm }));
+const RegisterForm = lazy(async () => ({
+  default: (await import('./register-form')).RegisterForm,
+}));
 
 export function AuthScreen() {
   return (
@@ -15,7 +17,9 @@ export function AuthScreen() {
         <header className="auth-page__brand">
           <ShieldPlus aria-hidden="true" size={40} className="auth-page__logo" />
           <h1 className="auth-page__title">RescueLog</h1>
-          <p className="auth-page__subtitle">Patient and incident records for rescue and medical responders</p>
+          <p className="auth-page__subtitle">
+            Patient and incident records for rescue and medical responders
+          </p>
         </header>
         <section className="card" aria-label="Sign in or register">
           <Tabs.Root defaultValue="sign-in" className="tabs">
@@ -35,7 +39,8 @@ export function AuthScreen() {
               <h2 className="sr-only">Register</h2>
               <p className="form-note">
                 Fields marked <span aria-hidden="true">*</span>
-                <span className="sr-only">as required</span> are required. New accounts are reviewed by an administrator.
+                <span className="sr-only">as required</span> are required. New accounts are reviewed
+                by an administrator.
               </p>
               <Suspense fallback={<Spinner label="Loading registration form" />}>
                 <RegisterForm />

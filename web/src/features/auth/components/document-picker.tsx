@@ -1,7 +1,12 @@
 import { ALLOWED_UPLOAD_ACCEPT } from '@rescuelog/sync-protocol/uploads';
 import { FileText, Trash2 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
-import { DOCUMENT_LIMITS, useDocumentUploads, type DocumentEntry, type DocumentKind } from '../stores/document-uploads';
+import {
+  DOCUMENT_LIMITS,
+  useDocumentUploads,
+  type DocumentEntry,
+  type DocumentKind,
+} from '../stores/document-uploads';
 
 const STATUS_TEXT: Record<DocumentEntry['status'], string> = {
   selected: 'Ready to upload',
@@ -17,7 +22,12 @@ function formatSize(bytes: number): string {
 
 function FileRow({ entry, disabled }: { entry: DocumentEntry; disabled: boolean }) {
   const removeEntry = useDocumentUploads((s) => s.removeEntry);
-  const percent = entry.file.size === 0 ? (entry.status === 'uploaded' ? 100 : 0) : Math.round((entry.loaded / entry.file.size) * 100);
+  const percent =
+    entry.file.size === 0
+      ? entry.status === 'uploaded'
+        ? 100
+        : 0
+      : Math.round((entry.loaded / entry.file.size) * 100);
   return (
     <li className={`file-row file-row--${entry.status}`}>
       <FileText aria-hidden="true" size={20} className="file-row__icon" />
@@ -27,12 +37,23 @@ function FileRow({ entry, disabled }: { entry: DocumentEntry; disabled: boolean 
           {formatSize(entry.file.size)} · {STATUS_TEXT[entry.status]}
           {entry.error ? `: ${entry.error}` : ''}
         </span>
-        <progress className="file-row__progress" max={100} value={percent} aria-label={`Upload progress for ${entry.file.name}`}>
+        <progress
+          className="file-row__progress"
+          max={100}
+          value={percent}
+          aria-label={`Upload progress for ${entry.file.name}`}
+        >
           {percent}%
         </progress>
       </div>
       {entry.status !== 'uploaded' && entry.status !== 'uploading' ? (
-        <button type="button" className="icon-button" onClick={() => removeEntry(entry.id)} disabled={disabled} aria-label={`Remove ${entry.file.name}`}>
+        <button
+          type="button"
+          className="icon-button"
+          onClick={() => removeEntry(entry.id)}
+          disabled={disabled}
+          aria-label={`Remove ${entry.file.name}`}
+        >
           <Trash2 aria-hidden="true" size={20} />
         </button>
       ) : null}
@@ -61,7 +82,8 @@ function DocumentInput({ kind, label, disabled }: DocumentInputProps) {
         {label}
       </label>
       <p className="field__hint" id={`${id}-hint`}>
-        {kind === 'id' ? '1 file' : `Up to ${limit} files`}, PDF, JPEG, PNG or WebP, at most 10 MB each.
+        {kind === 'id' ? '1 file' : `Up to ${limit} files`}, PDF, JPEG, PNG or WebP, at most 10 MB
+        each.
       </p>
       <input
         ref={inputRef}

@@ -34,13 +34,17 @@ export function InstallAppButton() {
               <X aria-hidden="true" size={22} />
             </Dialog.Close>
           </div>
-          <Dialog.Description className="dialog__description">To install this app on your device:</Dialog.Description>
+          <Dialog.Description className="dialog__description">
+            To install this app on your device:
+          </Dialog.Description>
           <ol className="install-steps">
             <li>
-              <Share aria-hidden="true" size={20} /> Tap the <strong>Share</strong> button in your browser.
+              <Share aria-hidden="true" size={20} /> Tap the <strong>Share</strong> button in your
+              browser.
             </li>
             <li>
-              <SquarePlus aria-hidden="true" size={20} /> Choose <strong>Add to Home Screen</strong>.
+              <SquarePlus aria-hidden="true" size={20} /> Choose <strong>Add to Home Screen</strong>
+              .
             </li>
           </ol>
           <Dialog.Close className="button button--primary button--block">Got it</Dialog.Close>

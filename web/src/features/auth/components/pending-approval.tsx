@@ -28,7 +28,11 @@ function PendingDocuments({ user }: { user: User }) {
       if (updated) setCurrentUser(queryClient, updated);
       toast({ title: 'Documents uploaded', description: 'Your documents were sent for review.' });
     } catch (error) {
-      toast({ title: 'Upload failed', description: errorMessage(error) || 'Failed to upload documents', variant: 'destructive' });
+      toast({
+        title: 'Upload failed',
+        description: errorMessage(error) || 'Failed to upload documents',
+        variant: 'destructive',
+      });
     } finally {
       setBusy(false);
     }
@@ -40,11 +44,23 @@ function PendingDocuments({ user }: { user: User }) {
         Documents
       </h2>
       <p>
-        ID document: {user.idDocumentUrl ? 'received' : 'not uploaded'}. Certifications: {certCount > 0 ? `${certCount} received` : 'none uploaded'}.
+        ID document: {user.idDocumentUrl ? 'received' : 'not uploaded'}. Certifications:{' '}
+        {certCount > 0 ? `${certCount} received` : 'none uploaded'}.
       </p>
-      {failed ? <p className="text-danger">Some documents were not uploaded. Retry below.</p> : null}
-      <DocumentPicker disabled={busy} legend="Add documents" note="Choose files, then press Upload documents." />
-      <button type="button" className="button button--secondary button--block" disabled={busy || waiting.length === 0} onClick={() => void upload()}>
+      {failed ? (
+        <p className="text-danger">Some documents were not uploaded. Retry below.</p>
+      ) : null}
+      <DocumentPicker
+        disabled={busy}
+        legend="Add documents"
+        note="Choose files, then press Upload documents."
+      />
+      <button
+        type="button"
+        className="button button--secondary button--block"
+        disabled={busy || waiting.length === 0}
+        onClick={() => void upload()}
+      >
         {busy ? 'Uploading documents...' : failed ? 'Retry upload' : 'Upload documents'}
       </button>
     </section>
@@ -59,7 +75,10 @@ export function PendingApproval({ user }: { user: User }) {
       tone="warning"
       actions={<BackToLoginButton />}
     >
-      <p>Your account is currently pending approval from an administrator. You will receive access once your account has been reviewed.</p>
+      <p>
+        Your account is currently pending approval from an administrator. You will receive access
+        once your account has been reviewed.
+      </p>
       <PendingDocuments user={user} />
     </StatusPage>
   );

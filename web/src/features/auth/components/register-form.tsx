@@ -59,16 +59,27 @@ export function RegisterForm() {
     setPhase('registering');
     let user: User;
     try {
-      const body = { ...values, qualificationsOther: values.qualifications === 'Other' ? values.qualificationsOther : null };
+      const body = {
+        ...values,
+        qualificationsOther: values.qualifications === 'Other' ? values.qualificationsOther : null,
+      };
       const result = await sendJson('POST', '/api/register', registerResponseSchema, body);
       user = result.user;
-      toast({ title: 'Registration successful', description: result.message || 'Your account has been created and is pending approval' });
+      toast({
+        title: 'Registration successful',
+        description: result.message || 'Your account has been created and is pending approval',
+      });
     } catch (error) {
       const fieldErrors = parseErrorBody(error)?.fieldErrors ?? {};
       for (const [field, messages] of Object.entries(fieldErrors)) {
-        if (FORM_FIELDS.has(field) && messages[0]) form.setError(field as Path<RegisterInput>, { message: messages[0] });
+        if (FORM_FIELDS.has(field) && messages[0])
+          form.setError(field as Path<RegisterInput>, { message: messages[0] });
       }
-      toast({ title: 'Registration failed', description: errorMessage(error) || 'Unable to create account', variant: 'destructive' });
+      toast({
+        title: 'Registration failed',
+        description: errorMessage(error) || 'Unable to create account',
+        variant: 'destructive',
+      });
       setPhase('idle');
       return;
     }
@@ -94,7 +105,15 @@ export function RegisterForm() {
   const busy = phase !== 'idle';
   return (
     <form className="form" noValidate onSubmit={form.handleSubmit(onSubmit)} aria-busy={busy}>
-      <TextField label="Email" type="email" autoComplete="email" inputMode="email" required error={errors.email?.message} {...form.register('email')} />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        required
+        error={errors.email?.message}
+        {...form.register('email')}
+      />
       <TextField
         label="Password"
         type="password"
@@ -104,11 +123,40 @@ export function RegisterForm() {
         error={errors.password?.message}
         {...form.register('password')}
       />
-      <TextField label="Full name" autoComplete="name" required error={errors.fullName?.message} {...form.register('fullName')} />
-      <TextField label="Call sign" autoComplete="off" error={errors.callSign?.message} {...form.register('callSign')} />
-      <TextField label="Contact number" type="tel" autoComplete="tel" inputMode="tel" error={errors.contactNumber?.message} {...form.register('contactNumber')} />
-      <TextField label="ID number" autoComplete="off" error={errors.idNumber?.message} {...form.register('idNumber')} />
-      <SelectField label="Qualifications" required error={errors.qualifications?.message} defaultValue="" {...form.register('qualifications')}>
+      <TextField
+        label="Full name"
+        autoComplete="name"
+        required
+        error={errors.fullName?.message}
+        {...form.register('fullName')}
+      />
+      <TextField
+        label="Call sign"
+        autoComplete="off"
+        error={errors.callSign?.message}
+        {...form.register('callSign')}
+      />
+      <TextField
+        label="Contact number"
+        type="tel"
+        autoComplete="tel"
+        inputMode="tel"
+        error={errors.contactNumber?.message}
+        {...form.register('contactNumber')}
+      />
+      <TextField
+        label="ID number"
+        autoComplete="off"
+        error={errors.idNumber?.message}
+        {...form.register('idNumber')}
+      />
+      <SelectField
+        label="Qualifications"
+        required
+        error={errors.qualifications?.message}
+        defaultValue=""
+        {...form.register('qualifications')}
+      >
         <option value="" disabled>
           Select your qualification
         </option>
@@ -119,12 +167,27 @@ export function RegisterForm() {
         ))}
       </SelectField>
       {qualification === 'Other' ? (
-        <TextField label="Other qualifications" required error={errors.qualificationsOther?.message} {...form.register('qualificationsOther')} />
+        <TextField
+          label="Other qualifications"
+          required
+          error={errors.qualificationsOther?.message}
+          {...form.register('qualificationsOther')}
+        />
       ) : null}
       <fieldset className="fieldset">
         <legend className="fieldset__legend">Next of kin</legend>
-        <TextField label="Next of kin name" autoComplete="off" error={errors.nextOfKinName?.message} {...form.register('nextOfKinName')} />
-        <TextField label="Relationship" autoComplete="off" error={errors.nextOfKinRelationship?.message} {...form.register('nextOfKinRelationship')} />
+        <TextField
+          label="Next of kin name"
+          autoComplete="off"
+          error={errors.nextOfKinName?.message}
+          {...form.register('nextOfKinName')}
+        />
+        <TextField
+          label="Relationship"
+          autoComplete="off"
+          error={errors.nextOfKinRelationship?.message}
+          {...form.register('nextOfKinRelationship')}
+        />
         <TextField
           label="Next of kin contact number"
           type="tel"
@@ -136,7 +199,11 @@ export function RegisterForm() {
       </fieldset>
       <DocumentPicker disabled={busy} />
       <button type="submit" className="button button--primary button--block" disabled={busy}>
-        {phase === 'registering' ? 'Creating account...' : phase === 'uploading' ? 'Uploading documents...' : 'Create Account'}
+        {phase === 'registering'
+          ? 'Creating account...'
+          : phase === 'uploading'
+            ? 'Uploading documents...'
+            : 'Create Account'}
       </button>
     </form>
   );

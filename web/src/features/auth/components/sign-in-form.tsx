@@ -1,5 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { currentUserResponseSchema, loginSchema, type LoginInput } from '@rescuelog/sync-protocol/users';
+import {
+  currentUserResponseSchema,
+  loginSchema,
+  type LoginInput,
+} from '@rescuelog/sync-protocol/users';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { TextField } from '@/components/ui/field';
@@ -9,23 +13,54 @@ import { toast } from '@/lib/toast-store';
 
 export function SignInForm() {
   const queryClient = useQueryClient();
-  const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  const form = useForm<LoginInput>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: '', password: '' },
+  });
   const login = useMutation({
-    mutationFn: (values: LoginInput) => sendJson('POST', '/api/login', currentUserResponseSchema, values),
+    mutationFn: (values: LoginInput) =>
+      sendJson('POST', '/api/login', currentUserResponseSchema, values),
     onSuccess: ({ user }) => {
       toast({ title: 'Login successful', description: 'Welcome back!' });
       setCurrentUser(queryClient, user);
     },
     onError: (error) => {
-      toast({ title: 'Login failed', description: errorMessage(error) || 'Invalid email or password', variant: 'destructive' });
+      toast({
+        title: 'Login failed',
+        description: errorMessage(error) || 'Invalid email or password',
+        variant: 'destructive',
+      });
     },
   });
   const { errors } = form.formState;
   return (
-    <form className="form" noValidate onSubmit={form.handleSubmit((values) => login.mutate(values))}>
-      <TextField label="Email" type="email" autoComplete="email" inputMode="email" required error={errors.email?.message} {...form.register('email')} />
-      <TextField label="Password" type="password" autoComplete="current-password" required error={errors.password?.message} {...form.register('password')} />
-      <button type="submit" className="button button--primary button--block" disabled={login.isPending}>
+    <form
+      className="form"
+      noValidate
+      onSubmit={form.handleSubmit((values) => login.mutate(values))}
+    >
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        required
+        error={errors.email?.message}
+        {...form.register('email')}
+      />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        required
+        error={errors.password?.message}
+        {...form.register('password')}
+      />
+      <button
+        type="submit"
+        className="button button--primary button--block"
+        disabled={login.isPending}
+      >
         {login.isPending ? 'Signing in...' : 'Sign In'}
       </button>
     </form>

@@ -32,7 +32,10 @@ interface DocumentUploadsState {
   reset: () => void;
 }
 
-export const DOCUMENT_LIMITS: Record<DocumentKind, number> = { id: MAX_ID_DOCUMENTS, certification: MAX_CERTIFICATIONS };
+export const DOCUMENT_LIMITS: Record<DocumentKind, number> = {
+  id: MAX_ID_DOCUMENTS,
+  certification: MAX_CERTIFICATIONS,
+};
 
 let nextId = 0;
 
@@ -52,7 +55,11 @@ export const useDocumentUploads = create<DocumentUploadsState>()((set, get) => (
       } else if (!isAllowedType(file.type)) {
         errors.push(`${file.name}: ${UPLOAD_MESSAGES.typeNotAllowed}`);
       } else if (current + accepted.length >= DOCUMENT_LIMITS[kind]) {
-        errors.push(kind === 'id' ? UPLOAD_MESSAGES.tooManyIdDocuments : UPLOAD_MESSAGES.tooManyCertifications);
+        errors.push(
+          kind === 'id'
+            ? UPLOAD_MESSAGES.tooManyIdDocuments
+            : UPLOAD_MESSAGES.tooManyCertifications,
+        );
       } else {
         nextId += 1;
         accepted.push({ id: `doc-${nextId}`, kind, file, status: 'selected', loaded: 0 });
@@ -62,6 +69,7 @@ export const useDocumentUploads = create<DocumentUploadsState>()((set, get) => (
     return [...new Set(errors)];
   },
   removeEntry: (id) => set((s) => ({ entries: s.entries.filter((e) => e.id !== id) })),
-  patchEntry: (id, patch) => set((s) => ({ entries: s.entries.map((e) => (e.id === id ? { ...e, ...patch } : e)) })),
+  patchEntry: (id, patch) =>
+    set((s) => ({ entries: s.entries.map((e) => (e.id === id ? { ...e, ...patch } : e)) })),
   reset: () => set({ entries: [] }),
 }));

@@ -1,6 +1,10 @@
 // The addenda of a case, oldest first: who wrote each (the name and call sign the addendum
 // was signed with), when, why, and every field's value before and after.
-import { CASE_FIELD_LABELS, formatCaseDateTime, formatCaseValue } from '@rescuelog/sync-protocol/case/fields';
+import {
+  CASE_FIELD_LABELS,
+  formatCaseDateTime,
+  formatCaseValue,
+} from '@rescuelog/sync-protocol/case/fields';
 import type { CaseField } from '@rescuelog/sync-protocol/sync/entities';
 import { CASE_FIELDS } from '@rescuelog/sync-protocol/sync/entities';
 import type { LocalAddendum } from '../data/use-case';
@@ -12,10 +16,18 @@ function fieldLabel(field: string): string {
 }
 
 function valueText(field: string, value: unknown): string {
-  return KNOWN_FIELDS.has(field) ? formatCaseValue(field as CaseField, value) : JSON.stringify(value ?? null);
+  return KNOWN_FIELDS.has(field)
+    ? formatCaseValue(field as CaseField, value)
+    : JSON.stringify(value ?? null);
 }
 
-export function AddendaList({ addenda, authorName }: { addenda: readonly LocalAddendum[]; authorName: (addendum: LocalAddendum) => string }) {
+export function AddendaList({
+  addenda,
+  authorName,
+}: {
+  addenda: readonly LocalAddendum[];
+  authorName: (addendum: LocalAddendum) => string;
+}) {
   const live = addenda.filter((a) => !a.deletedAt);
   if (live.length === 0) return <p className="completed-empty">No addenda.</p>;
   return (
@@ -26,7 +38,8 @@ export function AddendaList({ addenda, authorName }: { addenda: readonly LocalAd
         return (
           <li key={addendum.id} className="addendum" aria-labelledby={headingId}>
             <h4 id={headingId} className="addendum__title">
-              Addendum {index + 1} · {formatCaseDateTime(addendum.createdAt) ?? 'time not known yet'}
+              Addendum {index + 1} ·{' '}
+              {formatCaseDateTime(addendum.createdAt) ?? 'time not known yet'}
             </h4>
             <p className="addendum__author">By {authorName(addendum)}</p>
             <p className="addendum__reason">
@@ -49,7 +62,9 @@ export function AddendaList({ addenda, authorName }: { addenda: readonly LocalAd
                     {changes.map((change) => (
                       <tr key={change.field}>
                         <th scope="row">{fieldLabel(change.field)}</th>
-                        <td className="addendum__before">{valueText(change.field, change.before)}</td>
+                        <td className="addendum__before">
+                          {valueText(change.field, change.before)}
+                        </td>
                         <td className="addendum__after">{valueText(change.field, change.after)}</td>
                       </tr>
                     ))}

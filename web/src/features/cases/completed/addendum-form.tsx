@@ -3,7 +3,12 @@
 // choice, text, list), give the reason (required), and see each field's value before and
 // after. Saved as one case.addendum through the outbox (offline too); the device and the
 // server apply the new values to the case and keep the before/after on the addendum.
-import { CASE_FIELD_LABELS, CASE_FIELD_ORDER, FIELD_STEP, formatCaseValue } from '@rescuelog/sync-protocol/case/fields';
+import {
+  CASE_FIELD_LABELS,
+  CASE_FIELD_ORDER,
+  FIELD_STEP,
+  formatCaseValue,
+} from '@rescuelog/sync-protocol/case/fields';
 import { CASE_STEPS } from '@rescuelog/sync-protocol/case/steps';
 import type { CaseField } from '@rescuelog/sync-protocol/sync/entities';
 import { Plus, Trash2 } from 'lucide-react';
@@ -17,7 +22,12 @@ import { draftOf, fieldKind, parseDraft, sameValue, type FieldKind } from './fie
 
 const PICKABLE_STEPS = CASE_STEPS.filter((s) => s.key !== 'case-completed');
 
-const AVPU_TEXT: Record<string, string> = { A: 'A — Alert', V: 'V — Voice', P: 'P — Pain', U: 'U — Unresponsive' };
+const AVPU_TEXT: Record<string, string> = {
+  A: 'A — Alert',
+  V: 'V — Voice',
+  P: 'P — Pain',
+  U: 'U — Unresponsive',
+};
 
 interface Row {
   field: CaseField;
@@ -25,7 +35,13 @@ interface Row {
   draft: string;
 }
 
-export function AddendumForm({ record, onDone }: { record: LocalCase & { caseId: string }; onDone: () => void }) {
+export function AddendumForm({
+  record,
+  onDone,
+}: {
+  record: LocalCase & { caseId: string };
+  onDone: () => void;
+}) {
   const [rows, setRows] = useState<Row[]>([]);
   const [pick, setPick] = useState<CaseField | ''>('');
   const [reason, setReason] = useState('');
@@ -43,7 +59,9 @@ export function AddendumForm({ record, onDone }: { record: LocalCase & { caseId:
     // The new row's input takes focus once it is on screen.
     requestAnimationFrame(() => {
       const target = document.getElementById(`addendum-${pick}`);
-      const input = target?.matches('input, textarea, select') ? target : target?.querySelector<HTMLElement>('input, textarea, select');
+      const input = target?.matches('input, textarea, select')
+        ? target
+        : target?.querySelector<HTMLElement>('input, textarea, select');
       input?.focus();
     });
   };
@@ -61,7 +79,8 @@ export function AddendumForm({ record, onDone }: { record: LocalCase & { caseId:
       const parsed = parseDraft(row.field, row.kind, row.draft);
       const before = record[row.field] ?? null;
       if (!parsed.ok) next[row.field] = parsed.message;
-      else if (sameValue(parsed.value, before)) next[row.field] = 'This is the current value: change it, or remove the field.';
+      else if (sameValue(parsed.value, before))
+        next[row.field] = 'This is the current value: change it, or remove the field.';
       else changes.push({ field: row.field, before, after: parsed.value });
     }
     if (reason.trim() === '') next.reason = 'A reason is required';
@@ -71,8 +90,17 @@ export function AddendumForm({ record, onDone }: { record: LocalCase & { caseId:
     if (Object.keys(next).length > 0 || !user) return;
     setSaving(true);
     try {
-      await addCaseAddendum(record, reason.trim(), changes, { fullName: user.fullName, callSign: user.callSign });
-      toast({ title: 'Addendum added', description: changes.length === 0 ? 'The note is on the record.' : `${String(changes.length)} field${changes.length === 1 ? '' : 's'} corrected.` });
+      await addCaseAddendum(record, reason.trim(), changes, {
+        fullName: user.fullName,
+        callSign: user.callSign,
+      });
+      toast({
+        title: 'Addendum added',
+        description:
+          changes.length === 0
+            ? 'The note is on the record.'
+            : `${String(changes.length)} field${changes.length === 1 ? '' : 's'} corrected.`,
+      });
       onDone();
     } catch (e) {
       setErrors({ form: e instanceof Error ? e.message : String(e) });
@@ -82,22 +110,37 @@ export function AddendumForm({ record, onDone }: { record: LocalCase & { caseId:
   };
 
   return (
-    <form className="addendum-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="addendum-form-title">
+    <form
+      className="addendum-form"
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-labelledby="addendum-form-title"
+    >
       <h3 id="addendum-form-title" className="completed-subtitle">
         New addendum
       </h3>
-      <p className="field__hint">Choose the fields to correct and enter their new values. An addendum without fields adds a note to the record.</p>
+      <p className="field__hint">
+        Choose the fields to correct and enter their new values. An addendum without fields adds a
+        note to the record.
+      </p>
 
       <div className="addendum-pick">
         <label htmlFor={pickId} className="field__label">
           Field to correct
         </label>
         <div className="addendum-pick__row">
-          <select id={pickId} className="input addendum-pick__select" value={pick} onChange={(e) => setPick(e.target.value as CaseField | '')}>
+          <select
+            id={pickId}
+            className="input addendum-pick__select"
+            value={pick}
+            onChange={(e) => setPick(e.target.value as CaseField | '')}
+          >
             <option value="">Choose a field…</option>
             {PICKABLE_STEPS.map((step) => (
               <optgroup key={step.key} label={step.title}>
-                {CASE_FIELD_ORDER.filter((f) => FIELD_STEP[f] === step.key && !rows.some((r) => r.field === f)).map((f) => (
+                {CASE_FIELD_ORDER.filter(
+                  (f) => FIELD_STEP[f] === step.key && !rows.some((r) => r.field === f),
+                ).map((f) => (
                   <option key={f} value={f}>
                     {CASE_FIELD_LABELS[f]}
                   </option>
@@ -105,14 +148,26 @@ export function AddendumForm({ record, onDone }: { record: LocalCase & { caseId:
               </optgroup>
             ))}
           </select>
-          <button type="button" className="button button--secondary" onClick={addRow} disabled={!pick}>
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={addRow}
+            disabled={!pick}
+          >
             <Plus size={20} aria-hidden="true" /> Add field
           </button>
         </div>
       </div>
 
       {rows.map((row) => (
-        <AddendumRow key={row.field} row={row} before={record[row.field]} error={errors[row.field]} onDraft={(d) => setDraft(row.field, d)} onRemove={() => removeRow(row.field)} />
+        <AddendumRow
+          key={row.field}
+          row={row}
+          before={record[row.field]}
+          error={errors[row.field]}
+          onDraft={(d) => setDraft(row.field, d)}
+          onRemove={() => removeRow(row.field)}
+        />
       ))}
 
       <div className="field">
@@ -157,18 +212,37 @@ export function AddendumForm({ record, onDone }: { record: LocalCase & { caseId:
   );
 }
 
-function AddendumRow({ row, before, error, onDraft, onRemove }: { row: Row; before: unknown; error: string | undefined; onDraft: (draft: string) => void; onRemove: () => void }) {
+function AddendumRow({
+  row,
+  before,
+  error,
+  onDraft,
+  onRemove,
+}: {
+  row: Row;
+  before: unknown;
+  error: string | undefined;
+  onDraft: (draft: string) => void;
+  onRemove: () => void;
+}) {
   const { field, kind, draft } = row;
   const label = CASE_FIELD_LABELS[field];
   const inputId = `addendum-${field}`;
   const parsed = parseDraft(field, kind, draft);
   const after = parsed.ok ? formatCaseValue(field, parsed.value) : '…';
-  const describedBy = [`${inputId}-change`, error ? `${inputId}-error` : null].filter(Boolean).join(' ');
+  const describedBy = [`${inputId}-change`, error ? `${inputId}-error` : null]
+    .filter(Boolean)
+    .join(' ');
   return (
     <div className="addendum-row">
       <div className="addendum-row__head">
         <span className="addendum-row__label">{label}</span>
-        <button type="button" className="button addendum-row__remove" onClick={onRemove} aria-label={`Remove ${label}`}>
+        <button
+          type="button"
+          className="button addendum-row__remove"
+          onClick={onRemove}
+          aria-label={`Remove ${label}`}
+        >
           <Trash2 size={18} aria-hidden="true" /> Remove
         </button>
       </div>
@@ -180,7 +254,15 @@ function AddendumRow({ row, before, error, onDraft, onRemove }: { row: Row; befo
           After: <strong>{after}</strong>
         </span>
       </p>
-      <ValueInput id={inputId} label={`New ${label.toLowerCase()}`} kind={kind} draft={draft} onDraft={onDraft} describedBy={describedBy} invalid={Boolean(error)} />
+      <ValueInput
+        id={inputId}
+        label={`New ${label.toLowerCase()}`}
+        kind={kind}
+        draft={draft}
+        onDraft={onDraft}
+        describedBy={describedBy}
+        invalid={Boolean(error)}
+      />
       {error ? (
         <p className="field__error" id={`${inputId}-error`} role="alert">
           {error}
@@ -201,7 +283,11 @@ interface ValueInputProps {
 }
 
 function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: ValueInputProps) {
-  const common = { id, 'aria-describedby': describedBy, 'aria-invalid': invalid ? true : undefined } as const;
+  const common = {
+    id,
+    'aria-describedby': describedBy,
+    'aria-invalid': invalid ? true : undefined,
+  } as const;
   switch (kind.kind) {
     case 'boolean':
       return (
@@ -261,7 +347,12 @@ function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: V
               Now
             </button>
             {draft ? (
-              <button type="button" className="button case-time__clear" aria-label={`${label}: clear`} onClick={() => onDraft('')}>
+              <button
+                type="button"
+                className="button case-time__clear"
+                aria-label={`${label}: clear`}
+                onClick={() => onDraft('')}
+              >
                 Clear
               </button>
             ) : null}
@@ -274,7 +365,15 @@ function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: V
           <label htmlFor={id} className="field__label">
             {label}
           </label>
-          <input {...common} className="input case-input" type="text" inputMode={kind.integer ? 'numeric' : 'decimal'} autoComplete="off" value={draft} onChange={(e) => onDraft(e.target.value)} />
+          <input
+            {...common}
+            className="input case-input"
+            type="text"
+            inputMode={kind.integer ? 'numeric' : 'decimal'}
+            autoComplete="off"
+            value={draft}
+            onChange={(e) => onDraft(e.target.value)}
+          />
         </div>
       );
     case 'text':
@@ -284,9 +383,22 @@ function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: V
             {label}
           </label>
           {kind.multiline ? (
-            <textarea {...common} className="input case-input case-input--multiline" rows={3} value={draft} onChange={(e) => onDraft(e.target.value)} />
+            <textarea
+              {...common}
+              className="input case-input case-input--multiline"
+              rows={3}
+              value={draft}
+              onChange={(e) => onDraft(e.target.value)}
+            />
           ) : (
-            <input {...common} className="input case-input" type="text" autoComplete="off" value={draft} onChange={(e) => onDraft(e.target.value)} />
+            <input
+              {...common}
+              className="input case-input"
+              type="text"
+              autoComplete="off"
+              value={draft}
+              onChange={(e) => onDraft(e.target.value)}
+            />
           )}
         </div>
       );
@@ -297,7 +409,14 @@ function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: V
           <label htmlFor={id} className="field__label">
             {label} {kind.kind === 'list' ? '(one per line)' : '(JSON)'}
           </label>
-          <textarea {...common} className="input case-input case-input--multiline" rows={4} value={draft} onChange={(e) => onDraft(e.target.value)} spellCheck={kind.kind === 'list'} />
+          <textarea
+            {...common}
+            className="input case-input case-input--multiline"
+            rows={4}
+            value={draft}
+            onChange={(e) => onDraft(e.target.value)}
+            spellCheck={kind.kind === 'list'}
+          />
         </div>
       );
   }

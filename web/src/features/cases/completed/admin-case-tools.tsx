@@ -18,7 +18,8 @@ export function AdminCaseTools({ caseId, completed }: { caseId: string; complete
       </h2>
       {!online ? (
         <p className="completed-offline" role="status">
-          <CloudOff size={20} aria-hidden="true" /> Unlocking a case and its access history need a connection to the server.
+          <CloudOff size={20} aria-hidden="true" /> Unlocking a case and its access history need a
+          connection to the server.
         </p>
       ) : (
         <>
@@ -40,7 +41,8 @@ function UnlockCase({ caseId }: { caseId: string }) {
   if (unlock.isSuccess) {
     return (
       <p className="completed-success" role="status">
-        Case {caseId} is unlocked on the server. This device reopens it after its next sync; other devices when they next sync.
+        Case {caseId} is unlocked on the server. This device reopens it after its next sync; other
+        devices when they next sync.
       </p>
     );
   }
@@ -66,7 +68,10 @@ function UnlockCase({ caseId }: { caseId: string }) {
       <h3 id="unlock-title" className="completed-subtitle">
         Unlock case
       </h3>
-      <p className="field__hint">Unlocking reopens the record for editing on every device. It is recorded in the audit log with your reason.</p>
+      <p className="field__hint">
+        Unlocking reopens the record for editing on every device. It is recorded in the audit log
+        with your reason.
+      </p>
       <div className="field">
         <label htmlFor={reasonId} className="field__label">
           Reason for unlocking <span className="field__required">(required)</span>
@@ -106,7 +111,9 @@ function UnlockCase({ caseId }: { caseId: string }) {
 
 function who(entry: CaseAccessEntry): string {
   if (!entry.actor) return 'Unknown';
-  return entry.actor.callSign ? `${entry.actor.fullName} (${entry.actor.callSign})` : entry.actor.fullName;
+  return entry.actor.callSign
+    ? `${entry.actor.fullName} (${entry.actor.callSign})`
+    : entry.actor.fullName;
 }
 
 function what(entry: CaseAccessEntry): string {
@@ -136,8 +143,14 @@ function AccessHistory({ caseId }: { caseId: string }) {
         <p role="status">Loading the access history…</p>
       ) : history.isError ? (
         <div role="alert">
-          <p className="field__error">Could not load the access history: {errorMessage(history.error)}</p>
-          <button type="button" className="button button--secondary" onClick={() => void history.refetch()}>
+          <p className="field__error">
+            Could not load the access history: {errorMessage(history.error)}
+          </p>
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => void history.refetch()}
+          >
             Try again
           </button>
         </div>
@@ -145,7 +158,12 @@ function AccessHistory({ caseId }: { caseId: string }) {
         <p className="completed-empty">No access recorded yet.</p>
       ) : (
         <>
-          <div className="access-history__wrap" role="region" aria-label="Access history entries" tabIndex={0}>
+          <div
+            className="access-history__wrap"
+            role="region"
+            aria-label="Access history entries"
+            tabIndex={0}
+          >
             <table className="access-history__table">
               <thead>
                 <tr>
@@ -160,21 +178,37 @@ function AccessHistory({ caseId }: { caseId: string }) {
                   <tr key={entry.id}>
                     <td>
                       {formatCaseDateTime(entry.occurredAt ?? entry.at) ?? entry.at}
-                      {entry.occurredAt && entry.occurredAt !== entry.at ? <span className="access-history__note"> (on a device; synced {formatCaseDateTime(entry.at)})</span> : null}
+                      {entry.occurredAt && entry.occurredAt !== entry.at ? (
+                        <span className="access-history__note">
+                          {' '}
+                          (on a device; synced {formatCaseDateTime(entry.at)})
+                        </span>
+                      ) : null}
                     </td>
                     <td>{who(entry)}</td>
                     <td>
                       {what(entry)}
-                      {entry.reason ? <span className="access-history__note"> Reason: {entry.reason}</span> : null}
+                      {entry.reason ? (
+                        <span className="access-history__note"> Reason: {entry.reason}</span>
+                      ) : null}
                     </td>
-                    <td>{[entry.source === 'device' ? 'Device' : 'Server', entry.ip].filter(Boolean).join(' · ')}</td>
+                    <td>
+                      {[entry.source === 'device' ? 'Device' : 'Server', entry.ip]
+                        .filter(Boolean)
+                        .join(' · ')}
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
           {history.hasNextPage ? (
-            <button type="button" className="button button--secondary" onClick={() => void history.fetchNextPage()} disabled={history.isFetchingNextPage}>
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => void history.fetchNextPage()}
+              disabled={history.isFetchingNextPage}
+            >
               {history.isFetchingNextPage ? 'Loading…' : 'Show older entries'}
             </button>
           ) : (

@@ -36,7 +36,8 @@ const unlockResponseSchema = z.object({ case: caseRecordSchema });
 export function useUnlockCase(caseId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (reason: string) => sendJson('POST', `${casePath(caseId)}/unlock`, unlockResponseSchema, { reason }),
+    mutationFn: (reason: string) =>
+      sendJson('POST', `${casePath(caseId)}/unlock`, unlockResponseSchema, { reason }),
     onSuccess: () => {
       void getSyncSession()?.engine.sync('manual');
       void queryClient.invalidateQueries({ queryKey: ['/api/cases', caseId] });
@@ -51,7 +52,11 @@ export function useAccessHistory(caseId: string, enabled: boolean) {
     queryFn: ({ pageParam, signal }) => {
       const params = new URLSearchParams({ limit: String(CASE_ACCESS_HISTORY_DEFAULT_LIMIT) });
       if (pageParam) params.set('cursor', pageParam);
-      return getJson(`${casePath(caseId)}/access-history?${params.toString()}`, caseAccessHistorySchema, signal);
+      return getJson(
+        `${casePath(caseId)}/access-history?${params.toString()}`,
+        caseAccessHistorySchema,
+        signal,
+      );
     },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
@@ -68,6 +73,7 @@ export async function fetchServerFhir(caseId: string): Promise<Blob> {
   const text = await res.text();
   // A boundary: make sure it is the Bundle before handing it to the user as a file.
   const parsed = z.looseObject({ resourceType: z.literal('Bundle') }).safeParse(JSON.parse(text));
-  if (!parsed.success) throw new HttpError(502, 'Bad Gateway', 'The server did not return a FHIR Bundle');
+  if (!parsed.success)
+    throw new HttpError(502, 'Bad Gateway', 'The server did not return a FHIR Bundle');
   return new Blob([text], { type: 'application/fhir+json' });
 }

@@ -3,7 +3,11 @@
 // the handover with print / PDF / FHIR, the addenda (adding one on a locked case held by this
 // device), the whole record read-only, the vital signs, and the administrator's tools.
 import { addendumAuthorLabel } from '@rescuelog/sync-protocol/case/addendum-author';
-import { buildHandover, type AddendumLike, type VitalLike2 } from '@rescuelog/sync-protocol/case/handover';
+import {
+  buildHandover,
+  type AddendumLike,
+  type VitalLike2,
+} from '@rescuelog/sync-protocol/case/handover';
 import { formatCaseDateTime } from '@rescuelog/sync-protocol/case/fields';
 import type { VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
 import { FilePlus2, Lock, PencilLine } from 'lucide-react';
@@ -31,10 +35,21 @@ export interface CaseRecordViewProps {
 }
 
 function readings(vitals: readonly LocalVitalSign[]): ReadingLike[] {
-  return vitals.flatMap((v) => (v.type && typeof v.value === 'string' ? [{ ...v, type: v.type as VitalSignType, value: v.value }] : []));
+  return vitals.flatMap((v) =>
+    v.type && typeof v.value === 'string'
+      ? [{ ...v, type: v.type as VitalSignType, value: v.value }]
+      : [],
+  );
 }
 
-export function CaseRecordView({ record, vitals, addenda, source, download, exportFhir }: CaseRecordViewProps) {
+export function CaseRecordView({
+  record,
+  vitals,
+  addenda,
+  source,
+  download,
+  exportFhir,
+}: CaseRecordViewProps) {
   const { data: user } = useUser();
   const [adding, setAdding] = useState(false);
   const completed = record.status === 'completed';
@@ -49,7 +64,11 @@ export function CaseRecordView({ record, vitals, addenda, source, download, expo
       const signed = addendumAuthorLabel(addendum);
       if (signed) return signed;
       const { userId } = addendum;
-      if (userId !== undefined && user && userId === user.id) return addendumAuthorLabel({ authorName: user.fullName, authorCallSign: user.callSign }) ?? `User ${String(userId)}`;
+      if (userId !== undefined && user && userId === user.id)
+        return (
+          addendumAuthorLabel({ authorName: user.fullName, authorCallSign: user.callSign }) ??
+          `User ${String(userId)}`
+        );
       return userId === undefined ? 'Unknown author' : `User ${String(userId)}`;
     },
     [user],
@@ -57,7 +76,18 @@ export function CaseRecordView({ record, vitals, addenda, source, download, expo
 
   const handover = useMemo(() => {
     const handoverVitals: VitalLike2[] = (vitals ?? []).flatMap((v) =>
-      v.type && typeof v.value === 'string' && v.timestamp ? [{ type: v.type, value: v.value, timestamp: v.timestamp, status: v.status ?? null, voidedAt: v.voidedAt ?? null, deletedAt: v.deletedAt ?? null }] : [],
+      v.type && typeof v.value === 'string' && v.timestamp
+        ? [
+            {
+              type: v.type,
+              value: v.value,
+              timestamp: v.timestamp,
+              status: v.status ?? null,
+              voidedAt: v.voidedAt ?? null,
+              deletedAt: v.deletedAt ?? null,
+            },
+          ]
+        : [],
     );
     const handoverAddenda: AddendumLike[] = (addenda ?? []).map((a) => ({
       createdAt: a.createdAt ?? new Date().toISOString(),
@@ -66,14 +96,22 @@ export function CaseRecordView({ record, vitals, addenda, source, download, expo
       authorName: authorName(a),
       deletedAt: a.deletedAt ?? null,
     }));
-    return buildHandover({ case: record, vitals: handoverVitals, addenda: handoverAddenda, generatedAt: new Date() });
+    return buildHandover({
+      case: record,
+      vitals: handoverVitals,
+      addenda: handoverAddenda,
+      generatedAt: new Date(),
+    });
   }, [record, vitals, addenda, authorName]);
 
   const liveAddenda = (addenda ?? []).filter((a) => !a.deletedAt);
 
   return (
     <div className="completed">
-      <section className={`card completed-status${completed ? ' completed-status--locked' : ''}`} aria-label="Case status">
+      <section
+        className={`card completed-status${completed ? ' completed-status--locked' : ''}`}
+        aria-label="Case status"
+      >
         {completed ? (
           <p className="completed-status__badge">
             <Lock size={22} aria-hidden="true" /> Completed and locked
@@ -93,7 +131,13 @@ export function CaseRecordView({ record, vitals, addenda, source, download, expo
 
       {!completed && onDevice ? <CompletionPanel record={record} vitals={vitals} /> : null}
 
-      <HandoverCard caseUuid={record.id} caseId={record.caseId} handover={handover} download={download} exportFhir={exportFhir} />
+      <HandoverCard
+        caseUuid={record.id}
+        caseId={record.caseId}
+        handover={handover}
+        download={download}
+        exportFhir={exportFhir}
+      />
 
       {completed || liveAddenda.length > 0 ? (
         <section className="card completed-card" aria-labelledby="addenda-heading">
@@ -102,14 +146,24 @@ export function CaseRecordView({ record, vitals, addenda, source, download, expo
               Addenda
             </h2>
             {completed && onDevice && !adding ? (
-              <button type="button" className="button button--primary" onClick={() => setAdding(true)}>
+              <button
+                type="button"
+                className="button button--primary"
+                onClick={() => setAdding(true)}
+              >
                 <FilePlus2 size={20} aria-hidden="true" /> Add addendum
               </button>
             ) : null}
           </div>
-          {completed && !onDevice ? <p className="field__hint">Addenda are added on a device that holds the case.</p> : null}
+          {completed && !onDevice ? (
+            <p className="field__hint">Addenda are added on a device that holds the case.</p>
+          ) : null}
           {adding ? <AddendumForm record={record} onDone={() => setAdding(false)} /> : null}
-          {addenda === undefined ? <p role="status">Loading addenda…</p> : <AddendaList addenda={addenda} authorName={authorName} />}
+          {addenda === undefined ? (
+            <p role="status">Loading addenda…</p>
+          ) : (
+            <AddendaList addenda={addenda} authorName={authorName} />
+          )}
         </section>
       ) : null}
 
@@ -119,10 +173,16 @@ export function CaseRecordView({ record, vitals, addenda, source, download, expo
         <h2 id="completed-vitals-heading" className="case-section__title">
           Vital signs
         </h2>
-        {vitals === undefined ? <p role="status">Loading readings…</p> : <VitalSignsTable readings={readings(vitals)} ageYears={record.approximateAge ?? null} />}
+        {vitals === undefined ? (
+          <p role="status">Loading readings…</p>
+        ) : (
+          <VitalSignsTable readings={readings(vitals)} ageYears={record.approximateAge ?? null} />
+        )}
       </section>
 
-      {user?.role === 'administrator' ? <AdminCaseTools caseId={record.caseId} completed={completed} /> : null}
+      {user?.role === 'administrator' ? (
+        <AdminCaseTools caseId={record.caseId} completed={completed} />
+      ) : null}
     </div>
   );
 }

@@ -2,7 +2,13 @@
 // (CASE_FIELD_ORDER). Empty answers (and checkboxes left at their default, unticked) are
 // hidden so the record reads like a report; "Show empty fields" lists every field, which is
 // how a reviewer checks what was never answered.
-import { CASE_FIELD_LABELS, CASE_FIELD_ORDER, FIELD_STEP, formatCaseValue, isEmptyCaseValue } from '@rescuelog/sync-protocol/case/fields';
+import {
+  CASE_FIELD_LABELS,
+  CASE_FIELD_ORDER,
+  FIELD_STEP,
+  formatCaseValue,
+  isEmptyCaseValue,
+} from '@rescuelog/sync-protocol/case/fields';
 import { CASE_STEPS, stepPath, type CaseStepKey } from '@rescuelog/sync-protocol/case/steps';
 import { CASE_FIELD_DEFAULTS, type CaseField } from '@rescuelog/sync-protocol/sync/entities';
 import { useId, useState } from 'react';
@@ -17,7 +23,15 @@ export function isUnanswered(field: CaseField, value: unknown): boolean {
 
 const SUMMARY_STEPS = CASE_STEPS.filter((s) => s.key !== 'case-completed');
 
-export function CaseSummary({ record, caseId, editable }: { record: Partial<LocalCase>; caseId: string; editable: boolean }) {
+export function CaseSummary({
+  record,
+  caseId,
+  editable,
+}: {
+  record: Partial<LocalCase>;
+  caseId: string;
+  editable: boolean;
+}) {
   const [showAll, setShowAll] = useState(false);
   const toggleId = useId();
   return (
@@ -27,18 +41,45 @@ export function CaseSummary({ record, caseId, editable }: { record: Partial<Loca
           Case record
         </h2>
         <label className="completed-toggle" htmlFor={toggleId}>
-          <input id={toggleId} type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} />
+          <input
+            id={toggleId}
+            type="checkbox"
+            checked={showAll}
+            onChange={(e) => setShowAll(e.target.checked)}
+          />
           Show empty fields
         </label>
       </div>
       {SUMMARY_STEPS.map((step) => (
-        <StepSummary key={step.key} step={step.key} title={step.title} record={record} caseId={caseId} showAll={showAll} editable={editable} />
+        <StepSummary
+          key={step.key}
+          step={step.key}
+          title={step.title}
+          record={record}
+          caseId={caseId}
+          showAll={showAll}
+          editable={editable}
+        />
       ))}
     </section>
   );
 }
 
-function StepSummary({ step, title, record, caseId, showAll, editable }: { step: CaseStepKey; title: string; record: Partial<LocalCase>; caseId: string; showAll: boolean; editable: boolean }) {
+function StepSummary({
+  step,
+  title,
+  record,
+  caseId,
+  showAll,
+  editable,
+}: {
+  step: CaseStepKey;
+  title: string;
+  record: Partial<LocalCase>;
+  caseId: string;
+  showAll: boolean;
+  editable: boolean;
+}) {
   const fields = CASE_FIELD_ORDER.filter((f) => FIELD_STEP[f] === step);
   const shown = showAll ? fields : fields.filter((f) => !isUnanswered(f, record[f]));
   const headingId = `summary-${step}`;
@@ -49,7 +90,11 @@ function StepSummary({ step, title, record, caseId, showAll, editable }: { step:
           {title}
         </h3>
         {editable ? (
-          <Link to={stepPath(step, caseId)} className="button summary-step__edit" aria-label={`Edit ${title}`}>
+          <Link
+            to={stepPath(step, caseId)}
+            className="button summary-step__edit"
+            aria-label={`Edit ${title}`}
+          >
             Edit
           </Link>
         ) : null}
@@ -62,9 +107,16 @@ function StepSummary({ step, title, record, caseId, showAll, editable }: { step:
             const value = record[field];
             const empty = isUnanswered(field, value);
             return (
-              <div key={field} className={`summary-list__row${empty ? ' summary-list__row--empty' : ''}`}>
+              <div
+                key={field}
+                className={`summary-list__row${empty ? ' summary-list__row--empty' : ''}`}
+              >
                 <dt>{CASE_FIELD_LABELS[field]}</dt>
-                <dd>{empty && typeof value !== 'boolean' ? 'Not recorded' : formatCaseValue(field, value)}</dd>
+                <dd>
+                  {empty && typeof value !== 'boolean'
+                    ? 'Not recorded'
+                    : formatCaseValue(field, value)}
+                </dd>
               </div>
             );
           })}

@@ -7,7 +7,14 @@ import type { CaseFields } from '@rescuelog/sync-protocol/sync/entities';
 import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
 import type { User } from '@rescuelog/sync-protocol/users';
 import { http, HttpResponse } from 'msw';
-import { getSyncSession, saveLocalChange, startSyncSession, stopSyncSession, wipeLocalData, type SyncSession } from '@/lib/sync/sync-session';
+import {
+  getSyncSession,
+  saveLocalChange,
+  startSyncSession,
+  stopSyncSession,
+  wipeLocalData,
+  type SyncSession,
+} from '@/lib/sync/sync-session';
 import { signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
 import { completeCase, recordVitalSign, resetRecordedViews } from '../data/case-writes';
@@ -42,7 +49,13 @@ export async function seedCase(fields: CaseFields): Promise<{ id: string; caseId
   if (!session) throw new Error('call deviceOf(user) first');
   const id = crypto.randomUUID();
   const caseId = generateHumanId('C');
-  await saveLocalChange({ name: 'case.upsert', args: { id, humanId: caseId, fields }, entityIds: [id], baseVersion: null, actorUserId: session.userId });
+  await saveLocalChange({
+    name: 'case.upsert',
+    args: { id, humanId: caseId, fields },
+    entityIds: [id],
+    baseVersion: null,
+    actorUserId: session.userId,
+  });
   return { id, caseId };
 }
 
@@ -63,14 +76,24 @@ export const COMPLETE_FIELDS: CaseFields = {
 };
 
 /** A case that passes the completion check (fields plus one vital sign reading). */
-export async function seedCompletableCase(extra: CaseFields = {}): Promise<{ id: string; caseId: string }> {
+export async function seedCompletableCase(
+  extra: CaseFields = {},
+): Promise<{ id: string; caseId: string }> {
   const seeded = await seedCase({ ...COMPLETE_FIELDS, ...extra });
-  await recordVitalSign(seeded.id, { type: 'heartRate', value: '88', numericValue: 88, status: 'normal', timestamp: new Date('2026-11-20T10:15:00.000Z') });
+  await recordVitalSign(seeded.id, {
+    type: 'heartRate',
+    value: '88',
+    numericValue: 88,
+    status: 'normal',
+    timestamp: new Date('2026-11-20T10:15:00.000Z'),
+  });
   return seeded;
 }
 
 /** A completed (locked) case. */
-export async function seedCompletedCase(extra: CaseFields = {}): Promise<{ id: string; caseId: string }> {
+export async function seedCompletedCase(
+  extra: CaseFields = {},
+): Promise<{ id: string; caseId: string }> {
   const seeded = await seedCompletableCase(extra);
   await completeCase({ id: seeded.id }, new Date('2026-11-20T11:00:00.000Z'));
   return seeded;

@@ -1,5 +1,9 @@
 import { CASE_ACCESS_HISTORY_DEFAULT_LIMIT } from '@rescuelog/sync-protocol/cases';
-import { CASE_FIELDS, CASE_FIELD_DEFAULTS, type CaseRecord } from '@rescuelog/sync-protocol/sync/entities';
+import {
+  CASE_FIELDS,
+  CASE_FIELD_DEFAULTS,
+  type CaseRecord,
+} from '@rescuelog/sync-protocol/sync/entities';
 import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
@@ -7,7 +11,17 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { server } from '@/test/server';
-import { COMPLETE_FIELDS, deviceOf, deviceSyncing, outbox, seedCase, seedCompletableCase, seedCompletedCase, storedCase, wipeDevice } from './case-test-kit';
+import {
+  COMPLETE_FIELDS,
+  deviceOf,
+  deviceSyncing,
+  outbox,
+  seedCase,
+  seedCompletableCase,
+  seedCompletedCase,
+  storedCase,
+  wipeDevice,
+} from './case-test-kit';
 import { fieldKind, parseDraft } from './field-kinds';
 
 const MEMBER = makeUser({ id: 7, role: 'member', fullName: 'Thandi Nkosi', callSign: 'R7' });
@@ -28,27 +42,61 @@ afterEach(async () => {
 });
 
 const accessEvents = async () =>
-  (await outbox()).flatMap((e) => (e.mutation.name === 'case.access' ? [e.mutation.args as { caseId: string; action: string; detail?: string }] : []));
+  (await outbox()).flatMap((e) =>
+    e.mutation.name === 'case.access'
+      ? [e.mutation.args as { caseId: string; action: string; detail?: string }]
+      : [],
+  );
 
 describe('Completed case: completion', { timeout: 30_000 }, () => {
   it('lists each completion problem as a link to its step and field', async () => {
     deviceOf(MEMBER);
-    const { caseId } = await seedCase({ patientName: 'Sam', approximateAge: 40, hasMedicalAid: true });
+    const { caseId } = await seedCase({
+      patientName: 'Sam',
+      approximateAge: 40,
+      hasMedicalAid: true,
+    });
     renderApp(`/case-completed/${caseId}`);
 
-    const problems = await screen.findByRole('heading', { name: /things to finish before completing/ });
+    const problems = await screen.findByRole('heading', {
+      name: /things to finish before completing/,
+    });
     const panel = problems.closest('section') as HTMLElement;
     const link = (name: string) => within(panel).getByRole('link', { name });
-    expect(link('Enter the incident type')).toHaveAttribute('href', `/patient-details/${caseId}#field-incidentType`);
-    expect(link('Enter the medical aid provider')).toHaveAttribute('href', `/patient-details/${caseId}#field-medicalAidProvider`);
-    expect(link('Record the level of consciousness (AVPU or a full GCS)')).toHaveAttribute('href', `/primary-survey/${caseId}#field-avpu`);
-    expect(link('Record at least one set of vital signs')).toHaveAttribute('href', `/secondary-survey/${caseId}#field-vitalSigns`);
-    expect(link('Enter the time the call was received')).toHaveAttribute('href', `/response-details/${caseId}#field-callReceivedTime`);
+    expect(link('Enter the incident type')).toHaveAttribute(
+      'href',
+      `/patient-details/${caseId}#field-incidentType`,
+    );
+    expect(link('Enter the medical aid provider')).toHaveAttribute(
+      'href',
+      `/patient-details/${caseId}#field-medicalAidProvider`,
+    );
+    expect(link('Record the level of consciousness (AVPU or a full GCS)')).toHaveAttribute(
+      'href',
+      `/primary-survey/${caseId}#field-avpu`,
+    );
+    expect(link('Record at least one set of vital signs')).toHaveAttribute(
+      'href',
+      `/secondary-survey/${caseId}#field-vitalSigns`,
+    );
+    expect(link('Enter the time the call was received')).toHaveAttribute(
+      'href',
+      `/response-details/${caseId}#field-callReceivedTime`,
+    );
     // Grouped under their steps, in step order.
-    const stepHeadings = within(panel).getAllByRole('heading', { level: 4 }).map((h) => h.textContent);
-    expect(stepHeadings).toEqual(['Patient Details', 'Primary Survey', 'Secondary Survey', 'Response Details']);
+    const stepHeadings = within(panel)
+      .getAllByRole('heading', { level: 4 })
+      .map((h) => h.textContent);
+    expect(stepHeadings).toEqual([
+      'Patient Details',
+      'Primary Survey',
+      'Secondary Survey',
+      'Response Details',
+    ]);
     // Age is recorded, so it is not a problem.
-    expect(within(panel).queryByRole('link', { name: "Enter the patient's approximate age" })).not.toBeInTheDocument();
+    expect(
+      within(panel).queryByRole('link', { name: "Enter the patient's approximate age" }),
+    ).not.toBeInTheDocument();
   });
 
   it('follows a problem link to the step (the draft stays in progress)', async () => {
@@ -65,7 +113,9 @@ describe('Completed case: completion', { timeout: 30_000 }, () => {
     const { id, caseId } = await seedCompletableCase();
     const { user } = renderApp(`/case-completed/${caseId}`);
 
-    expect(await screen.findByText('Everything needed to complete this case is recorded.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Everything needed to complete this case is recorded.'),
+    ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Complete case' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Complete and lock this case?' });
     await user.click(within(dialog).getByRole('button', { name: 'Complete and lock' }));
@@ -88,7 +138,9 @@ describe('Completed case: completion', { timeout: 30_000 }, () => {
     const { user } = renderApp(`/case-completed/${caseId}`);
     await screen.findByText('Everything needed to complete this case is recorded.');
     await user.click(screen.getByRole('button', { name: 'Complete case' }));
-    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Cancel' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Cancel' }),
+    );
     expect((await storedCase(id))?.status).toBe('in_progress');
     expect((await outbox()).map((e) => e.mutation.name)).not.toContain('case.complete');
   });
@@ -122,7 +174,9 @@ describe('Completed case: record, addenda, handover', { timeout: 30_000 }, () =>
     expect(input).toHaveValue('Helderberg Hospital');
     await user.clear(input);
     await user.type(input, 'Tygerberg Hospital');
-    expect(screen.getByText('Before:').closest('p')).toHaveTextContent('Before: Helderberg HospitalAfter: Tygerberg Hospital');
+    expect(screen.getByText('Before:').closest('p')).toHaveTextContent(
+      'Before: Helderberg HospitalAfter: Tygerberg Hospital',
+    );
 
     // The reason is required.
     await user.click(screen.getByRole('button', { name: 'Save addendum' }));
@@ -132,12 +186,17 @@ describe('Completed case: record, addenda, handover', { timeout: 30_000 }, () =>
     await user.type(screen.getByLabelText(/^Reason/), 'Diverted: Helderberg casualty full');
     await user.click(screen.getByRole('button', { name: 'Save addendum' }));
 
-    await waitFor(async () => expect((await storedCase(id))?.receivingHospital).toBe('Tygerberg Hospital'));
-    const addendum = (await outbox()).find((e) => e.mutation.name === 'case.addendum')?.mutation.args;
+    await waitFor(async () =>
+      expect((await storedCase(id))?.receivingHospital).toBe('Tygerberg Hospital'),
+    );
+    const addendum = (await outbox()).find((e) => e.mutation.name === 'case.addendum')?.mutation
+      .args;
     expect(addendum).toMatchObject({
       caseId: id,
       reason: 'Diverted: Helderberg casualty full',
-      changes: [{ field: 'receivingHospital', before: 'Helderberg Hospital', after: 'Tygerberg Hospital' }],
+      changes: [
+        { field: 'receivingHospital', before: 'Helderberg Hospital', after: 'Tygerberg Hospital' },
+      ],
     });
 
     const addenda = screen.getByRole('region', { name: 'Addenda' });
@@ -147,14 +206,22 @@ describe('Completed case: record, addenda, handover', { timeout: 30_000 }, () =>
     const addendumId = (addendum as { id: string } | undefined)?.id ?? '';
     // (Imported here: the session module must load after case-test-kit installs fake-indexeddb.)
     const { getSyncSession } = await import('@/lib/sync/sync-session');
-    expect(await getSyncSession()?.db.caseAddenda.get(addendumId)).toMatchObject({ userId: 7, authorName: 'Thandi Nkosi', authorCallSign: 'R7' });
+    expect(await getSyncSession()?.db.caseAddenda.get(addendumId)).toMatchObject({
+      userId: 7,
+      authorName: 'Thandi Nkosi',
+      authorCallSign: 'R7',
+    });
     expect(within(item).getByText(/Diverted: Helderberg casualty full/)).toBeInTheDocument();
     const row = within(item).getByRole('row', { name: /Receiving hospital/ });
     expect(within(row).getByRole('cell', { name: 'Helderberg Hospital' })).toBeInTheDocument();
     expect(within(row).getByRole('cell', { name: 'Tygerberg Hospital' })).toBeInTheDocument();
 
     const record = screen.getByRole('region', { name: 'Case record' });
-    await waitFor(() => expect(within(record).getByText('Receiving hospital').nextSibling).toHaveTextContent('Tygerberg Hospital'));
+    await waitFor(() =>
+      expect(within(record).getByText('Receiving hospital').nextSibling).toHaveTextContent(
+        'Tygerberg Hospital',
+      ),
+    );
   });
 
   it('refuses an addendum value the field does not accept, and one equal to the current value', async () => {
@@ -170,8 +237,12 @@ describe('Completed case: record, addenda, handover', { timeout: 30_000 }, () =>
     await user.click(screen.getByRole('button', { name: 'Add field' }));
     await user.type(screen.getByLabelText(/^Reason/), 'Typo');
     await user.click(screen.getByRole('button', { name: 'Save addendum' }));
-    expect(await screen.findByText(/less than or equal to 150|at most 150|150/)).toBeInTheDocument();
-    expect(screen.getByText('This is the current value: change it, or remove the field.')).toBeInTheDocument();
+    expect(
+      await screen.findByText(/less than or equal to 150|at most 150|150/),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('This is the current value: change it, or remove the field.'),
+    ).toBeInTheDocument();
     expect((await outbox()).map((e) => e.mutation.name)).not.toContain('case.addendum');
   });
 
@@ -191,16 +262,33 @@ describe('Completed case: record, addenda, handover', { timeout: 30_000 }, () =>
 
     await user.click(screen.getByRole('button', { name: 'Print handover' }));
     expect(print).toHaveBeenCalledTimes(1);
-    await waitFor(async () => expect(await accessEvents()).toContainEqual({ id: expect.any(String), caseId: id, action: 'print', detail: 'handover' }));
+    await waitFor(async () =>
+      expect(await accessEvents()).toContainEqual({
+        id: expect.any(String),
+        caseId: id,
+        action: 'print',
+        detail: 'handover',
+      }),
+    );
   });
 
   it('saves the handover as a PDF file made on the device and records it', async () => {
     // jsdom has no object URLs or downloads: catch the file where the browser would save it.
     const created: Blob[] = [];
-    Object.defineProperty(URL, 'createObjectURL', { configurable: true, writable: true, value: (b: Blob) => (created.push(b), 'blob:handover') });
-    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, writable: true, value: () => undefined });
+    Object.defineProperty(URL, 'createObjectURL', {
+      configurable: true,
+      writable: true,
+      value: (b: Blob) => (created.push(b), 'blob:handover'),
+    });
+    Object.defineProperty(URL, 'revokeObjectURL', {
+      configurable: true,
+      writable: true,
+      value: () => undefined,
+    });
     const clicks: string[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
       clicks.push(this.download);
     });
     deviceOf(MEMBER);
@@ -218,7 +306,9 @@ describe('Completed case: record, addenda, handover', { timeout: 30_000 }, () =>
       reader.readAsArrayBuffer(created[0] as Blob);
     });
     expect(new TextDecoder('latin1').decode(bytes).startsWith('%PDF-1.4')).toBe(true);
-    expect(await accessEvents()).toContainEqual(expect.objectContaining({ caseId: id, action: 'pdf', detail: 'handover' }));
+    expect(await accessEvents()).toContainEqual(
+      expect.objectContaining({ caseId: id, action: 'pdf', detail: 'handover' }),
+    );
   });
 });
 
@@ -276,7 +366,9 @@ describe('Completed case: administrators and server copies', { timeout: 30_000 }
     server.use(
       http.post(`/api/cases/${caseId}/unlock`, async ({ request }) => {
         unlockBody = await request.json();
-        return HttpResponse.json({ case: serverCase({ id, caseId, status: 'in_progress', completedAt: null }) });
+        return HttpResponse.json({
+          case: serverCase({ id, caseId, status: 'in_progress', completedAt: null }),
+        });
       }),
       http.get(`/api/cases/${caseId}/access-history`, ({ request }) => {
         const url = new URL(request.url);
@@ -311,14 +403,24 @@ describe('Completed case: administrators and server copies', { timeout: 30_000 }
     const { caseId } = await seedCompletedCase();
     server.use(
       http.post(`/api/cases/${caseId}/unlock`, () =>
-        HttpResponse.json({ error: 'Only a completed case can be unlocked; this case is already in progress.', code: 'CONFLICT' }, { status: 409 }),
+        HttpResponse.json(
+          {
+            error: 'Only a completed case can be unlocked; this case is already in progress.',
+            code: 'CONFLICT',
+          },
+          { status: 409 },
+        ),
       ),
     );
     const { user } = renderApp(`/case-completed/${caseId}`);
     await user.click(await screen.findByRole('button', { name: 'Unlock case' }));
     await user.type(screen.getByLabelText(/Reason for unlocking/), 'Check');
     await user.click(screen.getByRole('button', { name: 'Unlock' }));
-    expect(await screen.findByText('Could not unlock: Only a completed case can be unlocked; this case is already in progress.')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Could not unlock: Only a completed case can be unlocked; this case is already in progress.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('opens a case this device does not hold from the server, read-only', async () => {
@@ -330,8 +432,36 @@ describe('Completed case: administrators and server copies', { timeout: 30_000 }
           case: record,
           vitalSigns: [],
           addenda: [
-            { id: crypto.randomUUID(), caseId: record.id, reason: 'Hospital changed', changes: [{ field: 'receivingHospital', before: 'Helderberg Hospital', after: 'Groote Schuur' }], userId: 3, createdAt: '2026-11-20T12:00:00.000Z', version: '13', updatedAt: '2026-11-20T12:00:00.000Z', deletedAt: null },
-            { id: crypto.randomUUID(), caseId: record.id, reason: 'Time corrected', changes: [], userId: 4, authorName: 'Sipho Dlamini', authorCallSign: null, createdAt: '2026-11-20T12:05:00.000Z', version: '14', updatedAt: '2026-11-20T12:05:00.000Z', deletedAt: null },
+            {
+              id: crypto.randomUUID(),
+              caseId: record.id,
+              reason: 'Hospital changed',
+              changes: [
+                {
+                  field: 'receivingHospital',
+                  before: 'Helderberg Hospital',
+                  after: 'Groote Schuur',
+                },
+              ],
+              userId: 3,
+              createdAt: '2026-11-20T12:00:00.000Z',
+              version: '13',
+              updatedAt: '2026-11-20T12:00:00.000Z',
+              deletedAt: null,
+            },
+            {
+              id: crypto.randomUUID(),
+              caseId: record.id,
+              reason: 'Time corrected',
+              changes: [],
+              userId: 4,
+              authorName: 'Sipho Dlamini',
+              authorCallSign: null,
+              createdAt: '2026-11-20T12:05:00.000Z',
+              version: '14',
+              updatedAt: '2026-11-20T12:05:00.000Z',
+              deletedAt: null,
+            },
           ],
         }),
       ),
@@ -342,7 +472,10 @@ describe('Completed case: administrators and server copies', { timeout: 30_000 }
     expect(screen.getByText('By User 3')).toBeInTheDocument();
     expect(screen.getByText('By Sipho Dlamini')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add addendum' })).not.toBeInTheDocument();
-    expect(within(screen.getByRole('region', { name: 'Case record' })).getByText('Receiving hospital').nextSibling).toHaveTextContent('Groote Schuur');
+    expect(
+      within(screen.getByRole('region', { name: 'Case record' })).getByText('Receiving hospital')
+        .nextSibling,
+    ).toHaveTextContent('Groote Schuur');
   });
 
   it("waits for the first pull after sign-in, then opens the device's copy instead of the server's", async () => {
@@ -355,7 +488,11 @@ describe('Completed case: administrators and server copies', { timeout: 30_000 }
       http.post('/api/sync/push', () => HttpResponse.json({ lastAppliedSeq: 0, results: [] })),
       http.post('/api/sync/pull', async () => {
         await pullHeld;
-        return HttpResponse.json({ cursor: '12', hasMore: false, changes: [{ entity: 'case', id: record.id, version: '12', deleted: false, data: record }] });
+        return HttpResponse.json({
+          cursor: '12',
+          hasMore: false,
+          changes: [{ entity: 'case', id: record.id, version: '12', deleted: false, data: record }],
+        });
       }),
       http.get(`/api/cases/${record.caseId}`, () => {
         serverCopyRequested = true;
@@ -376,12 +513,30 @@ describe('Completed case: administrators and server copies', { timeout: 30_000 }
 
   it("names the author of another user's addendum with their call sign from the device's copy, in the list and the handover", async () => {
     const record = serverCase({ receivingHospital: 'Groote Schuur' });
-    const addendum = (n: number, userId: number, authorName: string | null, authorCallSign: string | null, reason: string) => ({
+    const addendum = (
+      n: number,
+      userId: number,
+      authorName: string | null,
+      authorCallSign: string | null,
+      reason: string,
+    ) => ({
       entity: 'caseAddendum',
       id: `00000000-0000-4000-8000-00000000000${String(n)}`,
       version: String(12 + n),
       deleted: false,
-      data: { id: `00000000-0000-4000-8000-00000000000${String(n)}`, caseId: record.id, reason, changes: [], userId, authorName, authorCallSign, createdAt: `2026-11-20T12:0${String(n)}:00.000Z`, version: String(12 + n), updatedAt: '2026-11-20T12:00:00.000Z', deletedAt: null },
+      data: {
+        id: `00000000-0000-4000-8000-00000000000${String(n)}`,
+        caseId: record.id,
+        reason,
+        changes: [],
+        userId,
+        authorName,
+        authorCallSign,
+        createdAt: `2026-11-20T12:0${String(n)}:00.000Z`,
+        version: String(12 + n),
+        updatedAt: '2026-11-20T12:00:00.000Z',
+        deletedAt: null,
+      },
     });
     server.use(
       http.post('/api/sync/push', () => HttpResponse.json({ lastAppliedSeq: 0, results: [] })),
@@ -413,14 +568,22 @@ describe('Completed case: administrators and server copies', { timeout: 30_000 }
     deviceOf(MEMBER);
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     renderApp(`/case-completed/${generateHumanId('C')}`);
-    expect(await screen.findByRole('heading', { name: 'Case not on this device' })).toBeInTheDocument();
-    expect(screen.getByText(/Connect to the internet to open it from the server/)).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Case not on this device' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(/Connect to the internet to open it from the server/),
+    ).toBeInTheDocument();
   });
 
   it('says so when the server does not have the case', async () => {
     deviceOf(MEMBER);
     const caseId = generateHumanId('C');
-    server.use(http.get(`/api/cases/${caseId}`, () => HttpResponse.json({ error: 'Case not found', code: 'NOT_FOUND' }, { status: 404 })));
+    server.use(
+      http.get(`/api/cases/${caseId}`, () =>
+        HttpResponse.json({ error: 'Case not found', code: 'NOT_FOUND' }, { status: 404 }),
+      ),
+    );
     renderApp(`/case-completed/${caseId}`);
     expect(await screen.findByRole('heading', { name: 'Case not found' })).toBeInTheDocument();
   });
@@ -431,19 +594,45 @@ describe('addendum inputs follow the field schema', () => {
     expect(fieldKind('callReceivedTime').kind).toBe('time');
     expect(fieldKind('hasMedicalAid')).toEqual({ kind: 'boolean', nullable: true });
     expect(fieldKind('oxygenAdministered')).toEqual({ kind: 'boolean', nullable: false });
-    expect(fieldKind('avpu')).toEqual({ kind: 'choice', options: ['A', 'V', 'P', 'U'], nullable: true });
+    expect(fieldKind('avpu')).toEqual({
+      kind: 'choice',
+      options: ['A', 'V', 'P', 'U'],
+      nullable: true,
+    });
     expect(fieldKind('approximateAge')).toEqual({ kind: 'number', integer: true, nullable: true });
-    expect(fieldKind('incidentLatitude')).toEqual({ kind: 'number', integer: false, nullable: true });
-    expect(fieldKind('receivingHospital')).toEqual({ kind: 'text', multiline: false, nullable: true });
+    expect(fieldKind('incidentLatitude')).toEqual({
+      kind: 'number',
+      integer: false,
+      nullable: true,
+    });
+    expect(fieldKind('receivingHospital')).toEqual({
+      kind: 'text',
+      multiline: false,
+      nullable: true,
+    });
     expect(fieldKind('allergies')).toEqual({ kind: 'text', multiline: true, nullable: true });
     expect(fieldKind('symptoms').kind).toBe('list');
     expect(fieldKind('triageCounts').kind).toBe('json');
 
-    expect(parseDraft('approximateAge', fieldKind('approximateAge'), '41')).toEqual({ ok: true, value: 41 });
+    expect(parseDraft('approximateAge', fieldKind('approximateAge'), '41')).toEqual({
+      ok: true,
+      value: 41,
+    });
     expect(parseDraft('approximateAge', fieldKind('approximateAge'), '4.5').ok).toBe(false);
-    expect(parseDraft('oxygenAdministered', fieldKind('oxygenAdministered'), '')).toEqual({ ok: false, message: 'Choose Yes or No' });
-    expect(parseDraft('symptoms', fieldKind('symptoms'), 'Chest pain\n\n Nausea ')).toEqual({ ok: true, value: ['Chest pain', 'Nausea'] });
-    expect(parseDraft('triageCounts', fieldKind('triageCounts'), '{"RED": 2}')).toEqual({ ok: true, value: { RED: 2 } });
-    expect(parseDraft('callReceivedTime', fieldKind('callReceivedTime'), '2026-11-20T10:00:00+02:00')).toEqual({ ok: true, value: '2026-11-20T08:00:00.000Z' });
+    expect(parseDraft('oxygenAdministered', fieldKind('oxygenAdministered'), '')).toEqual({
+      ok: false,
+      message: 'Choose Yes or No',
+    });
+    expect(parseDraft('symptoms', fieldKind('symptoms'), 'Chest pain\n\n Nausea ')).toEqual({
+      ok: true,
+      value: ['Chest pain', 'Nausea'],
+    });
+    expect(parseDraft('triageCounts', fieldKind('triageCounts'), '{"RED": 2}')).toEqual({
+      ok: true,
+      value: { RED: 2 },
+    });
+    expect(
+      parseDraft('callReceivedTime', fieldKind('callReceivedTime'), '2026-11-20T10:00:00+02:00'),
+    ).toEqual({ ok: true, value: '2026-11-20T08:00:00.000Z' });
   });
 });

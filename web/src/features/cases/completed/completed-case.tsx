@@ -27,10 +27,21 @@ export function DeviceCase({ record }: { record: LocalCase & { caseId: string } 
     if (!session) throw new Error('This device has no local database open: sign in again.');
     const { exportCaseAsFhir } = await import('../export/fhir-export');
     // The signed-in responder is named when the case names none.
-    const file = await exportCaseAsFhir(session.db, record.id, { responder: { name: user?.fullName ?? null, callSign: user?.callSign ?? null } });
+    const file = await exportCaseAsFhir(session.db, record.id, {
+      responder: { name: user?.fullName ?? null, callSign: user?.callSign ?? null },
+    });
     return { ...file, recorded: false };
   };
-  return <CaseRecordView record={record} vitals={vitals} addenda={addenda} source="device" download={download} exportFhir={exportFhir} />;
+  return (
+    <CaseRecordView
+      record={record}
+      vitals={vitals}
+      addenda={addenda}
+      source="device"
+      download={download}
+      exportFhir={exportFhir}
+    />
+  );
 }
 
 export function ServerCase({ caseId }: { caseId: string }) {
@@ -49,7 +60,9 @@ export function ServerCase({ caseId }: { caseId: string }) {
             <h1 className="case-header__title">Case Completed</h1>
             <p className="case-header__case">
               Case <span className="case-number-text">{record.caseId}</span>
-              {record.patientName ? <span className="case-header__patient"> · {record.patientName}</span> : null}
+              {record.patientName ? (
+                <span className="case-header__patient"> · {record.patientName}</span>
+              ) : null}
             </p>
           </div>
         </header>
@@ -62,7 +75,11 @@ export function ServerCase({ caseId }: { caseId: string }) {
             download={download}
             exportFhir={async () => {
               const { fhirFileName } = await import('../export/fhir-export');
-              return { fileName: fhirFileName(record.caseId), blob: await fetchServerFhir(record.caseId), recorded: true };
+              return {
+                fileName: fhirFileName(record.caseId),
+                blob: await fetchServerFhir(record.caseId),
+                recorded: true,
+              };
             }}
           />
         </div>
@@ -71,23 +88,44 @@ export function ServerCase({ caseId }: { caseId: string }) {
   }
   if (!online) {
     return (
-      <StatusPage icon={<CloudOff size={40} />} title="Case not on this device" tone="warning" actions={<HomeLink />}>
+      <StatusPage
+        icon={<CloudOff size={40} />}
+        title="Case not on this device"
+        tone="warning"
+        actions={<HomeLink />}
+      >
         <p>
-          Case <strong className="case-number-text">{caseId || '(no number)'}</strong> is not stored on this device, and the device is offline. Connect to the internet to open it from the server.
+          Case <strong className="case-number-text">{caseId || '(no number)'}</strong> is not stored
+          on this device, and the device is offline. Connect to the internet to open it from the
+          server.
         </p>
       </StatusPage>
     );
   }
   if (query.isError) {
     const status = query.error instanceof HttpError ? query.error.status : null;
-    const title = status === 404 ? 'Case not found' : status === 403 ? 'No access to this case' : 'The case could not be loaded';
+    const title =
+      status === 404
+        ? 'Case not found'
+        : status === 403
+          ? 'No access to this case'
+          : 'The case could not be loaded';
     return (
-      <StatusPage icon={<AlertTriangle size={40} />} title={title} tone={status === 404 ? 'warning' : 'danger'} actions={<HomeLink />}>
+      <StatusPage
+        icon={<AlertTriangle size={40} />}
+        title={title}
+        tone={status === 404 ? 'warning' : 'danger'}
+        actions={<HomeLink />}
+      >
         <p>
           Case <strong className="case-number-text">{caseId}</strong>: {errorMessage(query.error)}
         </p>
         {status !== 404 && status !== 403 ? (
-          <button type="button" className="button button--secondary button--block" onClick={() => void query.refetch()}>
+          <button
+            type="button"
+            className="button button--secondary button--block"
+            onClick={() => void query.refetch()}
+          >
             Try again
           </button>
         ) : null}

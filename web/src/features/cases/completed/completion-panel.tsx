@@ -3,7 +3,10 @@
 // opens its step with the field focused; with nothing left, a confirmation, then the case is
 // completed and locked. Nothing here blocks saving a draft: every step saved as it went.
 import { fieldDomId } from '@rescuelog/sync-protocol/case/fields';
-import { validateCaseForCompletion, type CompletionProblem } from '@rescuelog/sync-protocol/case/completion';
+import {
+  validateCaseForCompletion,
+  type CompletionProblem,
+} from '@rescuelog/sync-protocol/case/completion';
 import { CASE_STEPS, stepPath } from '@rescuelog/sync-protocol/case/steps';
 import { AlertTriangle, CheckCircle2, Lock } from 'lucide-react';
 import { useRef, useState } from 'react';
@@ -13,10 +16,17 @@ import { toast } from '@/lib/toast-store';
 import { completeCase } from '../data/case-writes';
 import type { LocalCase, LocalVitalSign } from '../data/use-case';
 
-export function completionProblems(record: Partial<LocalCase>, vitals: readonly LocalVitalSign[]): CompletionProblem[] {
+export function completionProblems(
+  record: Partial<LocalCase>,
+  vitals: readonly LocalVitalSign[],
+): CompletionProblem[] {
   return validateCaseForCompletion(
     record,
-    vitals.map((v) => ({ type: v.type ?? '', voidedAt: v.voidedAt ?? null, deletedAt: v.deletedAt ?? null })),
+    vitals.map((v) => ({
+      type: v.type ?? '',
+      voidedAt: v.voidedAt ?? null,
+      deletedAt: v.deletedAt ?? null,
+    })),
   );
 }
 
@@ -25,7 +35,13 @@ export function problemHref(problem: CompletionProblem, caseId: string): string 
   return `${stepPath(problem.step, caseId)}#${fieldDomId(problem.field)}`;
 }
 
-export function CompletionPanel({ record, vitals }: { record: LocalCase & { caseId: string }; vitals: readonly LocalVitalSign[] | undefined }) {
+export function CompletionPanel({
+  record,
+  vitals,
+}: {
+  record: LocalCase & { caseId: string };
+  vitals: readonly LocalVitalSign[] | undefined;
+}) {
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -47,7 +63,10 @@ export function CompletionPanel({ record, vitals }: { record: LocalCase & { case
     setBusy(true);
     try {
       await completeCase(record);
-      toast({ title: 'Case completed', description: `Case ${record.caseId} is locked. Corrections are added as addenda.` });
+      toast({
+        title: 'Case completed',
+        description: `Case ${record.caseId} is locked. Corrections are added as addenda.`,
+      });
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -60,18 +79,27 @@ export function CompletionPanel({ record, vitals }: { record: LocalCase & { case
       <h2 id="completion-heading" className="case-section__title">
         Complete case
       </h2>
-      <p className="completion__note">Everything is saved on this device as you go, so the case can stay in progress and be finished later. Completing it locks the record; corrections after that are addenda with a reason.</p>
+      <p className="completion__note">
+        Everything is saved on this device as you go, so the case can stay in progress and be
+        finished later. Completing it locks the record; corrections after that are addenda with a
+        reason.
+      </p>
 
       {problems === null ? (
         <p role="status">Checking the record…</p>
       ) : problems.length === 0 ? (
         <p className="completion__ready" role="status">
-          <CheckCircle2 size={22} aria-hidden="true" /> Everything needed to complete this case is recorded.
+          <CheckCircle2 size={22} aria-hidden="true" /> Everything needed to complete this case is
+          recorded.
         </p>
       ) : (
         <div className="completion__problems">
           <h3 ref={headingRef} tabIndex={-1} className="completion__problems-title">
-            <AlertTriangle size={20} aria-hidden="true" /> {problems.length === 1 ? '1 thing to finish' : `${String(problems.length)} things to finish`} before completing
+            <AlertTriangle size={20} aria-hidden="true" />{' '}
+            {problems.length === 1
+              ? '1 thing to finish'
+              : `${String(problems.length)} things to finish`}{' '}
+            before completing
           </h3>
           {CASE_STEPS.filter((s) => problems.some((p) => p.step === s.key)).map((step) => (
             <div key={step.key} className="completion__step">
@@ -98,7 +126,12 @@ export function CompletionPanel({ record, vitals }: { record: LocalCase & { case
         </p>
       ) : null}
 
-      <button type="button" className="button button--primary completion__button" onClick={start} disabled={busy || problems === null}>
+      <button
+        type="button"
+        className="button button--primary completion__button"
+        onClick={start}
+        disabled={busy || problems === null}
+      >
         <Lock size={20} aria-hidden="true" /> Complete case
       </button>
 

@@ -4,7 +4,11 @@
 // may be empty), AVPU gets its letters, a number a number, a list one item per line, and
 // structured values JSON. The new value is parsed by the same schema before it is saved.
 import { isTimeField } from '@rescuelog/sync-protocol/case/fields';
-import { caseFieldsSchema, type CaseField, type CaseFields } from '@rescuelog/sync-protocol/sync/entities';
+import {
+  caseFieldsSchema,
+  type CaseField,
+  type CaseFields,
+} from '@rescuelog/sync-protocol/sync/entities';
 import { z } from 'zod';
 
 export type FieldKind =
@@ -16,13 +20,15 @@ export type FieldKind =
   | { kind: 'list' }
   | { kind: 'json' };
 
-const accepts = (field: CaseField, value: unknown) => caseFieldsSchema.safeParse({ [field]: value }).success;
+const accepts = (field: CaseField, value: unknown) =>
+  caseFieldsSchema.safeParse({ [field]: value }).success;
 
 /** The enum values of a field declared as z.enum (AVPU), if it is one. */
 function enumOptions(field: CaseField): readonly string[] | null {
   let schema: unknown = caseFieldsSchema.shape[field];
   // optional (every field of the partial schema) and nullable wrappers
-  while (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) schema = schema.unwrap();
+  while (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable)
+    schema = schema.unwrap();
   return schema instanceof z.ZodEnum ? (schema.options as string[]) : null;
 }
 
@@ -32,7 +38,8 @@ export function fieldKind(field: CaseField): FieldKind {
   if (accepts(field, true)) return { kind: 'boolean', nullable };
   const options = enumOptions(field);
   if (options) return { kind: 'choice', options, nullable };
-  if (accepts(field, 'x')) return { kind: 'text', multiline: accepts(field, 'x'.repeat(501)), nullable };
+  if (accepts(field, 'x'))
+    return { kind: 'text', multiline: accepts(field, 'x'.repeat(501)), nullable };
   if (accepts(field, 1)) return { kind: 'number', integer: !accepts(field, 1.5), nullable };
   if (accepts(field, ['x'])) return { kind: 'list' };
   return { kind: 'json' };
@@ -83,7 +90,8 @@ export function parseDraft(field: CaseField, kind: FieldKind, draft: string): Pa
         break;
       }
       const n = Number(text.replace(',', '.'));
-      if (!Number.isFinite(n)) return { ok: false, message: kind.integer ? 'Enter a whole number' : 'Enter a number' };
+      if (!Number.isFinite(n))
+        return { ok: false, message: kind.integer ? 'Enter a whole number' : 'Enter a number' };
       value = n;
       break;
     }

@@ -21,11 +21,18 @@ export interface HandoverCardProps {
 
 type Busy = 'pdf' | 'fhir' | null;
 
-export function HandoverCard({ caseUuid, caseId, handover, download, exportFhir }: HandoverCardProps) {
+export function HandoverCard({
+  caseUuid,
+  caseId,
+  handover,
+  download,
+  exportFhir,
+}: HandoverCardProps) {
   const [busy, setBusy] = useState<Busy>(null);
   const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
 
-  const record = (action: 'print' | 'pdf' | 'export', detail: string) => recordCaseAccess(caseUuid, action, detail).catch(() => undefined);
+  const record = (action: 'print' | 'pdf' | 'export', detail: string) =>
+    recordCaseAccess(caseUuid, action, detail).catch(() => undefined);
 
   const print = async () => {
     setMessage(null);
@@ -45,7 +52,10 @@ export function HandoverCard({ caseUuid, caseId, handover, download, exportFhir 
       await download(handoverPdfFileName(caseId), handoverPdfBlob(handover));
       setMessage({ tone: 'ok', text: `Saved ${handoverPdfFileName(caseId)}.` });
     } catch (e) {
-      setMessage({ tone: 'error', text: `Could not make the PDF here (${e instanceof Error ? e.message : String(e)}). Use Print handover and choose "Save as PDF" as the printer.` });
+      setMessage({
+        tone: 'error',
+        text: `Could not make the PDF here (${e instanceof Error ? e.message : String(e)}). Use Print handover and choose "Save as PDF" as the printer.`,
+      });
     } finally {
       setBusy(null);
     }
@@ -60,7 +70,10 @@ export function HandoverCard({ caseUuid, caseId, handover, download, exportFhir 
       await download(file.fileName, file.blob);
       setMessage({ tone: 'ok', text: `Saved ${file.fileName}.` });
     } catch (e) {
-      setMessage({ tone: 'error', text: `Could not export the case: ${e instanceof Error ? e.message : String(e)}` });
+      setMessage({
+        tone: 'error',
+        text: `Could not export the case: ${e instanceof Error ? e.message : String(e)}`,
+      });
     } finally {
       setBusy(null);
     }
@@ -73,7 +86,12 @@ export function HandoverCard({ caseUuid, caseId, handover, download, exportFhir 
       </h2>
       <div className="case-columns case-columns--3">
         <div className="handover-actions__item">
-          <button type="button" className="button button--primary" onClick={() => void print()} aria-describedby="print-hint">
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => void print()}
+            aria-describedby="print-hint"
+          >
             <Printer size={20} aria-hidden="true" /> Print handover
           </button>
           <p id="print-hint" className="field__hint">
@@ -81,16 +99,31 @@ export function HandoverCard({ caseUuid, caseId, handover, download, exportFhir 
           </p>
         </div>
         <div className="handover-actions__item">
-          <button type="button" className="button button--secondary" onClick={() => void savePdf()} disabled={busy !== null} aria-describedby="pdf-hint">
-            <FileDown size={20} aria-hidden="true" /> {busy === 'pdf' ? 'Making the PDF…' : 'Save as PDF'}
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => void savePdf()}
+            disabled={busy !== null}
+            aria-describedby="pdf-hint"
+          >
+            <FileDown size={20} aria-hidden="true" />{' '}
+            {busy === 'pdf' ? 'Making the PDF…' : 'Save as PDF'}
           </button>
           <p id="pdf-hint" className="field__hint">
-            Makes the PDF file on this device, so it works offline. (Printing and choosing “Save as PDF” as the printer gives the same page.)
+            Makes the PDF file on this device, so it works offline. (Printing and choosing “Save as
+            PDF” as the printer gives the same page.)
           </p>
         </div>
         <div className="handover-actions__item">
-          <button type="button" className="button button--secondary" onClick={() => void saveFhir()} disabled={busy !== null} aria-describedby="fhir-hint">
-            <FileJson size={20} aria-hidden="true" /> {busy === 'fhir' ? 'Exporting…' : 'Export FHIR'}
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => void saveFhir()}
+            disabled={busy !== null}
+            aria-describedby="fhir-hint"
+          >
+            <FileJson size={20} aria-hidden="true" />{' '}
+            {busy === 'fhir' ? 'Exporting…' : 'Export FHIR'}
           </button>
           <p id="fhir-hint" className="field__hint">
             The whole case as a FHIR R4 file for a hospital or another system.
@@ -98,7 +131,10 @@ export function HandoverCard({ caseUuid, caseId, handover, download, exportFhir 
         </div>
       </div>
       {message ? (
-        <p className={message.tone === 'ok' ? 'completed-success' : 'field__error'} role={message.tone === 'ok' ? 'status' : 'alert'}>
+        <p
+          className={message.tone === 'ok' ? 'completed-success' : 'field__error'}
+          role={message.tone === 'ok' ? 'status' : 'alert'}
+        >
           {message.text}
         </p>
       ) : null}

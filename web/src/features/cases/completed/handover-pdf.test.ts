@@ -33,7 +33,10 @@ function expectWellFormed(file: string): void {
   expect(file.slice(startxref, startxref + 5)).toBe('xref\n');
   const [, first, count] = /^xref\n(\d+) (\d+)\n/.exec(file.slice(startxref)) ?? [];
   expect(first).toBe('0');
-  const entries = file.slice(startxref).split('\n').slice(2, 2 + Number(count));
+  const entries = file
+    .slice(startxref)
+    .split('\n')
+    .slice(2, 2 + Number(count));
   entries.slice(1).forEach((entry, i) => {
     expect(entry).toMatch(/^\d{10} 00000 n $/);
     const offset = Number(entry.slice(0, 10));
@@ -62,34 +65,78 @@ describe('handover PDF', () => {
   });
 
   it('shrinks the text to keep a long record on one page, and spills to a second page only past 7 pt', () => {
-    const long = 'Patient found at the bottom of a stairwell, conscious, complaining of back pain. '.repeat(3);
-    const full = handoverOf({ incidentDescription: long, eventsLeadingUp: long, pastHistory: long, medicationsGiven: long, proceduresPerformed: long, treatmentProvided: long, additionalNotes: long });
-    const busy = { ...full, sections: full.sections.map((s) => ({ ...s, lines: [...s.lines, ...Array.from({ length: 2 }, (_, i) => ({ label: `Note ${String(i)}`, value: long.slice(0, 120) }))] })) };
+    const long =
+      'Patient found at the bottom of a stairwell, conscious, complaining of back pain. '.repeat(3);
+    const full = handoverOf({
+      incidentDescription: long,
+      eventsLeadingUp: long,
+      pastHistory: long,
+      medicationsGiven: long,
+      proceduresPerformed: long,
+      treatmentProvided: long,
+      additionalNotes: long,
+    });
+    const busy = {
+      ...full,
+      sections: full.sections.map((s) => ({
+        ...s,
+        lines: [
+          ...s.lines,
+          ...Array.from({ length: 2 }, (_, i) => ({
+            label: `Note ${String(i)}`,
+            value: long.slice(0, 120),
+          })),
+        ],
+      })),
+    };
     const fitted = layoutHandover(busy);
     expect(fitted.pages).toBe(1);
     expect(fitted.size).toBeLessThan(10);
 
     const huge = buildHandover({
       case: { caseId: 'C-2611-7Q4M-XK3P' },
-      vitals: Array.from({ length: 10 }, (_, i) => ({ type: `custom${String(i)}`, value: 'x'.repeat(40), timestamp: '2026-11-20T10:15:00.000Z' })),
-      addenda: Array.from({ length: 3 }, () => ({ createdAt: '2026-11-20T10:15:00.000Z', reason: long, changes: [] })),
+      vitals: Array.from({ length: 10 }, (_, i) => ({
+        type: `custom${String(i)}`,
+        value: 'x'.repeat(40),
+        timestamp: '2026-11-20T10:15:00.000Z',
+      })),
+      addenda: Array.from({ length: 3 }, () => ({
+        createdAt: '2026-11-20T10:15:00.000Z',
+        reason: long,
+        changes: [],
+      })),
       generatedAt: new Date(),
     });
-    const many = { ...huge, sections: huge.sections.map((s) => ({ ...s, lines: [...s.lines, ...Array.from({ length: 30 }, (_, i) => ({ label: `Line ${String(i)}`, value: long }))] })) };
+    const many = {
+      ...huge,
+      sections: huge.sections.map((s) => ({
+        ...s,
+        lines: [
+          ...s.lines,
+          ...Array.from({ length: 30 }, (_, i) => ({ label: `Line ${String(i)}`, value: long })),
+        ],
+      })),
+    };
     const spilled = layoutHandover(many);
     expect(spilled.size).toBe(7);
     expect(spilled.pages).toBeGreaterThan(1);
     const file = latin1(handoverPdfBytes(many));
     expectWellFormed(file);
     expect(file).toContain(`/Count ${String(spilled.pages)}`);
-    expect(file).toContain(`(Confidential patient information \\(POPIA\\). Case C-2611-7Q4M-XK3P. Page 2 of ${String(spilled.pages)}.)`);
+    expect(file).toContain(
+      `(Confidential patient information \\(POPIA\\). Case C-2611-7Q4M-XK3P. Page 2 of ${String(spilled.pages)}.)`,
+    );
   });
 
   it('wraps text to the column width and encodes what WinAnsi cannot hold', () => {
     const lines = wrapText(toWinAnsi('word '.repeat(60)), 'regular', 10, 200);
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines) expect(textWidth(line, 'regular', 10)).toBeLessThanOrEqual(200);
-    expect(wrapText(toWinAnsi('x'.repeat(300)), 'regular', 10, 100).every((l) => textWidth(l, 'regular', 10) <= 100)).toBe(true);
+    expect(
+      wrapText(toWinAnsi('x'.repeat(300)), 'regular', 10, 100).every(
+        (l) => textWidth(l, 'regular', 10) <= 100,
+      ),
+    ).toBe(true);
     expect(toWinAnsi('Ŝ → ✓')).toBe('S ? ?');
     expect(toWinAnsi('37 °C — “ok”…')).toBe('37 \xb0C \x97 \x93ok\x94\x85');
   });

@@ -26,23 +26,65 @@ type Font = 'regular' | 'bold';
 
 // Glyph widths (1/1000 em) of the standard 14 fonts for codes 32–126 (Adobe's AFM metrics).
 const HELVETICA = [
-  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556,
-  1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556,
-  333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556,
+  556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667,
+  611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667,
+  667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500,
+  222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
 ];
 const HELVETICA_BOLD = [
-  278, 333, 474, 556, 556, 889, 722, 238, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 333, 333, 584, 584, 584, 611,
-  975, 722, 722, 722, 722, 667, 611, 778, 722, 278, 556, 722, 611, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 333, 278, 333, 584, 556,
-  333, 556, 611, 556, 611, 556, 333, 611, 611, 278, 278, 556, 278, 889, 611, 611, 611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500, 389, 280, 389, 584,
+  278, 333, 474, 556, 556, 889, 722, 238, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556,
+  556, 556, 556, 556, 556, 556, 556, 333, 333, 584, 584, 584, 611, 975, 722, 722, 722, 722, 667,
+  611, 778, 722, 278, 556, 722, 611, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667,
+  667, 611, 333, 278, 333, 584, 556, 333, 556, 611, 556, 611, 556, 333, 611, 611, 278, 278, 556,
+  278, 889, 611, 611, 611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500, 389, 280, 389, 584,
 ];
 
 // WinAnsiEncoding's codes 0x80–0x9F that are not Latin-1.
 const WIN_ANSI_EXTRA: Record<string, number> = {
-  '€': 0x80, '‚': 0x82, 'ƒ': 0x83, '„': 0x84, '…': 0x85, '†': 0x86, '‡': 0x87, 'ˆ': 0x88, '‰': 0x89, 'Š': 0x8a, '‹': 0x8b, 'Œ': 0x8c, 'Ž': 0x8e,
-  '‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94, '•': 0x95, '–': 0x96, '—': 0x97, '˜': 0x98, '™': 0x99, 'š': 0x9a, '›': 0x9b, 'œ': 0x9c, 'ž': 0x9e, 'Ÿ': 0x9f,
+  '€': 0x80,
+  '‚': 0x82,
+  ƒ: 0x83,
+  '„': 0x84,
+  '…': 0x85,
+  '†': 0x86,
+  '‡': 0x87,
+  ˆ: 0x88,
+  '‰': 0x89,
+  Š: 0x8a,
+  '‹': 0x8b,
+  Œ: 0x8c,
+  Ž: 0x8e,
+  '‘': 0x91,
+  '’': 0x92,
+  '“': 0x93,
+  '”': 0x94,
+  '•': 0x95,
+  '–': 0x96,
+  '—': 0x97,
+  '˜': 0x98,
+  '™': 0x99,
+  š: 0x9a,
+  '›': 0x9b,
+  œ: 0x9c,
+  ž: 0x9e,
+  Ÿ: 0x9f,
 };
 // Widths of the non-ASCII codes that differ from their base letter.
-const EXTRA_WIDTHS: Record<number, number> = { 0x85: 1000, 0x95: 350, 0x96: 556, 0x97: 1000, 0x91: 222, 0x92: 222, 0x93: 333, 0x94: 333, 0x80: 556, 0xb0: 400, 0xb7: 278, 0xd7: 584 };
+const EXTRA_WIDTHS: Record<number, number> = {
+  0x85: 1000,
+  0x95: 350,
+  0x96: 556,
+  0x97: 1000,
+  0x91: 222,
+  0x92: 222,
+  0x93: 333,
+  0x94: 333,
+  0x80: 556,
+  0xb0: 400,
+  0xb7: 278,
+  0xd7: 584,
+};
 
 /** One character as a WinAnsi byte: accents dropped when the letter has no code, else '?'. */
 function winAnsiByte(ch: string): number {
@@ -144,7 +186,14 @@ function layout(handover: Handover, size: number): Layout {
 
   const titleSize = size + 6;
   y -= titleSize;
-  page.push({ kind: 'text', x: MARGIN_X, y, font: 'bold', size: titleSize, text: toWinAnsi(handover.title) });
+  page.push({
+    kind: 'text',
+    x: MARGIN_X,
+    y,
+    font: 'bold',
+    size: titleSize,
+    text: toWinAnsi(handover.title),
+  });
   y -= size + 4;
   page.push({
     kind: 'text',
@@ -153,7 +202,9 @@ function layout(handover: Handover, size: number): Layout {
     font: 'regular',
     size: size - 1,
     grey: true,
-    text: toWinAnsi(`Generated ${handover.generatedAt} (South African time). ISBAR order: Identify, Situation, Background, Assessment, Recommendation.`),
+    text: toWinAnsi(
+      `Generated ${handover.generatedAt} (South African time). ISBAR order: Identify, Situation, Background, Assessment, Recommendation.`,
+    ),
   });
   y -= 8;
   page.push({ kind: 'rule', x1: MARGIN_X, x2: PAGE_WIDTH - MARGIN_X, y, width: 1.2 });
@@ -162,13 +213,28 @@ function layout(handover: Handover, size: number): Layout {
     const headingSize = size + 2;
     ensure(headingSize + 8 + leading);
     y -= headingSize + 8;
-    page.push({ kind: 'text', x: MARGIN_X, y, font: 'bold', size: headingSize, text: toWinAnsi(section.title) });
+    page.push({
+      kind: 'text',
+      x: MARGIN_X,
+      y,
+      font: 'bold',
+      size: headingSize,
+      text: toWinAnsi(section.title),
+    });
     y -= 4;
     page.push({ kind: 'rule', x1: MARGIN_X, x2: PAGE_WIDTH - MARGIN_X, y, width: 0.5 });
     y -= 2;
     if (section.lines.length === 0) {
       y -= leading;
-      page.push({ kind: 'text', x: MARGIN_X, y, font: 'regular', size, grey: true, text: toWinAnsi('Nothing recorded') });
+      page.push({
+        kind: 'text',
+        x: MARGIN_X,
+        y,
+        font: 'regular',
+        size,
+        grey: true,
+        text: toWinAnsi('Nothing recorded'),
+      });
       continue;
     }
     for (const line of section.lines) {
@@ -181,7 +247,15 @@ function layout(handover: Handover, size: number): Layout {
         const label = labels[i];
         const value = values[i];
         if (label) page.push({ kind: 'text', x: MARGIN_X, y, font: 'bold', size, text: label });
-        if (value) page.push({ kind: 'text', x: MARGIN_X + LABEL_WIDTH + COLUMN_GAP, y, font: 'regular', size, text: value });
+        if (value)
+          page.push({
+            kind: 'text',
+            x: MARGIN_X + LABEL_WIDTH + COLUMN_GAP,
+            y,
+            font: 'regular',
+            size,
+            text: value,
+          });
       }
       y -= size * 0.25;
     }
@@ -190,10 +264,20 @@ function layout(handover: Handover, size: number): Layout {
 }
 
 function footer(handover: Handover, index: number, count: number): Op[] {
-  const text = toWinAnsi(`Confidential patient information (POPIA). Case ${handover.caseId || 'not numbered'}. Page ${String(index + 1)} of ${String(count)}.`);
+  const text = toWinAnsi(
+    `Confidential patient information (POPIA). Case ${handover.caseId || 'not numbered'}. Page ${String(index + 1)} of ${String(count)}.`,
+  );
   return [
     { kind: 'rule', x1: MARGIN_X, x2: PAGE_WIDTH - MARGIN_X, y: MARGIN_BOTTOM - 16, width: 0.5 },
-    { kind: 'text', x: MARGIN_X, y: MARGIN_BOTTOM - 28, font: 'regular', size: 8, grey: true, text },
+    {
+      kind: 'text',
+      x: MARGIN_X,
+      y: MARGIN_BOTTOM - 28,
+      font: 'regular',
+      size: 8,
+      grey: true,
+      text,
+    },
   ];
 }
 
@@ -201,10 +285,14 @@ function contentStream(ops: readonly Op[]): string {
   const parts: string[] = [];
   for (const op of ops) {
     if (op.kind === 'rule') {
-      parts.push(`0.35 G ${num(op.width)} w ${num(op.x1)} ${num(op.y)} m ${num(op.x2)} ${num(op.y)} l S`);
+      parts.push(
+        `0.35 G ${num(op.width)} w ${num(op.x1)} ${num(op.y)} m ${num(op.x2)} ${num(op.y)} l S`,
+      );
     } else {
       const font = op.font === 'bold' ? 'F2' : 'F1';
-      parts.push(`BT ${op.grey ? '0.25' : '0'} g /${font} ${num(op.size)} Tf 1 0 0 1 ${num(op.x)} ${num(op.y)} Tm ${pdfString(op.text)} Tj ET`);
+      parts.push(
+        `BT ${op.grey ? '0.25' : '0'} g /${font} ${num(op.size)} Tf 1 0 0 1 ${num(op.x)} ${num(op.y)} Tm ${pdfString(op.text)} Tj ET`,
+      );
     }
   }
   return parts.join('\n');
@@ -213,7 +301,8 @@ function contentStream(ops: readonly Op[]): string {
 /** A PDF text string in UTF-16BE (for the document title, which may hold any character). */
 function utf16Hex(text: string): string {
   let hex = 'FEFF';
-  for (let i = 0; i < text.length; i += 1) hex += text.charCodeAt(i).toString(16).padStart(4, '0').toUpperCase();
+  for (let i = 0; i < text.length; i += 1)
+    hex += text.charCodeAt(i).toString(16).padStart(4, '0').toUpperCase();
   return `<${hex}>`;
 }
 
@@ -233,9 +322,15 @@ export function layoutHandover(handover: Handover): { size: number; pages: numbe
 }
 
 /** The handover as the bytes of a PDF file. */
-export function handoverPdfBytes(handover: Handover, createdAt: Date = new Date()): Uint8Array<ArrayBuffer> {
+export function handoverPdfBytes(
+  handover: Handover,
+  createdAt: Date = new Date(),
+): Uint8Array<ArrayBuffer> {
   const { size } = layoutHandover(handover);
-  const pages = layout(handover, size).pages.map((ops, i, all) => [...ops, ...footer(handover, i, all.length)]);
+  const pages = layout(handover, size).pages.map((ops, i, all) => [
+    ...ops,
+    ...footer(handover, i, all.length),
+  ]);
 
   // Objects: 1 catalog, 2 page tree, 3 and 4 fonts, 5 info, then a page and its content per page.
   const objects: string[] = [];
@@ -243,7 +338,8 @@ export function handoverPdfBytes(handover: Handover, createdAt: Date = new Date(
   objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
   objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${String(id)} 0 R`).join(' ')}] /Count ${String(pages.length)} >>`;
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
-  objects[4] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>';
+  objects[4] =
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>';
   objects[5] = `<< /Title ${utf16Hex(handover.title)} /Producer (RescueLog) /CreationDate (${pdfDate(createdAt)}) >>`;
   pages.forEach((ops, i) => {
     const pageId = 6 + i * 2;
@@ -263,7 +359,8 @@ export function handoverPdfBytes(handover: Handover, createdAt: Date = new Date(
   }
   const xrefAt = file.length;
   file += `xref\n0 ${String(objects.length)}\n0000000000 65535 f \n`;
-  for (let id = 1; id < objects.length; id += 1) file += `${String(offsets[id] ?? 0).padStart(10, '0')} 00000 n \n`;
+  for (let id = 1; id < objects.length; id += 1)
+    file += `${String(offsets[id] ?? 0).padStart(10, '0')} 00000 n \n`;
   file += `trailer\n<< /Size ${String(objects.length)} /Root 1 0 R /Info 5 0 R >>\nstartxref\n${String(xrefAt)}\n%%EOF\n`;
 
   const bytes = new Uint8Array(file.length);

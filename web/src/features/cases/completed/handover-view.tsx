@@ -13,7 +13,11 @@ export function HandoverView({ handover }: { handover: Handover }) {
         <p className="handover__meta">Generated {handover.generatedAt} (South African time)</p>
       </header>
       {handover.sections.map((section) => (
-        <section key={section.key} className="handover__section" aria-labelledby={`handover-${section.key}`}>
+        <section
+          key={section.key}
+          className="handover__section"
+          aria-labelledby={`handover-${section.key}`}
+        >
           <h4 id={`handover-${section.key}`} className="handover__section-title">
             <span className="handover__letter" aria-hidden="true">
               {section.title.charAt(0)}
@@ -34,7 +38,9 @@ export function HandoverView({ handover }: { handover: Handover }) {
           )}
         </section>
       ))}
-      <footer className="handover__footer">Confidential patient information (POPIA). Case {handover.caseId}.</footer>
+      <footer className="handover__footer">
+        Confidential patient information (POPIA). Case {handover.caseId}.
+      </footer>
     </article>
   );
 }

@@ -18,7 +18,10 @@ export function AwaitFirstSync({ children }: { children: ReactNode }) {
     const timer = setTimeout(() => setWaited(true), FIRST_SYNC_WAIT_MS);
     return () => clearTimeout(timer);
   }, []);
-  const firstSyncRunning = status.lastSyncAt === null && (status.phase === 'syncing' || (status.phase === 'idle' && status.failures === 0));
-  if (online && firstSyncRunning && !waited) return <PageSpinner label="Getting your cases from the server" />;
+  const firstSyncRunning =
+    status.lastSyncAt === null &&
+    (status.phase === 'syncing' || (status.phase === 'idle' && status.failures === 0));
+  if (online && firstSyncRunning && !waited)
+    return <PageSpinner label="Getting your cases from the server" />;
   return <>{children}</>;
 }

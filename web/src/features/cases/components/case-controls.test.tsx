@@ -1,6 +1,14 @@
 import 'fake-indexeddb/auto';
 import type { CaseFields } from '@rescuelog/sync-protocol/sync/entities';
-import { act, fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react';
+import {
+  act,
+  fireEvent,
+  render,
+  renderHook,
+  screen,
+  waitFor,
+  within,
+} from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,7 +16,16 @@ import { getSyncSession } from '@/lib/sync/sync-session';
 import { makeUser } from '@/test/fixtures';
 import { deviceOf, outbox, seedCase, storedCase, wipeDevice } from '../completed/case-test-kit';
 import { useCaseByCaseId } from '../data/use-case';
-import { CaseCheckbox, CaseChoice, CaseMultiSelect, CaseNumberField, CaseTextField, CaseTimeField, CaseYesNo, useShownValue } from './case-controls';
+import {
+  CaseCheckbox,
+  CaseChoice,
+  CaseMultiSelect,
+  CaseNumberField,
+  CaseTextField,
+  CaseTimeField,
+  CaseYesNo,
+  useShownValue,
+} from './case-controls';
 import { CaseFormProvider, NOT_STORED } from './case-form';
 
 const USER = makeUser({ id: 7 });
@@ -36,20 +53,30 @@ async function renderControls(fields: CaseFields, controls: ReactNode) {
 /** The fields of each case.upsert queued for this case after it was created. */
 async function edits(id: string): Promise<Record<string, unknown>[]> {
   return (await outbox())
-    .filter((e) => e.mutation.name === 'case.upsert' && (e.mutation.args as { id: string; humanId?: string }).id === id && !(e.mutation.args as { humanId?: string }).humanId)
+    .filter(
+      (e) =>
+        e.mutation.name === 'case.upsert' &&
+        (e.mutation.args as { id: string; humanId?: string }).id === id &&
+        !(e.mutation.args as { humanId?: string }).humanId,
+    )
     .map((e) => (e.mutation.args as { fields: Record<string, unknown> }).fields);
 }
 
 describe('CaseTextField', () => {
   it('saves once after a pause in typing, with only that field, and gives the input the field id', async () => {
-    const { id, user } = await renderControls({ callerName: 'Kept' }, <CaseTextField field="patientName" label="Patient name" />);
+    const { id, user } = await renderControls(
+      { callerName: 'Kept' },
+      <CaseTextField field="patientName" label="Patient name" />,
+    );
     const input = screen.getByLabelText('Patient name');
     expect(input).toHaveAttribute('id', 'field-patientName');
 
     await user.type(input, 'Sipho');
     // Still typing (no pause yet): nothing stored.
     expect(await edits(id)).toEqual([]);
-    await waitFor(async () => expect(await edits(id)).toEqual([{ patientName: 'Sipho' }]), { timeout: 2000 });
+    await waitFor(async () => expect(await edits(id)).toEqual([{ patientName: 'Sipho' }]), {
+      timeout: 2000,
+    });
     expect(await storedCase(id)).toMatchObject({ patientName: 'Sipho', callerName: 'Kept' });
   });
 
@@ -67,18 +94,25 @@ describe('CaseTextField', () => {
 
     await user.type(screen.getByLabelText('Caller name'), 'Bob');
     view.unmount();
-    await waitFor(async () => expect(await edits(id)).toEqual([{ patientName: 'Ann' }, { callerName: 'Bob' }]));
+    await waitFor(async () =>
+      expect(await edits(id)).toEqual([{ patientName: 'Ann' }, { callerName: 'Bob' }]),
+    );
   });
 
   it('saves what was typed at once when the page is hidden (phone locked, app switched)', async () => {
-    const { id, user } = await renderControls({}, <CaseTextField field="patientName" label="Patient name" />);
+    const { id, user } = await renderControls(
+      {},
+      <CaseTextField field="patientName" label="Patient name" />,
+    );
     await user.type(screen.getByLabelText('Patient name'), 'Zola');
     const visibility = Object.getOwnPropertyDescriptor(Document.prototype, 'visibilityState');
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
     try {
       document.dispatchEvent(new Event('visibilitychange'));
       // Well inside the typing pause: only the hidden page can have saved it.
-      await waitFor(async () => expect(await edits(id)).toEqual([{ patientName: 'Zola' }]), { timeout: 400 });
+      await waitFor(async () => expect(await edits(id)).toEqual([{ patientName: 'Zola' }]), {
+        timeout: 400,
+      });
     } finally {
       if (visibility) Object.defineProperty(document, 'visibilityState', visibility);
       else Reflect.deleteProperty(document, 'visibilityState');
@@ -86,7 +120,10 @@ describe('CaseTextField', () => {
   });
 
   it('stores an emptied field as not recorded (null)', async () => {
-    const { id, user } = await renderControls({ patientName: 'Wrong' }, <CaseTextField field="patientName" label="Patient name" />);
+    const { id, user } = await renderControls(
+      { patientName: 'Wrong' },
+      <CaseTextField field="patientName" label="Patient name" />,
+    );
     const input = screen.getByLabelText('Patient name');
     await waitFor(() => expect(input).toHaveValue('Wrong'));
     await user.clear(input);
@@ -95,15 +132,29 @@ describe('CaseTextField', () => {
   });
 
   it('follows a change made elsewhere (another tab, a pull) while not being edited', async () => {
-    const { id } = await renderControls({ patientName: 'Old' }, <CaseTextField field="patientName" label="Patient name" />);
+    const { id } = await renderControls(
+      { patientName: 'Old' },
+      <CaseTextField field="patientName" label="Patient name" />,
+    );
     await getSyncSession()?.db.cases.update(id, { patientName: 'From the server' });
-    await waitFor(() => expect(screen.getByLabelText('Patient name')).toHaveValue('From the server'));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Patient name')).toHaveValue('From the server'),
+    );
   });
 });
 
 describe('CaseNumberField', () => {
   it('refuses a value out of range or not a whole number with a message, and saves nothing', async () => {
-    const { id, user } = await renderControls({}, <CaseNumberField field="approximateAge" label="Approximate age" unit="years" min={0} max={150} />);
+    const { id, user } = await renderControls(
+      {},
+      <CaseNumberField
+        field="approximateAge"
+        label="Approximate age"
+        unit="years"
+        min={0}
+        max={150}
+      />,
+    );
     const input = screen.getByLabelText('Approximate age (years)');
 
     await user.type(input, '200');
@@ -127,28 +178,40 @@ describe('CaseNumberField', () => {
   });
 
   it('nudges with − and + within the range', async () => {
-    const { id, user } = await renderControls({ approximateAge: 149 }, <CaseNumberField field="approximateAge" label="Approximate age" min={0} max={150} />);
+    const { id, user } = await renderControls(
+      { approximateAge: 149 },
+      <CaseNumberField field="approximateAge" label="Approximate age" min={0} max={150} />,
+    );
     const input = screen.getByLabelText('Approximate age');
     await waitFor(() => expect(input).toHaveValue('149'));
     await user.click(screen.getByRole('button', { name: 'Approximate age: increase' }));
     await user.click(screen.getByRole('button', { name: 'Approximate age: increase' }));
     expect(input).toHaveValue('150');
-    await waitFor(async () => expect((await storedCase(id))?.approximateAge).toBe(150), { timeout: 2000 });
+    await waitFor(async () => expect((await storedCase(id))?.approximateAge).toBe(150), {
+      timeout: 2000,
+    });
     await user.click(screen.getByRole('button', { name: 'Approximate age: decrease' }));
-    await waitFor(async () => expect((await storedCase(id))?.approximateAge).toBe(149), { timeout: 2000 });
+    await waitFor(async () => expect((await storedCase(id))?.approximateAge).toBe(149), {
+      timeout: 2000,
+    });
   });
 });
 
 describe('CaseTimeField', () => {
   it('sets the time to now (to the minute) with one tap, shows it, and clears it', async () => {
     const now = () => new Date('2026-11-20T10:15:42.123Z');
-    const { id, user } = await renderControls({}, <CaseTimeField field="callReceivedTime" label="Call received" now={now} />);
+    const { id, user } = await renderControls(
+      {},
+      <CaseTimeField field="callReceivedTime" label="Call received" now={now} />,
+    );
     const input = screen.getByLabelText('Call received');
     expect(input).toHaveAttribute('type', 'datetime-local');
     expect(screen.queryByRole('button', { name: 'Call received: clear' })).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Call received: now' }));
-    await waitFor(async () => expect(await edits(id)).toEqual([{ callReceivedTime: '2026-11-20T10:15:00.000Z' }]));
+    await waitFor(async () =>
+      expect(await edits(id)).toEqual([{ callReceivedTime: '2026-11-20T10:15:00.000Z' }]),
+    );
     // Tests run in UTC: the local value is the same wall time.
     await waitFor(() => expect(input).toHaveValue('2026-11-20T10:15'));
 
@@ -158,7 +221,10 @@ describe('CaseTimeField', () => {
   });
 
   it('keeps the stored time while a new one is half typed, and clears it only when left empty', async () => {
-    const { id } = await renderControls({ arrivalTime: '2026-11-20T10:05:00.000Z' }, <CaseTimeField field="arrivalTime" label="Ambulance arrival time" />);
+    const { id } = await renderControls(
+      { arrivalTime: '2026-11-20T10:05:00.000Z' },
+      <CaseTimeField field="arrivalTime" label="Ambulance arrival time" />,
+    );
     const input = screen.getByLabelText('Ambulance arrival time');
     await waitFor(() => expect(input).toHaveValue('2026-11-20T10:05'));
     // A segment being retyped makes the input report '' until the value is complete again.
@@ -166,18 +232,30 @@ describe('CaseTimeField', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await storedCase(id))?.arrivalTime).toBe('2026-11-20T10:05:00.000Z');
     fireEvent.change(input, { target: { value: '2026-11-20T10:07' } });
-    await waitFor(async () => expect((await storedCase(id))?.arrivalTime).toBe('2026-11-20T10:07:00.000Z'));
+    await waitFor(async () =>
+      expect((await storedCase(id))?.arrivalTime).toBe('2026-11-20T10:07:00.000Z'),
+    );
 
     fireEvent.change(input, { target: { value: '' } });
     fireEvent.blur(input);
     await waitFor(async () => expect((await storedCase(id))?.arrivalTime).toBeNull());
-    expect(await edits(id)).toEqual([{ arrivalTime: '2026-11-20T10:07:00.000Z' }, { arrivalTime: null }]);
+    expect(await edits(id)).toEqual([
+      { arrivalTime: '2026-11-20T10:07:00.000Z' },
+      { arrivalTime: null },
+    ]);
   });
 
   it('saves a typed date and time as an instant', async () => {
-    const { id } = await renderControls({}, <CaseTimeField field="departureTime" label="Departure time" />);
-    fireEvent.change(screen.getByLabelText('Departure time'), { target: { value: '2026-11-20T11:05' } });
-    await waitFor(async () => expect(await edits(id)).toEqual([{ departureTime: '2026-11-20T11:05:00.000Z' }]));
+    const { id } = await renderControls(
+      {},
+      <CaseTimeField field="departureTime" label="Departure time" />,
+    );
+    fireEvent.change(screen.getByLabelText('Departure time'), {
+      target: { value: '2026-11-20T11:05' },
+    });
+    await waitFor(async () =>
+      expect(await edits(id)).toEqual([{ departureTime: '2026-11-20T11:05:00.000Z' }]),
+    );
   });
 });
 
@@ -188,7 +266,10 @@ describe('choices', () => {
   ];
 
   it('saves a choice on tap, and clears it', async () => {
-    const { id, user } = await renderControls({}, <CaseChoice field="patientGender" label="Gender" options={options} required />);
+    const { id, user } = await renderControls(
+      {},
+      <CaseChoice field="patientGender" label="Gender" options={options} required />,
+    );
     const group = screen.getByRole('group', { name: 'Gender (required to complete)' });
     expect(group).toHaveAttribute('id', 'field-patientGender');
     await user.click(within(group).getByRole('radio', { name: 'Female' }));
@@ -204,19 +285,39 @@ describe('choices', () => {
       {},
       <>
         <CaseYesNo field="hasMedicalAid" label="Medical aid" />
-        <CaseCheckbox field="oxygenAdministered" label="Oxygen administered" warning="Check the flow rate" />
-        <CaseMultiSelect field="symptoms" label="Symptoms" options={[{ value: 'Chest pain', label: 'Chest pain' }, { value: 'Nausea', label: 'Nausea' }]} />
+        <CaseCheckbox
+          field="oxygenAdministered"
+          label="Oxygen administered"
+          warning="Check the flow rate"
+        />
+        <CaseMultiSelect
+          field="symptoms"
+          label="Symptoms"
+          options={[
+            { value: 'Chest pain', label: 'Chest pain' },
+            { value: 'Nausea', label: 'Nausea' },
+          ]}
+        />
       </>,
     );
-    await user.click(within(screen.getByRole('group', { name: 'Medical aid' })).getByRole('radio', { name: 'No' }));
+    await user.click(
+      within(screen.getByRole('group', { name: 'Medical aid' })).getByRole('radio', { name: 'No' }),
+    );
     const oxygen = screen.getByRole('checkbox', { name: 'Oxygen administered' });
     expect(oxygen).toHaveAccessibleDescription('Check the flow rate');
     await user.click(oxygen);
     await user.click(screen.getByRole('checkbox', { name: 'Chest pain' }));
     await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Chest pain' })).toBeChecked());
     await user.click(screen.getByRole('checkbox', { name: 'Nausea' }));
-    await waitFor(async () => expect((await storedCase(id))?.symptoms).toEqual(['Chest pain', 'Nausea']));
-    expect(await edits(id)).toEqual([{ hasMedicalAid: false }, { oxygenAdministered: true }, { symptoms: ['Chest pain'] }, { symptoms: ['Chest pain', 'Nausea'] }]);
+    await waitFor(async () =>
+      expect((await storedCase(id))?.symptoms).toEqual(['Chest pain', 'Nausea']),
+    );
+    expect(await edits(id)).toEqual([
+      { hasMedicalAid: false },
+      { oxygenAdministered: true },
+      { symptoms: ['Chest pain'] },
+      { symptoms: ['Chest pain', 'Nausea'] },
+    ]);
   });
 
   it('shows what is stored again, and says it was not saved, when the device cannot store a tap', async () => {
@@ -225,7 +326,11 @@ describe('choices', () => {
       <>
         <CaseYesNo field="hasMedicalAid" label="Medical aid" />
         <CaseCheckbox field="oxygenAdministered" label="Oxygen administered" />
-        <CaseMultiSelect field="symptoms" label="Symptoms" options={[{ value: 'Chest pain', label: 'Chest pain' }]} />
+        <CaseMultiSelect
+          field="symptoms"
+          label="Symptoms"
+          options={[{ value: 'Chest pain', label: 'Chest pain' }]}
+        />
         <CaseChoice field="patientGender" label="Gender" options={options} />
       </>,
     );
@@ -236,20 +341,45 @@ describe('choices', () => {
       throw new Error('QuotaExceededError: the device storage is full');
     };
     db.cases.hook('updating', refuse);
-    await user.click(within(screen.getByRole('group', { name: 'Medical aid' })).getByRole('radio', { name: 'No' }));
+    await user.click(
+      within(screen.getByRole('group', { name: 'Medical aid' })).getByRole('radio', { name: 'No' }),
+    );
     await user.click(screen.getByRole('checkbox', { name: 'Oxygen administered' }));
     await user.click(screen.getByRole('checkbox', { name: 'Chest pain' }));
-    await user.click(within(screen.getByRole('group', { name: 'Gender' })).getByRole('radio', { name: 'Female' }));
+    await user.click(
+      within(screen.getByRole('group', { name: 'Gender' })).getByRole('radio', { name: 'Female' }),
+    );
 
     // None of the taps looks saved: each control shows the stored value again.
-    await waitFor(() => expect(within(screen.getByRole('group', { name: 'Medical aid' })).getByRole('radio', { name: 'Yes' })).toBeChecked());
-    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Oxygen administered' })).not.toBeChecked());
-    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Chest pain' })).not.toBeChecked());
-    await waitFor(() => expect(within(screen.getByRole('group', { name: 'Gender' })).getByRole('radio', { name: 'Female' })).not.toBeChecked());
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('group', { name: 'Medical aid' })).getByRole('radio', {
+          name: 'Yes',
+        }),
+      ).toBeChecked(),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('checkbox', { name: 'Oxygen administered' })).not.toBeChecked(),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('checkbox', { name: 'Chest pain' })).not.toBeChecked(),
+    );
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('group', { name: 'Gender' })).getByRole('radio', {
+          name: 'Female',
+        }),
+      ).not.toBeChecked(),
+    );
     expect(screen.getByText(NOT_STORED)).toBeInTheDocument();
     db.cases.hook('updating').unsubscribe(refuse);
     const stored = await storedCase(id);
-    expect([stored?.hasMedicalAid, stored?.oxygenAdministered ?? false, stored?.symptoms ?? [], stored?.patientGender ?? null]).toEqual([true, false, [], null]);
+    expect([
+      stored?.hasMedicalAid,
+      stored?.oxygenAdministered ?? false,
+      stored?.symptoms ?? [],
+      stored?.patientGender ?? null,
+    ]).toEqual([true, false, [], null]);
     expect(await edits(id)).toEqual([]);
   });
 
@@ -258,7 +388,14 @@ describe('choices', () => {
       {},
       <>
         <CaseChoice field="patientGender" label="Gender" options={options} />
-        <CaseMultiSelect field="symptoms" label="Symptoms" options={[{ value: 'Chest pain', label: 'Chest pain' }, { value: 'Nausea', label: 'Nausea' }]} />
+        <CaseMultiSelect
+          field="symptoms"
+          label="Symptoms"
+          options={[
+            { value: 'Chest pain', label: 'Chest pain' },
+            { value: 'Nausea', label: 'Nausea' },
+          ]}
+        />
       </>,
     );
     // Two taps before the device has stored the first.
@@ -267,14 +404,23 @@ describe('choices', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Nausea' }));
     fireEvent.click(screen.getByRole('radio', { name: 'Male' }));
     expect(screen.getByRole('radio', { name: 'Male' })).toBeChecked();
-    await waitFor(async () => expect(await storedCase(id)).toMatchObject({ symptoms: ['Chest pain', 'Nausea'], patientGender: 'Male' }));
+    await waitFor(async () =>
+      expect(await storedCase(id)).toMatchObject({
+        symptoms: ['Chest pain', 'Nausea'],
+        patientGender: 'Male',
+      }),
+    );
     expect(screen.getByRole('checkbox', { name: 'Chest pain' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Nausea' })).toBeChecked();
   });
 
   it('keeps the last quick tap shown while an earlier one lands, so the next tap builds on it', () => {
-    const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
-    const { result, rerender } = renderHook(({ stored }: { stored: readonly string[] }) => useShownValue(stored, sameList), { initialProps: { stored: [] as readonly string[] } });
+    const sameList = (a: readonly string[], b: readonly string[]) =>
+      a.length === b.length && a.every((v, i) => v === b[i]);
+    const { result, rerender } = renderHook(
+      ({ stored }: { stored: readonly string[] }) => useShownValue(stored, sameList),
+      { initialProps: { stored: [] as readonly string[] } },
+    );
     let first = () => undefined as void;
     let second = () => undefined as void;
     act(() => {
@@ -304,7 +450,14 @@ describe('choices', () => {
   });
 
   it('gives options ids without spaces, so labels stay tied to their inputs', async () => {
-    await renderControls({}, <CaseChoice field="transportPriority" label="Transport priority" options={[{ value: 'Priority 1 (red)', label: 'Priority 1 (red)' }]} />);
+    await renderControls(
+      {},
+      <CaseChoice
+        field="transportPriority"
+        label="Transport priority"
+        options={[{ value: 'Priority 1 (red)', label: 'Priority 1 (red)' }]}
+      />,
+    );
     const radio = screen.getByRole('radio', { name: 'Priority 1 (red)' });
     expect(radio.id).toBe('field-transportPriority-Priority-1-red');
   });
@@ -321,7 +474,14 @@ describe('a completed case', () => {
         <CaseTextField field="patientName" label="Patient name" />
         <CaseNumberField field="approximateAge" label="Approximate age" min={0} max={150} />
         <CaseTimeField field="callReceivedTime" label="Call received" />
-        <CaseChoice field="patientGender" label="Gender" options={[{ value: 'Male', label: 'Male' }, { value: 'Female', label: 'Female' }]} />
+        <CaseChoice
+          field="patientGender"
+          label="Gender"
+          options={[
+            { value: 'Male', label: 'Male' },
+            { value: 'Female', label: 'Female' },
+          ]}
+        />
         <CaseCheckbox field="oxygenAdministered" label="Oxygen administered" />
       </LiveCase>,
     );

@@ -48,7 +48,11 @@ function FieldFrame({ field, label, required, hint, error, children }: FieldFram
   );
 }
 
-function describedBy(field: CaseField, hint: unknown, error: string | undefined): string | undefined {
+function describedBy(
+  field: CaseField,
+  hint: unknown,
+  error: string | undefined,
+): string | undefined {
   const id = caseFieldId(field);
   const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean);
   return ids.length > 0 ? ids.join(' ') : undefined;
@@ -95,14 +99,18 @@ export function useShownValue<T>(stored: T, same: (a: T, b: T) => boolean = Obje
   };
 }
 
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((v, i) => v === b[i]);
 
 /**
  * Local draft text that saves after a pause, on blur and when the control unmounts (leaving
  * the step). While the user is not editing, the draft follows the stored value (another
  * tab, a pull, an addendum).
  */
-export function useAutosaveDraft(stored: string, commit: (text: string) => Promise<string | undefined>) {
+export function useAutosaveDraft(
+  stored: string,
+  commit: (text: string) => Promise<string | undefined>,
+) {
   const [draft, setDraft] = useState(stored);
   const [error, setError] = useState<string | undefined>();
   const dirty = useRef(false);
@@ -170,7 +178,20 @@ interface TextProps {
 }
 
 /** Free text; empty means not recorded (null). */
-export function CaseTextField({ field, label, multiline, rows = 3, required, hint, placeholder, inputMode, type = 'text', autoComplete, maxLength, list }: TextProps) {
+export function CaseTextField({
+  field,
+  label,
+  multiline,
+  rows = 3,
+  required,
+  hint,
+  placeholder,
+  inputMode,
+  type = 'text',
+  autoComplete,
+  maxLength,
+  list,
+}: TextProps) {
   const { record, readOnly, save } = useCaseForm();
   const raw = record[field];
   const stored = typeof raw === 'string' ? raw : '';
@@ -195,7 +216,14 @@ export function CaseTextField({ field, label, multiline, rows = 3, required, hin
       {multiline ? (
         <textarea {...common} rows={rows} onChange={(e) => change(e.target.value)} />
       ) : (
-        <input {...common} type={type} inputMode={inputMode} list={list} autoComplete={autoComplete ?? 'off'} onChange={(e) => change(e.target.value)} />
+        <input
+          {...common}
+          type={type}
+          inputMode={inputMode}
+          list={list}
+          autoComplete={autoComplete ?? 'off'}
+          onChange={(e) => change(e.target.value)}
+        />
       )}
     </FieldFrame>
   );
@@ -215,7 +243,17 @@ interface NumberProps {
 }
 
 /** A number typed or nudged with − / + (gloves); out-of-range values are not saved. */
-export function CaseNumberField({ field, label, min, max, step = 1, unit, integer = true, required, hint }: NumberProps) {
+export function CaseNumberField({
+  field,
+  label,
+  min,
+  max,
+  step = 1,
+  unit,
+  integer = true,
+  required,
+  hint,
+}: NumberProps) {
   const { record, readOnly, save } = useCaseForm();
   const raw = record[field];
   const stored = typeof raw === 'number' ? String(raw) : '';
@@ -223,20 +261,34 @@ export function CaseNumberField({ field, label, min, max, step = 1, unit, intege
     const trimmed = text.trim().replace(',', '.');
     if (trimmed === '') return (await save({ [field]: null } as CaseFields))[field];
     const n = Number(trimmed);
-    if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) return integer ? 'Enter a whole number' : 'Enter a number';
+    if (!Number.isFinite(n) || (integer && !Number.isInteger(n)))
+      return integer ? 'Enter a whole number' : 'Enter a number';
     if (n < min || n > max) return `Enter a number from ${String(min)} to ${String(max)}`;
     return (await save({ [field]: n } as CaseFields))[field];
   });
   const nudge = (delta: number) => {
     const current = Number(draft.trim().replace(',', '.'));
-    const base = draft.trim() === '' || !Number.isFinite(current) ? (delta > 0 ? min : max) : current + delta;
+    const base =
+      draft.trim() === '' || !Number.isFinite(current) ? (delta > 0 ? min : max) : current + delta;
     const next = Math.min(max, Math.max(min, base));
     change(String(next));
   };
   return (
-    <FieldFrame field={field} label={unit ? `${label} (${unit})` : label} required={required} hint={hint} error={error}>
+    <FieldFrame
+      field={field}
+      label={unit ? `${label} (${unit})` : label}
+      required={required}
+      hint={hint}
+      error={error}
+    >
       <div className="case-number">
-        <button type="button" className="button case-number__nudge" disabled={readOnly} aria-label={`${label}: decrease`} onClick={() => nudge(-step)}>
+        <button
+          type="button"
+          className="button case-number__nudge"
+          disabled={readOnly}
+          aria-label={`${label}: decrease`}
+          onClick={() => nudge(-step)}
+        >
           −
         </button>
         <input
@@ -252,7 +304,13 @@ export function CaseNumberField({ field, label, min, max, step = 1, unit, intege
           onChange={(e) => change(e.target.value)}
           onBlur={() => void flush()}
         />
-        <button type="button" className="button case-number__nudge" disabled={readOnly} aria-label={`${label}: increase`} onClick={() => nudge(step)}>
+        <button
+          type="button"
+          className="button case-number__nudge"
+          disabled={readOnly}
+          aria-label={`${label}: increase`}
+          onClick={() => nudge(step)}
+        >
           +
         </button>
       </div>
@@ -296,7 +354,8 @@ export function CaseTimeField({ field, label, required, hint, now = () => new Da
     setSeen(storedLocal);
     setDraft(storedLocal);
   }
-  const write = async (value: string | null) => setError((await save({ [field]: value } as CaseFields))[field]);
+  const write = async (value: string | null) =>
+    setError((await save({ [field]: value } as CaseFields))[field]);
   return (
     <FieldFrame field={field} label={label} required={required} hint={hint} error={error}>
       <div className="case-time">
@@ -333,7 +392,12 @@ export function CaseTimeField({ field, label, required, hint, now = () => new Da
           Now
         </button>
         {stored && !readOnly ? (
-          <button type="button" className="button case-time__clear" aria-label={`${label}: clear`} onClick={() => void write(null)}>
+          <button
+            type="button"
+            className="button case-time__clear"
+            aria-label={`${label}: clear`}
+            onClick={() => void write(null)}
+          >
             Clear
           </button>
         ) : null}
@@ -366,18 +430,45 @@ interface ChoiceGroupProps<V extends string | boolean> {
 
 /** A DOM id part for an option value ('Priority 1 (red)' → 'Priority-1-red'): ids hold no spaces. */
 export function optionIdPart(value: string | boolean): string {
-  return String(value).replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'option';
+  return (
+    String(value)
+      .replace(/[^A-Za-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'option'
+  );
 }
 
 /** Big radio buttons in a fieldset (one tap, readable, keyboard and screen-reader friendly). */
-export function ChoiceGroup<V extends string | boolean>({ name, legend, options, value, onChange, readOnly, required, hint, error, clearable = true, columns }: ChoiceGroupProps<V>) {
+export function ChoiceGroup<V extends string | boolean>({
+  name,
+  legend,
+  options,
+  value,
+  onChange,
+  readOnly,
+  required,
+  hint,
+  error,
+  clearable = true,
+  columns,
+}: ChoiceGroupProps<V>) {
   return (
-    <fieldset className="case-choice" id={name} aria-describedby={hint ? `${name}-hint` : undefined}>
+    <fieldset
+      className="case-choice"
+      id={name}
+      aria-describedby={hint ? `${name}-hint` : undefined}
+    >
       <legend className="case-field__label">
         {legend}
         {required ? <span className="case-field__required"> (required to complete)</span> : null}
       </legend>
-      <div className="case-choice__options" style={columns ? { gridTemplateColumns: `repeat(${String(columns)}, minmax(0, 1fr))` } : undefined}>
+      <div
+        className="case-choice__options"
+        style={
+          columns
+            ? { gridTemplateColumns: `repeat(${String(columns)}, minmax(0, 1fr))` }
+            : undefined
+        }
+      >
         {options.map((option) => {
           const id = `${name}-${optionIdPart(option.value)}`;
           return (
@@ -392,7 +483,9 @@ export function ChoiceGroup<V extends string | boolean>({ name, legend, options,
               />
               <span className="case-choice__text">
                 {option.label}
-                {option.description ? <span className="case-choice__description">{option.description}</span> : null}
+                {option.description ? (
+                  <span className="case-choice__description">{option.description}</span>
+                ) : null}
               </span>
             </label>
           );
@@ -417,7 +510,9 @@ export function ChoiceGroup<V extends string | boolean>({ name, legend, options,
   );
 }
 
-type NullableChoiceField = { [K in CaseField]-?: null extends CaseFields[K] ? (ValueOf<K> extends string ? K : never) : never }[CaseField];
+type NullableChoiceField = {
+  [K in CaseField]-?: null extends CaseFields[K] ? (ValueOf<K> extends string ? K : never) : never;
+}[CaseField];
 
 interface CaseChoiceProps<K extends NullableChoiceField> {
   field: K;
@@ -449,7 +544,14 @@ function useTapSave<T>(field: CaseField, stored: T, same?: (a: T, b: T) => boole
 }
 
 /** One of a few values (AVPU, triage, gender…), saved on tap. */
-export function CaseChoice<K extends NullableChoiceField>({ field, label, options, required, hint, columns }: CaseChoiceProps<K>) {
+export function CaseChoice<K extends NullableChoiceField>({
+  field,
+  label,
+  options,
+  required,
+  hint,
+  columns,
+}: CaseChoiceProps<K>) {
   const { record, readOnly } = useCaseForm();
   const [error, setError] = useState<string | undefined>();
   const stored = (record[field] ?? null) as (ValueOf<K> & string) | null;
@@ -470,7 +572,9 @@ export function CaseChoice<K extends NullableChoiceField>({ field, label, option
   );
 }
 
-type NullableBooleanField = { [K in CaseField]-?: null extends CaseFields[K] ? (ValueOf<K> extends boolean ? K : never) : never }[CaseField];
+type NullableBooleanField = {
+  [K in CaseField]-?: null extends CaseFields[K] ? (ValueOf<K> extends boolean ? K : never) : never;
+}[CaseField];
 
 const YES_NO: readonly ChoiceOption<boolean>[] = [
   { value: true, label: 'Yes' },
@@ -478,11 +582,31 @@ const YES_NO: readonly ChoiceOption<boolean>[] = [
 ];
 
 /** Yes / No / not recorded. */
-export function CaseYesNo({ field, label, required, hint, yes = 'Yes', no = 'No' }: { field: NullableBooleanField; label: string; required?: boolean; hint?: ReactNode; yes?: string; no?: string }) {
+export function CaseYesNo({
+  field,
+  label,
+  required,
+  hint,
+  yes = 'Yes',
+  no = 'No',
+}: {
+  field: NullableBooleanField;
+  label: string;
+  required?: boolean;
+  hint?: ReactNode;
+  yes?: string;
+  no?: string;
+}) {
   const { record, readOnly } = useCaseForm();
   const value = record[field];
   const { shown, tap } = useTapSave(field, typeof value === 'boolean' ? value : null);
-  const options = yes === 'Yes' && no === 'No' ? YES_NO : [{ value: true, label: yes }, { value: false, label: no }];
+  const options =
+    yes === 'Yes' && no === 'No'
+      ? YES_NO
+      : [
+          { value: true, label: yes },
+          { value: false, label: no },
+        ];
   return (
     <ChoiceGroup
       name={caseFieldId(field)}
@@ -498,16 +622,34 @@ export function CaseYesNo({ field, label, required, hint, yes = 'Yes', no = 'No'
   );
 }
 
-type RequiredBooleanField = { [K in CaseField]-?: null extends CaseFields[K] ? never : ValueOf<K> extends boolean ? K : never }[CaseField];
+type RequiredBooleanField = {
+  [K in CaseField]-?: null extends CaseFields[K] ? never : ValueOf<K> extends boolean ? K : never;
+}[CaseField];
 
 /** A checkbox row for an always-set boolean (interventions, "examined"), saved on tap. */
-export function CaseCheckbox({ field, label, warning, description }: { field: RequiredBooleanField; label: string; warning?: string | null; description?: string }) {
+export function CaseCheckbox({
+  field,
+  label,
+  warning,
+  description,
+}: {
+  field: RequiredBooleanField;
+  label: string;
+  warning?: string | null;
+  description?: string;
+}) {
   const { record, readOnly } = useCaseForm();
   const { shown: checked, tap } = useTapSave(field, record[field] === true);
   const id = caseFieldId(field);
   return (
     <div className={`case-check${checked ? ' case-check--on' : ''}`}>
-      <input id={id} type="checkbox" checked={checked} disabled={readOnly} aria-describedby={warning ? `${id}-warning` : undefined} onChange={(e) => void tap(e.target.checked)}
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        disabled={readOnly}
+        aria-describedby={warning ? `${id}-warning` : undefined}
+        onChange={(e) => void tap(e.target.checked)}
       />
       <label htmlFor={id} className="case-check__label">
         {label}
@@ -523,7 +665,17 @@ export function CaseCheckbox({ field, label, warning, description }: { field: Re
 }
 
 /** Several of a list (symptoms, hemorrhage interventions), saved on tap. */
-export function CaseMultiSelect({ field, label, options, hint }: { field: ListCaseField; label: string; options: readonly { value: string; label: string }[]; hint?: ReactNode }) {
+export function CaseMultiSelect({
+  field,
+  label,
+  options,
+  hint,
+}: {
+  field: ListCaseField;
+  label: string;
+  options: readonly { value: string; label: string }[];
+  hint?: ReactNode;
+}) {
   const { record, readOnly } = useCaseForm();
   const raw = record[field];
   const stored: readonly string[] = Array.isArray(raw) ? raw : [];
@@ -531,18 +683,30 @@ export function CaseMultiSelect({ field, label, options, hint }: { field: ListCa
   const { shown: selected, tap } = useTapSave(field, stored, sameList);
   const name = caseFieldId(field);
   const toggle = (value: string, on: boolean) => {
-    const next = on ? [...selected.filter((v) => v !== value), value] : selected.filter((v) => v !== value);
+    const next = on
+      ? [...selected.filter((v) => v !== value), value]
+      : selected.filter((v) => v !== value);
     void tap(next);
   };
   return (
-    <fieldset className="case-choice" id={name} aria-describedby={hint ? `${name}-hint` : undefined}>
+    <fieldset
+      className="case-choice"
+      id={name}
+      aria-describedby={hint ? `${name}-hint` : undefined}
+    >
       <legend className="case-field__label">{label}</legend>
       <div className="case-choice__options">
         {options.map((option) => {
           const id = `${name}-${optionIdPart(option.value)}`;
           return (
             <label key={option.value} className="case-choice__option" htmlFor={id}>
-              <input id={id} type="checkbox" checked={selected.includes(option.value)} disabled={readOnly} onChange={(e) => toggle(option.value, e.target.checked)} />
+              <input
+                id={id}
+                type="checkbox"
+                checked={selected.includes(option.value)}
+                disabled={readOnly}
+                onChange={(e) => toggle(option.value, e.target.checked)}
+              />
               <span className="case-choice__text">{option.label}</span>
             </label>
           );
@@ -558,7 +722,17 @@ export function CaseMultiSelect({ field, label, options, hint }: { field: ListCa
 }
 
 /** A titled group of fields on a step (e.g. "Caller", "Hemorrhage"). */
-export function CaseSection({ title, id, children, description }: { title: string; id?: string; children: ReactNode; description?: ReactNode }) {
+export function CaseSection({
+  title,
+  id,
+  children,
+  description,
+}: {
+  title: string;
+  id?: string;
+  children: ReactNode;
+  description?: ReactNode;
+}) {
   const headingId = `${id ?? title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-heading`;
   return (
     <section className="card case-section" aria-labelledby={headingId} id={id}>

@@ -46,7 +46,10 @@ export function CaseFormProvider({ record, children }: { record: LocalCase; chil
     // The version a change builds on must be the latest one the device holds.
     [record],
   );
-  const value = useMemo(() => ({ record, readOnly, save, saveError }), [record, readOnly, save, saveError]);
+  const value = useMemo(
+    () => ({ record, readOnly, save, saveError }),
+    [record, readOnly, save, saveError],
+  );
   return <CaseFormContext value={value}>{children}</CaseFormContext>;
 }
 
@@ -62,6 +65,9 @@ export function caseFieldId(field: CaseField | 'vitalSigns'): string {
 }
 
 /** The stored value of a field (a new case holds only what has been set). */
-export function fieldValue<K extends CaseField>(record: LocalCase, field: K): LocalCase[K] | undefined {
+export function fieldValue<K extends CaseField>(
+  record: LocalCase,
+  field: K,
+): LocalCase[K] | undefined {
   return record[field];
 }

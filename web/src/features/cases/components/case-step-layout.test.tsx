@@ -20,7 +20,9 @@ afterEach(async () => {
 });
 
 async function accessRecords() {
-  return (await outbox()).filter((e) => e.mutation.name === 'case.access').map((e) => e.mutation.args as { caseId: string; action: string; detail?: string });
+  return (await outbox())
+    .filter((e) => e.mutation.name === 'case.access')
+    .map((e) => e.mutation.args as { caseId: string; action: string; detail?: string });
 }
 
 describe('the case step frame', () => {
@@ -29,7 +31,9 @@ describe('the case step frame', () => {
     const { caseId } = await seedCase({ patientName: 'Sipho Dlamini' });
     renderApp(`/response-details/${caseId}`);
 
-    expect(await screen.findByRole('heading', { name: 'Response Details', level: 1 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Response Details', level: 1 }),
+    ).toBeInTheDocument();
     expect(screen.getByText(caseId)).toBeInTheDocument();
     expect(screen.getByText(/Sipho Dlamini/)).toBeInTheDocument();
     expect(await screen.findByText('Not yet synced')).toBeInTheDocument();
@@ -37,11 +41,20 @@ describe('the case step frame', () => {
     const steps = screen.getByRole('navigation', { name: 'Case steps' });
     expect(within(steps).getAllByRole('link')).toHaveLength(6);
     expect(within(steps).getByRole('link', { current: 'step' })).toHaveTextContent('Response');
-    expect(within(steps).getByRole('link', { name: /Patient/ })).toHaveAttribute('href', `/patient-details/${caseId}`);
+    expect(within(steps).getByRole('link', { name: /Patient/ })).toHaveAttribute(
+      'href',
+      `/patient-details/${caseId}`,
+    );
 
     const footer = screen.getByRole('navigation', { name: 'Previous and next step' });
-    expect(within(footer).getByRole('link', { name: /Treatment Provided/ })).toHaveAttribute('href', `/treatment-provided/${caseId}`);
-    expect(within(footer).getByRole('link', { name: /Review and complete/ })).toHaveAttribute('href', `/case-completed/${caseId}`);
+    expect(within(footer).getByRole('link', { name: /Treatment Provided/ })).toHaveAttribute(
+      'href',
+      `/treatment-provided/${caseId}`,
+    );
+    expect(within(footer).getByRole('link', { name: /Review and complete/ })).toHaveAttribute(
+      'href',
+      `/case-completed/${caseId}`,
+    );
   });
 
   it('records one view per screen in the audit outbox, as the case uuid', async () => {
@@ -49,7 +62,11 @@ describe('the case step frame', () => {
     const { id, caseId } = await seedCase({});
     const first = renderApp(`/response-details/${caseId}`);
     await screen.findByRole('heading', { name: 'Response Details', level: 1 });
-    await waitFor(async () => expect(await accessRecords()).toEqual([{ id: expect.any(String), caseId: id, action: 'view', detail: 'response-details' }]));
+    await waitFor(async () =>
+      expect(await accessRecords()).toEqual([
+        { id: expect.any(String), caseId: id, action: 'view', detail: 'response-details' },
+      ]),
+    );
     first.unmount();
 
     // Opening the same screen again within minutes is the same view.
@@ -70,7 +87,9 @@ describe('the case step frame', () => {
     deviceOf(USER);
     dashboardData();
     const { user, location } = renderApp('/response-details/C-0000-0000-0000');
-    expect(await screen.findByRole('heading', { name: 'Case not on this device' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Case not on this device' }),
+    ).toBeInTheDocument();
     expect(screen.getByText('C-0000-0000-0000')).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Back to Home' }));
     await waitFor(() => expect(location.pathname).toBe('/'));

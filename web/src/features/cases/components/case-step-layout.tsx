@@ -3,8 +3,21 @@
 // holds unsynced changes, a lock banner on completed cases, and Back / Next at the bottom.
 // It also handles the states a case screen can be in before the form shows: loading, not
 // on this device, unreadable, no local database.
-import { CASE_STEPS, adjacentStep, stepPath, type CaseStepKey } from '@rescuelog/sync-protocol/case/steps';
-import { AlertTriangle, ArrowLeft, ArrowRight, CloudOff, Home, Lock, RefreshCw } from 'lucide-react';
+import {
+  CASE_STEPS,
+  adjacentStep,
+  stepPath,
+  type CaseStepKey,
+} from '@rescuelog/sync-protocol/case/steps';
+import {
+  AlertTriangle,
+  ArrowLeft,
+  ArrowRight,
+  CloudOff,
+  Home,
+  Lock,
+  RefreshCw,
+} from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
@@ -30,8 +43,17 @@ export function CaseStepLayout({ step, lookup, missing, children }: CaseStepLayo
       return <PageSpinner />;
     case 'no-device-store':
       return (
-        <StatusPage icon={<CloudOff size={40} />} title="Cases need this device's storage" tone="warning" actions={<HomeLink />}>
-          <p>This browser is not keeping data on the device (private browsing, or storage is switched off), so cases cannot be captured here. Use the installed app or a normal browser window.</p>
+        <StatusPage
+          icon={<CloudOff size={40} />}
+          title="Cases need this device's storage"
+          tone="warning"
+          actions={<HomeLink />}
+        >
+          <p>
+            This browser is not keeping data on the device (private browsing, or storage is switched
+            off), so cases cannot be captured here. Use the installed app or a normal browser
+            window.
+          </p>
         </StatusPage>
       );
     case 'missing':
@@ -40,9 +62,16 @@ export function CaseStepLayout({ step, lookup, missing, children }: CaseStepLayo
           {missing ? (
             missing(lookup.caseId)
           ) : (
-            <StatusPage icon={<AlertTriangle size={40} />} title="Case not on this device" tone="warning" actions={<HomeLink />}>
+            <StatusPage
+              icon={<AlertTriangle size={40} />}
+              title="Case not on this device"
+              tone="warning"
+              actions={<HomeLink />}
+            >
               <p>
-                Case <strong className="case-number-text">{lookup.caseId || '(no number)'}</strong> is not stored on this device. If it was started on another device, it appears here after that device has synced and this one has pulled the changes.
+                Case <strong className="case-number-text">{lookup.caseId || '(no number)'}</strong>{' '}
+                is not stored on this device. If it was started on another device, it appears here
+                after that device has synced and this one has pulled the changes.
               </p>
             </StatusPage>
           )}
@@ -50,9 +79,16 @@ export function CaseStepLayout({ step, lookup, missing, children }: CaseStepLayo
       );
     case 'unreadable':
       return (
-        <StatusPage icon={<AlertTriangle size={40} />} title="This case cannot be shown" tone="danger" actions={<HomeLink />}>
+        <StatusPage
+          icon={<AlertTriangle size={40} />}
+          title="This case cannot be shown"
+          tone="danger"
+          actions={<HomeLink />}
+        >
           <p>
-            The copy of case <strong className="case-number-text">{lookup.caseId}</strong> on this device could not be read ({lookup.message}). Nothing has been deleted. Update the app, or report this to your administrator.
+            The copy of case <strong className="case-number-text">{lookup.caseId}</strong> on this
+            device could not be read ({lookup.message}). Nothing has been deleted. Update the app,
+            or report this to your administrator.
           </p>
         </StatusPage>
       );
@@ -87,7 +123,9 @@ function useFocusFieldFromHash(): void {
       const target = document.getElementById(decodeURIComponent(hash.slice(1)));
       if (!target) return;
       target.scrollIntoView({ block: 'center' });
-      const focusable = target.matches('input, textarea, select, button') ? target : target.querySelector<HTMLElement>('input, textarea, select, button');
+      const focusable = target.matches('input, textarea, select, button')
+        ? target
+        : target.querySelector<HTMLElement>('input, textarea, select, button');
       focusable?.focus({ preventScroll: true });
     });
     return () => cancelAnimationFrame(frame);
@@ -108,7 +146,15 @@ function SyncMark({ recordId }: { recordId: string }) {
   );
 }
 
-function StepFrame({ step, record, children }: { step: CaseStepKey; record: LocalCase & { caseId: string }; children: ReactNode }) {
+function StepFrame({
+  step,
+  record,
+  children,
+}: {
+  step: CaseStepKey;
+  record: LocalCase & { caseId: string };
+  children: ReactNode;
+}) {
   const { readOnly, saveError } = useCaseForm();
   const current = CASE_STEPS.find((s) => s.key === step);
   const previous = adjacentStep(step, -1);
@@ -129,7 +175,9 @@ function StepFrame({ step, record, children }: { step: CaseStepKey; record: Loca
           <h1 className="case-header__title">{current?.title ?? 'Case'}</h1>
           <p className="case-header__case">
             Case <span className="case-number-text">{record.caseId}</span>
-            {record.patientName ? <span className="case-header__patient"> · {record.patientName}</span> : null}
+            {record.patientName ? (
+              <span className="case-header__patient"> · {record.patientName}</span>
+            ) : null}
           </p>
         </div>
         <SyncMark recordId={record.id} />
@@ -139,7 +187,11 @@ function StepFrame({ step, record, children }: { step: CaseStepKey; record: Loca
         <ol>
           {CASE_STEPS.map((s, index) => (
             <li key={s.key}>
-              <Link to={stepPath(s.key, record.caseId)} className="case-steps__link" aria-current={s.key === step ? 'step' : undefined}>
+              <Link
+                to={stepPath(s.key, record.caseId)}
+                className="case-steps__link"
+                aria-current={s.key === step ? 'step' : undefined}
+              >
                 <span className="case-steps__number" aria-hidden="true">
                   {index + 1}
                 </span>
@@ -179,8 +231,12 @@ function StepFrame({ step, record, children }: { step: CaseStepKey; record: Loca
           </Link>
         )}
         {next ? (
-          <Link to={stepPath(next.key, record.caseId)} className="button button--primary case-footer__next">
-            {next.key === 'case-completed' ? 'Review and complete' : next.title} <ArrowRight size={20} aria-hidden="true" />
+          <Link
+            to={stepPath(next.key, record.caseId)}
+            className="button button--primary case-footer__next"
+          >
+            {next.key === 'case-completed' ? 'Review and complete' : next.title}{' '}
+            <ArrowRight size={20} aria-hidden="true" />
           </Link>
         ) : null}
       </nav>

@@ -3,7 +3,12 @@
 import { useState } from 'react';
 import { ChoiceGroup, useAutosaveDraft, useShownValue } from '../components/case-controls';
 import { caseFieldId, useCaseForm } from '../components/case-form';
-import { INCIDENT_TYPE_OPTIONS, OTHER_INCIDENT_TYPE, otherIncidentType, readIncidentType } from './options';
+import {
+  INCIDENT_TYPE_OPTIONS,
+  OTHER_INCIDENT_TYPE,
+  otherIncidentType,
+  readIncidentType,
+} from './options';
 
 export function IncidentTypeChoice({ required }: { required: boolean }) {
   const { record, readOnly, save } = useCaseForm();
@@ -12,7 +17,10 @@ export function IncidentTypeChoice({ required }: { required: boolean }) {
   // The chip shows at once; the description box follows the stored text.
   const { shown: choice, expect, settle } = useShownValue(stored.choice);
   const otherText = stored.otherText;
-  const other = useAutosaveDraft(otherText, async (text) => (await save({ incidentType: otherIncidentType(text) })).incidentType);
+  const other = useAutosaveDraft(
+    otherText,
+    async (text) => (await save({ incidentType: otherIncidentType(text) })).incidentType,
+  );
   const otherId = `${caseFieldId('incidentType')}-description`;
 
   return (

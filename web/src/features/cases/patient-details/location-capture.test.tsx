@@ -29,12 +29,30 @@ function fakeGeolocation(answer: (success: Success, failure: Failure) => void): 
 }
 
 function position(latitude: number, longitude: number, accuracy: number): GeolocationPosition {
-  const coords = { latitude, longitude, accuracy, altitude: null, altitudeAccuracy: null, heading: null, speed: null };
-  return { coords: { ...coords, toJSON: () => coords }, timestamp: Date.now(), toJSON: () => ({ coords }) } as GeolocationPosition;
+  const coords = {
+    latitude,
+    longitude,
+    accuracy,
+    altitude: null,
+    altitudeAccuracy: null,
+    heading: null,
+    speed: null,
+  };
+  return {
+    coords: { ...coords, toJSON: () => coords },
+    timestamp: Date.now(),
+    toJSON: () => ({ coords }),
+  } as GeolocationPosition;
 }
 
 function positionError(code: 1 | 2 | 3): GeolocationPositionError {
-  return { code, message: 'fake', PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError;
+  return {
+    code,
+    message: 'fake',
+    PERMISSION_DENIED: 1,
+    POSITION_UNAVAILABLE: 2,
+    TIMEOUT: 3,
+  } as GeolocationPositionError;
 }
 
 afterEach(async () => {
@@ -44,7 +62,9 @@ afterEach(async () => {
 
 async function coordinateUpserts(id: string) {
   return (await outbox())
-    .filter((e) => e.mutation.name === 'case.upsert' && (e.mutation.args as { id: string }).id === id)
+    .filter(
+      (e) => e.mutation.name === 'case.upsert' && (e.mutation.args as { id: string }).id === id,
+    )
     .map((e) => (e.mutation.args as { fields: Record<string, unknown> }).fields)
     .filter((f) => 'incidentLatitude' in f || 'incidentLongitude' in f);
 }
@@ -60,15 +80,26 @@ describe('GPS capture on Patient Details', () => {
     const { user } = renderApp(`/patient-details/${caseId}`);
 
     await user.click(await screen.findByRole('button', { name: 'Use my location' }));
-    expect(requests).toEqual([expect.objectContaining({ enableHighAccuracy: true, timeout: LOCATE_TIMEOUT_MS })]);
+    expect(requests).toEqual([
+      expect.objectContaining({ enableHighAccuracy: true, timeout: LOCATE_TIMEOUT_MS }),
+    ]);
     const locating = screen.getByRole('button', { name: 'Finding your position…' });
     expect(locating).toBeDisabled();
     expect(locating).toHaveAttribute('aria-busy', 'true');
 
     (reply as Success | null)?.(position(-33.924869, 18.424055, 12.4));
-    expect(await screen.findByText(/Position captured, accurate to about 12 m\./)).toBeInTheDocument();
-    await waitFor(async () => expect(await storedCase(id)).toMatchObject({ incidentLatitude: -33.924869, incidentLongitude: 18.424055 }));
-    expect(await coordinateUpserts(id)).toEqual([{ incidentLatitude: -33.924869, incidentLongitude: 18.424055 }]);
+    expect(
+      await screen.findByText(/Position captured, accurate to about 12 m\./),
+    ).toBeInTheDocument();
+    await waitFor(async () =>
+      expect(await storedCase(id)).toMatchObject({
+        incidentLatitude: -33.924869,
+        incidentLongitude: 18.424055,
+      }),
+    );
+    expect(await coordinateUpserts(id)).toEqual([
+      { incidentLatitude: -33.924869, incidentLongitude: 18.424055 },
+    ]);
     // The typed boxes show the captured position; the button offers to update it.
     await waitFor(() => expect(screen.getByLabelText('Latitude')).toHaveValue('-33.924869'));
     expect(screen.getByLabelText('Longitude')).toHaveValue('18.424055');
@@ -81,7 +112,9 @@ describe('GPS capture on Patient Details', () => {
     const { caseId } = await seedCase({});
     const { user } = renderApp(`/patient-details/${caseId}`);
     await user.click(await screen.findByRole('button', { name: 'Use my location' }));
-    expect(await screen.findByText(/accurate to about 850 m\. That is not very precise/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/accurate to about 850 m\. That is not very precise/),
+    ).toBeInTheDocument();
   });
 
   it('explains a denied permission, a missing fix and a timeout, and saves nothing', async () => {
@@ -92,7 +125,9 @@ describe('GPS capture on Patient Details', () => {
     const { user } = renderApp(`/patient-details/${caseId}`);
 
     await user.click(await screen.findByRole('button', { name: 'Use my location' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(/Location permission is off for this app\. Allow location .* or type the coordinates below\./);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      /Location permission is off for this app\. Allow location .* or type the coordinates below\./,
+    );
 
     code = 2;
     await user.click(screen.getByRole('button', { name: 'Use my location' }));
@@ -113,7 +148,9 @@ describe('GPS capture on Patient Details', () => {
     const { caseId } = await seedCase({});
     const { user } = renderApp(`/patient-details/${caseId}`);
     await user.click(await screen.findByRole('button', { name: 'Use my location' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent("This browser cannot give the device's position.");
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      "This browser cannot give the device's position.",
+    );
   });
 
   it('accepts typed coordinates in range (a comma for the decimal point too) and refuses others', async () => {
@@ -138,16 +175,26 @@ describe('GPS capture on Patient Details', () => {
     await user.type(longitude, '18.4241');
     await user.tab();
     await waitFor(async () => expect((await storedCase(id))?.incidentLongitude).toBe(18.4241));
-    expect(await coordinateUpserts(id)).toEqual([{ incidentLatitude: -33.9249 }, { incidentLongitude: 18.4241 }]);
+    expect(await coordinateUpserts(id)).toEqual([
+      { incidentLatitude: -33.9249 },
+      { incidentLongitude: 18.4241 },
+    ]);
 
     await user.click(screen.getByRole('button', { name: /^Clear position/ }));
-    await waitFor(async () => expect(await storedCase(id)).toMatchObject({ incidentLatitude: null, incidentLongitude: null }));
+    await waitFor(async () =>
+      expect(await storedCase(id)).toMatchObject({
+        incidentLatitude: null,
+        incidentLongitude: null,
+      }),
+    );
   });
 
   it('flags a northern latitude (a lost minus sign in South Africa)', async () => {
     deviceOf(RESPONDER);
     const { caseId } = await seedCase({ incidentLatitude: 33.92, incidentLongitude: 18.42 });
     renderApp(`/patient-details/${caseId}`);
-    expect(await screen.findByText(/north of the equator: check the minus sign/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/north of the equator: check the minus sign/),
+    ).toBeInTheDocument();
   });
 });

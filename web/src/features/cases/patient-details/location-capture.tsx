@@ -17,7 +17,10 @@ const RANGES: Record<CoordinateField, { min: number; max: number; message: strin
 
 /** Decimal degrees as typed: '-33.9249', '−33,9249' (phone keyboards), ' 18.42 '. */
 export function parseCoordinate(text: string): number | null {
-  const cleaned = text.trim().replace(/[\u2212\u2013]/g, '-').replace(',', '.');
+  const cleaned = text
+    .trim()
+    .replace(/[\u2212\u2013]/g, '-')
+    .replace(',', '.');
   if (!/^[-+]?\d+(\.\d+)?$/.test(cleaned)) return null;
   return Number(cleaned);
 }
@@ -30,7 +33,8 @@ function CoordinateInput({ field, label }: { field: CoordinateField; label: stri
   const { draft, change, flush, error } = useAutosaveDraft(stored, async (text) => {
     if (text.trim() === '') return (await save({ [field]: null } as CaseFields))[field];
     const n = parseCoordinate(text);
-    if (n === null) return `${label}: enter decimal degrees, e.g. ${field === 'incidentLatitude' ? '-33.92487' : '18.42406'}`;
+    if (n === null)
+      return `${label}: enter decimal degrees, e.g. ${field === 'incidentLatitude' ? '-33.92487' : '18.42406'}`;
     if (n < range.min || n > range.max) return range.message;
     return (await save({ [field]: n } as CaseFields))[field];
   });
@@ -66,10 +70,12 @@ export function LocationCapture() {
   const { record, readOnly, save } = useCaseForm();
   const [saveProblem, setSaveProblem] = useState<string | null>(null);
   const { state, locate, cancel } = useGeolocation((position) => {
-    void save({ incidentLatitude: position.latitude, incidentLongitude: position.longitude }).then((problems) => {
-      const message = problems.incidentLatitude ?? problems.incidentLongitude;
-      setSaveProblem(message ?? null);
-    });
+    void save({ incidentLatitude: position.latitude, incidentLongitude: position.longitude }).then(
+      (problems) => {
+        const message = problems.incidentLatitude ?? problems.incidentLongitude;
+        setSaveProblem(message ?? null);
+      },
+    );
   });
   const latitude = typeof record.incidentLatitude === 'number' ? record.incidentLatitude : null;
   const longitude = typeof record.incidentLongitude === 'number' ? record.incidentLongitude : null;
@@ -93,8 +99,16 @@ export function LocationCapture() {
             locate();
           }}
         >
-          {locating ? <span className="spinner__circle location-capture__spinner" aria-hidden="true" /> : <Crosshair size={22} aria-hidden="true" />}
-          {locating ? 'Finding your position…' : hasPosition ? 'Update with my location' : 'Use my location'}
+          {locating ? (
+            <span className="spinner__circle location-capture__spinner" aria-hidden="true" />
+          ) : (
+            <Crosshair size={22} aria-hidden="true" />
+          )}
+          {locating
+            ? 'Finding your position…'
+            : hasPosition
+              ? 'Update with my location'
+              : 'Use my location'}
         </button>
         {locating ? (
           <button type="button" className="button" onClick={cancel}>
@@ -108,19 +122,30 @@ export function LocationCapture() {
 
       <div aria-live="polite">
         {state.status === 'found' ? (
-          <p className={`location-capture__note case-callout case-callout--compact ${state.accuracy > LOW_ACCURACY_METRES ? 'case-callout--warning' : 'case-callout--success'}`}>
-            <MapPin size={18} aria-hidden="true" /> Position captured, accurate to about {Math.round(state.accuracy)} m
-            {state.accuracy > LOW_ACCURACY_METRES ? '. That is not very precise: try again in the open, or type the coordinates.' : '.'}
+          <p
+            className={`location-capture__note case-callout case-callout--compact ${state.accuracy > LOW_ACCURACY_METRES ? 'case-callout--warning' : 'case-callout--success'}`}
+          >
+            <MapPin size={18} aria-hidden="true" /> Position captured, accurate to about{' '}
+            {Math.round(state.accuracy)} m
+            {state.accuracy > LOW_ACCURACY_METRES
+              ? '. That is not very precise: try again in the open, or type the coordinates.'
+              : '.'}
           </p>
         ) : null}
       </div>
       {state.status === 'failed' ? (
-        <p className="location-capture__note case-callout case-callout--compact case-callout--danger" role="alert">
+        <p
+          className="location-capture__note case-callout case-callout--compact case-callout--danger"
+          role="alert"
+        >
           {LOCATE_FAILURE_MESSAGES[state.reason]}
         </p>
       ) : null}
       {saveProblem ? (
-        <p className="location-capture__note case-callout case-callout--compact case-callout--danger" role="alert">
+        <p
+          className="location-capture__note case-callout case-callout--compact case-callout--danger"
+          role="alert"
+        >
           {saveProblem}
         </p>
       ) : null}
@@ -131,7 +156,9 @@ export function LocationCapture() {
       </div>
       <p className="case-field__hint">
         Decimal degrees. South of the equator is negative (Cape Town is about -33.92, 18.42).
-        {latitude !== null && latitude > 0 ? <strong> This latitude is north of the equator: check the minus sign.</strong> : null}
+        {latitude !== null && latitude > 0 ? (
+          <strong> This latitude is north of the equator: check the minus sign.</strong>
+        ) : null}
       </p>
       {hasPosition && !readOnly ? (
         <button

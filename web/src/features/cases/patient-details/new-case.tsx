@@ -67,15 +67,31 @@ export function NewCaseScreen() {
 
   if (user && !canCreate) {
     return (
-      <StatusPage icon={<Lock size={40} />} title="You cannot create cases" tone="warning" actions={<HomeLink />}>
-        <p>Your account does not have permission to start a new case. Ask your administrator if you need it.</p>
+      <StatusPage
+        icon={<Lock size={40} />}
+        title="You cannot create cases"
+        tone="warning"
+        actions={<HomeLink />}
+      >
+        <p>
+          Your account does not have permission to start a new case. Ask your administrator if you
+          need it.
+        </p>
       </StatusPage>
     );
   }
   if (!localDatabaseAvailable()) {
     return (
-      <StatusPage icon={<CloudOff size={40} />} title="Cases need this device's storage" tone="warning" actions={<HomeLink />}>
-        <p>This browser is not keeping data on the device (private browsing, or storage is switched off), so cases cannot be captured here. Use the installed app or a normal browser window.</p>
+      <StatusPage
+        icon={<CloudOff size={40} />}
+        title="Cases need this device's storage"
+        tone="warning"
+        actions={<HomeLink />}
+      >
+        <p>
+          This browser is not keeping data on the device (private browsing, or storage is switched
+          off), so cases cannot be captured here. Use the installed app or a normal browser window.
+        </p>
       </StatusPage>
     );
   }

@@ -18,7 +18,11 @@ export const OTHER_INCIDENT_TYPE = 'Other';
 export const INCIDENT_TYPE_OPTIONS: readonly ChoiceOption<string>[] = [
   { value: 'Medical', label: 'Medical', description: 'Illness, unwell' },
   { value: 'Trauma', label: 'Trauma', description: 'Injury' },
-  { value: 'Road traffic collision', label: 'Road traffic collision', description: 'MVA, pedestrian' },
+  {
+    value: 'Road traffic collision',
+    label: 'Road traffic collision',
+    description: 'MVA, pedestrian',
+  },
   { value: 'Fall', label: 'Fall' },
   { value: 'Assault', label: 'Assault', description: 'Stab, gunshot, beating' },
   { value: 'Burns', label: 'Burns' },

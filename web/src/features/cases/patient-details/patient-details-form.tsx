@@ -1,10 +1,20 @@
 // Step 1 of a case (domain.md "Case steps"): who the patient is, who called, who responded,
 // where and what happened, and whether other patients are involved. Every control saves as
 // the user goes (no save button); fields needed to complete the case are marked.
-import { REQUIRED_FOR_COMPLETION, type CompletionField } from '@rescuelog/sync-protocol/case/completion';
+import {
+  REQUIRED_FOR_COMPLETION,
+  type CompletionField,
+} from '@rescuelog/sync-protocol/case/completion';
 import { stepPath } from '@rescuelog/sync-protocol/case/steps';
 import { Link } from 'react-router-dom';
-import { CaseCheckbox, CaseChoice, CaseNumberField, CaseSection, CaseTextField, CaseYesNo } from '../components/case-controls';
+import {
+  CaseCheckbox,
+  CaseChoice,
+  CaseNumberField,
+  CaseSection,
+  CaseTextField,
+  CaseYesNo,
+} from '../components/case-controls';
 import { useCaseForm } from '../components/case-form';
 import { IncidentTypeChoice } from './incident-type-choice';
 import { LocationCapture } from './location-capture';
@@ -19,13 +29,37 @@ export function PatientDetailsForm({ caseId }: { caseId: string }) {
   return (
     <>
       <CaseSection title="Patient" id="patient">
-        <CaseTextField field="patientName" label="Patient name" autoComplete="off" hint="Leave empty if the patient is unknown: the case shows 'Unknown'." />
-        <CaseNumberField field="approximateAge" label="Approximate age" unit="years" min={0} max={150} required={isRequired('approximateAge')} hint="An estimate is fine. Under one year: 0." />
-        <CaseChoice field="patientGender" label="Gender" options={GENDER_OPTIONS} required={isRequired('patientGender')} columns={2} />
+        <CaseTextField
+          field="patientName"
+          label="Patient name"
+          autoComplete="off"
+          hint="Leave empty if the patient is unknown: the case shows 'Unknown'."
+        />
+        <CaseNumberField
+          field="approximateAge"
+          label="Approximate age"
+          unit="years"
+          min={0}
+          max={150}
+          required={isRequired('approximateAge')}
+          hint="An estimate is fine. Under one year: 0."
+        />
+        <CaseChoice
+          field="patientGender"
+          label="Gender"
+          options={GENDER_OPTIONS}
+          required={isRequired('patientGender')}
+          columns={2}
+        />
         <IncidentTypeChoice required={isRequired('incidentType')} />
         <CaseYesNo field="hasMedicalAid" label="Does the patient have medical aid?" />
         {record.hasMedicalAid === true ? (
-          <CaseTextField field="medicalAidProvider" label="Medical aid provider" required hint="Scheme name, and the member number if known." />
+          <CaseTextField
+            field="medicalAidProvider"
+            label="Medical aid provider"
+            required
+            hint="Scheme name, and the member number if known."
+          />
         ) : null}
       </CaseSection>
 
@@ -34,7 +68,8 @@ export function PatientDetailsForm({ caseId }: { caseId: string }) {
         id="caller"
         description={
           <>
-            The call received time is recorded with the other times on <Link to={responsePath}>Response Details</Link>.
+            The call received time is recorded with the other times on{' '}
+            <Link to={responsePath}>Response Details</Link>.
           </>
         }
       >
@@ -47,8 +82,8 @@ export function PatientDetailsForm({ caseId }: { caseId: string }) {
         id="responder"
         description={
           <>
-            Filled in from your profile; change it if someone else is the responder. The arrival time is on{' '}
-            <Link to={responsePath}>Response Details</Link>.
+            Filled in from your profile; change it if someone else is the responder. The arrival
+            time is on <Link to={responsePath}>Response Details</Link>.
           </>
         }
       >
@@ -65,20 +100,45 @@ export function PatientDetailsForm({ caseId }: { caseId: string }) {
         />
         <LocationCapture />
         <div className="case-wide">
-          <CaseTextField field="incidentDescription" label="Incident description" multiline rows={4} hint="What happened, as found on scene and as told by the caller or bystanders." />
+          <CaseTextField
+            field="incidentDescription"
+            label="Incident description"
+            multiline
+            rows={4}
+            hint="What happened, as found on scene and as told by the caller or bystanders."
+          />
         </div>
       </CaseSection>
 
       <CaseSection title="Multi-patient incident" id="multi-patient">
         <div className="case-wide">
-          <CaseCheckbox field="isMultiPatientIncident" label="More than one patient at this incident" description="A crash with several people hurt, a mass-casualty incident" />
+          <CaseCheckbox
+            field="isMultiPatientIncident"
+            label="More than one patient at this incident"
+            description="A crash with several people hurt, a mass-casualty incident"
+          />
         </div>
         {record.isMultiPatientIncident ? (
           <>
-            <CaseTextField field="multiPatientIncidentType" label="Kind of multi-patient incident" hint="e.g. Bus crash, building collapse, fire" />
-            <CaseNumberField field="totalPatients" label="Total patients" min={1} max={100000} hint="Including this patient." />
+            <CaseTextField
+              field="multiPatientIncidentType"
+              label="Kind of multi-patient incident"
+              hint="e.g. Bus crash, building collapse, fire"
+            />
+            <CaseNumberField
+              field="totalPatients"
+              label="Total patients"
+              min={1}
+              max={100000}
+              hint="Including this patient."
+            />
             <div className="case-wide">
-              <CaseTextField field="multiPatientDescription" label="Multi-patient description" multiline hint="Scene, resources on scene, where the other patients are." />
+              <CaseTextField
+                field="multiPatientDescription"
+                label="Multi-patient description"
+                multiline
+                hint="Scene, resources on scene, where the other patients are."
+              />
             </div>
           </>
         ) : null}

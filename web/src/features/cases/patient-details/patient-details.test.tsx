@@ -13,7 +13,12 @@ import { dashboardData, renderApp } from '@/test/render-app';
 import { deviceOf, outbox, seedCase, storedCase, wipeDevice } from '../completed/case-test-kit';
 import { readIncidentType } from './options';
 
-const RESPONDER = makeUser({ id: 7, fullName: 'Thandi Nkosi', callSign: 'R7', permissions: { newCase: { read: true, create: true, edit: true } } });
+const RESPONDER = makeUser({
+  id: 7,
+  fullName: 'Thandi Nkosi',
+  callSign: 'R7',
+  permissions: { newCase: { read: true, create: true, edit: true } },
+});
 const NO_CREATE = makeUser({ id: 7, permissions: { newCase: { read: true, create: false } } });
 
 afterEach(async () => {
@@ -30,7 +35,9 @@ function localDb() {
 /** The fields of every case.upsert the device queued for this case, oldest first. */
 async function upsertsOf(id: string): Promise<Record<string, unknown>[]> {
   return (await outbox())
-    .filter((e) => e.mutation.name === 'case.upsert' && (e.mutation.args as { id: string }).id === id)
+    .filter(
+      (e) => e.mutation.name === 'case.upsert' && (e.mutation.args as { id: string }).id === id,
+    )
     .map((e) => (e.mutation.args as { fields: Record<string, unknown> }).fields);
 }
 
@@ -39,18 +46,31 @@ describe('New Case', () => {
     deviceOf(RESPONDER);
     const { location } = renderApp('/patient-details');
 
-    expect(await screen.findByRole('heading', { name: 'Patient Details', level: 1 })).toBeInTheDocument();
-    await waitFor(() => expect(location.pathname).toMatch(/^\/patient-details\/C-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/));
+    expect(
+      await screen.findByRole('heading', { name: 'Patient Details', level: 1 }),
+    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(location.pathname).toMatch(
+        /^\/patient-details\/C-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/,
+      ),
+    );
 
     const cases = await localDb().cases.toArray();
     expect(cases).toHaveLength(1);
     const created = cases[0];
     expect(created?.caseId).toBe(location.pathname.split('/')[2]);
-    expect(created).toMatchObject({ responderName: 'Thandi Nkosi', responderCallSign: 'R7', status: 'in_progress' });
+    expect(created).toMatchObject({
+      responderName: 'Thandi Nkosi',
+      responderCallSign: 'R7',
+      status: 'in_progress',
+    });
     // One create in the outbox, carrying the case number the device generated.
     const creates = (await outbox()).filter((e) => e.mutation.name === 'case.upsert');
     expect(creates).toHaveLength(1);
-    expect(creates[0]?.mutation.args).toMatchObject({ humanId: created?.caseId, fields: { responderName: 'Thandi Nkosi', responderCallSign: 'R7' } });
+    expect(creates[0]?.mutation.args).toMatchObject({
+      humanId: created?.caseId,
+      fields: { responderName: 'Thandi Nkosi', responderCallSign: 'R7' },
+    });
 
     // The screen shows the new case and the prefilled responder.
     expect(screen.getByText(String(created?.caseId))).toBeInTheDocument();
@@ -62,7 +82,9 @@ describe('New Case', () => {
     deviceOf(NO_CREATE);
     dashboardData();
     const { user, location } = renderApp('/patient-details');
-    expect(await screen.findByRole('heading', { name: 'You cannot create cases' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'You cannot create cases' }),
+    ).toBeInTheDocument();
     expect(await localDb().cases.count()).toBe(0);
     expect(await outbox()).toHaveLength(0);
     await user.click(screen.getByRole('link', { name: 'Back to Home' }));
@@ -86,7 +108,9 @@ describe('New Case', () => {
     await waitFor(() => expect(getSyncSession()).not.toBeNull());
     await import('./new-case');
     await userEvent.setup().click(newCase);
-    expect(await screen.findByRole('heading', { name: 'Patient Details', level: 1 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Patient Details', level: 1 }),
+    ).toBeInTheDocument();
     // Give a second create (if any) time to land.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await localDb().cases.count()).toBe(1);
@@ -102,13 +126,21 @@ describe('Patient Details', () => {
 
     // Required-to-complete fields are marked.
     const age = await screen.findByLabelText(/^Approximate age \(years\)/);
-    expect(screen.getByRole('group', { name: /^Gender \(required to complete\)/ })).toBeInTheDocument();
-    expect(screen.getByRole('group', { name: /^Incident type \(required to complete\)/ })).toBeInTheDocument();
-    expect(screen.getByLabelText(/^Incident location \(required to complete\)/)).toBeInTheDocument();
+    expect(
+      screen.getByRole('group', { name: /^Gender \(required to complete\)/ }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('group', { name: /^Incident type \(required to complete\)/ }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByLabelText(/^Incident location \(required to complete\)/),
+    ).toBeInTheDocument();
     expect(screen.getByLabelText(/^Patient name$/)).toBeInTheDocument();
 
     await user.type(screen.getByLabelText('Patient name'), 'Sipho Dlamini');
-    await waitFor(async () => expect((await storedCase(id))?.patientName).toBe('Sipho Dlamini'), { timeout: 3000 });
+    await waitFor(async () => expect((await storedCase(id))?.patientName).toBe('Sipho Dlamini'), {
+      timeout: 3000,
+    });
 
     await user.click(screen.getByRole('button', { name: 'Approximate age: increase' }));
     expect(age).toHaveValue('0');
@@ -121,8 +153,12 @@ describe('Patient Details', () => {
     await waitFor(async () => expect((await storedCase(id))?.patientGender).toBe('Female'));
 
     await user.click(screen.getByRole('radio', { name: /^Road traffic collision/ }));
-    await waitFor(async () => expect((await storedCase(id))?.incidentType).toBe('Road traffic collision'));
-    await waitFor(() => expect(screen.getByRole('radio', { name: /^Road traffic collision/ })).toBeChecked());
+    await waitFor(async () =>
+      expect((await storedCase(id))?.incidentType).toBe('Road traffic collision'),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('radio', { name: /^Road traffic collision/ })).toBeChecked(),
+    );
 
     // Each change is its own mutation carrying only that field.
     const upserts = await upsertsOf(id);
@@ -141,7 +177,9 @@ describe('Patient Details', () => {
     await waitFor(async () => expect((await storedCase(id))?.incidentType).toBe('Other'));
     await user.type(await screen.findByLabelText('Describe the incident type'), 'Snake bite');
     await user.tab();
-    await waitFor(async () => expect((await storedCase(id))?.incidentType).toBe('Other: Snake bite'));
+    await waitFor(async () =>
+      expect((await storedCase(id))?.incidentType).toBe('Other: Snake bite'),
+    );
 
     // Back to a listed type: the description box goes, the chip is saved.
     await user.click(screen.getByRole('radio', { name: 'Fall' }));
@@ -153,7 +191,9 @@ describe('Patient Details', () => {
     deviceOf(RESPONDER);
     const { id, caseId } = await seedCase({});
     const { user } = renderApp(`/patient-details/${caseId}`);
-    const medicalAid = await screen.findByRole('group', { name: 'Does the patient have medical aid?' });
+    const medicalAid = await screen.findByRole('group', {
+      name: 'Does the patient have medical aid?',
+    });
     expect(screen.queryByLabelText(/^Medical aid provider/)).not.toBeInTheDocument();
 
     await user.click(within(medicalAid).getByRole('radio', { name: 'Yes' }));
@@ -161,10 +201,14 @@ describe('Patient Details', () => {
     const provider = await screen.findByLabelText(/^Medical aid provider \(required to complete\)/);
     await user.type(provider, 'Discovery Health');
     await user.tab();
-    await waitFor(async () => expect((await storedCase(id))?.medicalAidProvider).toBe('Discovery Health'));
+    await waitFor(async () =>
+      expect((await storedCase(id))?.medicalAidProvider).toBe('Discovery Health'),
+    );
 
     await user.click(within(medicalAid).getByRole('radio', { name: 'No' }));
-    await waitFor(() => expect(screen.queryByLabelText(/^Medical aid provider/)).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.queryByLabelText(/^Medical aid provider/)).not.toBeInTheDocument(),
+    );
   });
 
   it('saves caller, responder and incident text fields', async () => {
@@ -199,17 +243,28 @@ describe('Patient Details', () => {
 
   it('shows the multi-patient fields when switched on, and keeps the command fields it does not edit', async () => {
     deviceOf(RESPONDER);
-    const { id, caseId } = await seedCase({ triageCounts: { RED: 1, GREEN: 3 }, incidentDuration: 1200 });
+    const { id, caseId } = await seedCase({
+      triageCounts: { RED: 1, GREEN: 3 },
+      incidentDuration: 1200,
+    });
     const { user } = renderApp(`/patient-details/${caseId}`);
 
-    expect(await screen.findByRole('checkbox', { name: /More than one patient/ })).not.toBeChecked();
+    expect(
+      await screen.findByRole('checkbox', { name: /More than one patient/ }),
+    ).not.toBeChecked();
     expect(screen.queryByLabelText('Total patients')).not.toBeInTheDocument();
     await user.click(screen.getByRole('checkbox', { name: /More than one patient/ }));
     await waitFor(async () => expect((await storedCase(id))?.isMultiPatientIncident).toBe(true));
 
-    await user.type(await screen.findByLabelText('Kind of multi-patient incident'), 'Taxi rollover');
+    await user.type(
+      await screen.findByLabelText('Kind of multi-patient incident'),
+      'Taxi rollover',
+    );
     await user.type(screen.getByLabelText('Total patients'), '14');
-    await user.type(screen.getByLabelText('Multi-patient description'), 'Patients spread along the verge');
+    await user.type(
+      screen.getByLabelText('Multi-patient description'),
+      'Patients spread along the verge',
+    );
     await user.tab();
     await waitFor(async () =>
       expect(await storedCase(id)).toMatchObject({
@@ -238,9 +293,15 @@ describe('Patient Details', () => {
 describe('readIncidentType', () => {
   it('reads list labels, Other with a description, and unlisted text as Other', () => {
     expect(readIncidentType('fall')).toEqual({ choice: 'Fall', otherText: '' });
-    expect(readIncidentType('Other: snake bite')).toEqual({ choice: 'Other', otherText: 'snake bite' });
+    expect(readIncidentType('Other: snake bite')).toEqual({
+      choice: 'Other',
+      otherText: 'snake bite',
+    });
     expect(readIncidentType('Other')).toEqual({ choice: 'Other', otherText: '' });
-    expect(readIncidentType('Motor vehicle accident')).toEqual({ choice: 'Other', otherText: 'Motor vehicle accident' });
+    expect(readIncidentType('Motor vehicle accident')).toEqual({
+      choice: 'Other',
+      otherText: 'Motor vehicle accident',
+    });
     expect(readIncidentType(null)).toEqual({ choice: null, otherText: '' });
   });
 });

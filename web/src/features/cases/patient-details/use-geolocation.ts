@@ -20,8 +20,10 @@ export type LocateState =
 
 export const LOCATE_FAILURE_MESSAGES: Record<LocateFailure, string> = {
   unsupported: "This browser cannot give the device's position. Type the coordinates below.",
-  denied: 'Location permission is off for this app. Allow location for it in the browser or phone settings and try again, or type the coordinates below.',
-  unavailable: 'The device could not work out its position (no GPS signal). Move into the open and try again, or type the coordinates below.',
+  denied:
+    'Location permission is off for this app. Allow location for it in the browser or phone settings and try again, or type the coordinates below.',
+  unavailable:
+    'The device could not work out its position (no GPS signal). Move into the open and try again, or type the coordinates below.',
   timeout: `No position within ${String(LOCATE_TIMEOUT_MS / 1000)} seconds. Move into the open and try again, or type the coordinates below.`,
 };
 
@@ -36,7 +38,9 @@ function failureOf(error: GeolocationPositionError): LocateFailure {
  * `locate()` asks for one high-accuracy position and calls `onFound` with it (unless
  * cancelled or the screen closed meanwhile). `cancel()` stops waiting.
  */
-export function useGeolocation(onFound: (position: { latitude: number; longitude: number; accuracy: number }) => void) {
+export function useGeolocation(
+  onFound: (position: { latitude: number; longitude: number; accuracy: number }) => void,
+) {
   const [state, setState] = useState<LocateState>({ status: 'idle' });
   // Each request has a number; a late answer to a cancelled or replaced one is ignored.
   const request = useRef(0);

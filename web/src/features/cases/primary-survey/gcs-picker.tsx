@@ -32,7 +32,9 @@ function useGcsParts(stored: GcsParts) {
   const storedKey = JSON.stringify(stored);
   useEffect(() => {
     // Drop what the stored record now reflects.
-    const next = Object.fromEntries(Object.entries(pendingRef.current).filter(([k, v]) => stored[k as keyof GcsParts] !== v)) as Partial<GcsParts>;
+    const next = Object.fromEntries(
+      Object.entries(pendingRef.current).filter(([k, v]) => stored[k as keyof GcsParts] !== v),
+    ) as Partial<GcsParts>;
     pendingRef.current = next;
     setPending(next);
     // storedKey stands for `stored` (a new object every render).
@@ -57,7 +59,8 @@ function changedFields(before: GcsParts, after: GcsParts, storedTotal: number | 
   if (after.eye !== before.eye) fields.gcsEyeOpening = after.eye;
   if (after.verbal !== before.verbal) fields.gcsVerbalResponse = after.verbal;
   if (after.motor !== before.motor) fields.gcsMotorResponse = after.motor;
-  if (after.verbalIntubated !== before.verbalIntubated) fields.gcsVerbalIntubated = after.verbalIntubated;
+  if (after.verbalIntubated !== before.verbalIntubated)
+    fields.gcsVerbalIntubated = after.verbalIntubated;
   const total = computeGcsTotal(after);
   if (total !== storedTotal) fields.gcsTotal = total;
   return fields;
@@ -75,12 +78,27 @@ interface ScalePickerProps {
   onPick: (score: number | 'T') => void;
 }
 
-function ScalePicker({ part, letter, legend, options, value, intubated, readOnly, hint, onPick }: ScalePickerProps) {
-  const field = part === 'eye' ? 'gcsEyeOpening' : part === 'verbal' ? 'gcsVerbalResponse' : 'gcsMotorResponse';
+function ScalePicker({
+  part,
+  letter,
+  legend,
+  options,
+  value,
+  intubated,
+  readOnly,
+  hint,
+  onPick,
+}: ScalePickerProps) {
+  const field =
+    part === 'eye' ? 'gcsEyeOpening' : part === 'verbal' ? 'gcsVerbalResponse' : 'gcsMotorResponse';
   const id = caseFieldId(field);
   const name = `gcs-${part}`;
   return (
-    <fieldset className="case-choice gcs-scale" id={id} aria-describedby={hint ? `${id}-hint` : undefined}>
+    <fieldset
+      className="case-choice gcs-scale"
+      id={id}
+      aria-describedby={hint ? `${id}-hint` : undefined}
+    >
       <legend className="case-field__label gcs-scale__legend">
         <span className="gcs-scale__letter" aria-hidden="true">
           {letter}
@@ -97,7 +115,14 @@ function ScalePicker({ part, letter, legend, options, value, intubated, readOnly
           const optionId = `${name}-${String(option.score)}`;
           return (
             <label key={option.score} className="case-choice__option gcs-option" htmlFor={optionId}>
-              <input id={optionId} type="radio" name={name} checked={!intubated && value === option.score} disabled={readOnly} onChange={() => onPick(option.score)} />
+              <input
+                id={optionId}
+                type="radio"
+                name={name}
+                checked={!intubated && value === option.score}
+                disabled={readOnly}
+                onChange={() => onPick(option.score)}
+              />
               <span className="gcs-option__score" aria-hidden="true">
                 {option.score}
               </span>
@@ -112,8 +137,18 @@ function ScalePicker({ part, letter, legend, options, value, intubated, readOnly
           );
         })}
         {part === 'verbal' ? (
-          <label className="case-choice__option gcs-option" htmlFor={caseFieldId('gcsVerbalIntubated')}>
-            <input id={caseFieldId('gcsVerbalIntubated')} type="radio" name={name} checked={intubated === true} disabled={readOnly} onChange={() => onPick('T')} />
+          <label
+            className="case-choice__option gcs-option"
+            htmlFor={caseFieldId('gcsVerbalIntubated')}
+          >
+            <input
+              id={caseFieldId('gcsVerbalIntubated')}
+              type="radio"
+              name={name}
+              checked={intubated === true}
+              disabled={readOnly}
+              onChange={() => onPick('T')}
+            />
             <span className="gcs-option__score" aria-hidden="true">
               T
             </span>
@@ -164,10 +199,17 @@ export function GcsPicker() {
         <span className="gcs__score-label" id="gcs-score-label">
           GCS
         </span>
-        <output id={caseFieldId('gcsTotal')} className="gcs__score-value" aria-labelledby="gcs-score-label" aria-live="polite">
+        <output
+          id={caseFieldId('gcsTotal')}
+          className="gcs__score-value"
+          aria-labelledby="gcs-score-label"
+          aria-live="polite"
+        >
           {summary === '' ? 'Not scored' : summary}
         </output>
-        {!isGcsEmpty(current) && total === null ? <span className="gcs__score-note">Score all three for a total</span> : null}
+        {!isGcsEmpty(current) && total === null ? (
+          <span className="gcs__score-note">Score all three for a total</span>
+        ) : null}
       </div>
       {error ? (
         <p className="case-field__error" role="alert">
@@ -175,7 +217,15 @@ export function GcsPicker() {
         </p>
       ) : null}
       <div className="gcs__scales">
-        <ScalePicker part="eye" letter="E" legend="Eye opening" options={gcsEyeOptions(age)} value={current.eye} readOnly={readOnly} onPick={pick('eye')} />
+        <ScalePicker
+          part="eye"
+          letter="E"
+          legend="Eye opening"
+          options={gcsEyeOptions(age)}
+          value={current.eye}
+          readOnly={readOnly}
+          onPick={pick('eye')}
+        />
         <ScalePicker
           part="verbal"
           letter="V"
@@ -184,13 +234,31 @@ export function GcsPicker() {
           value={current.verbal}
           intubated={current.verbalIntubated}
           readOnly={readOnly}
-          hint={paediatric ? `Modified scale for a child under ${String(GCS_PAEDIATRIC_BELOW_AGE)}` : null}
+          hint={
+            paediatric
+              ? `Modified scale for a child under ${String(GCS_PAEDIATRIC_BELOW_AGE)}`
+              : null
+          }
           onPick={pick('verbal')}
         />
-        <ScalePicker part="motor" letter="M" legend="Motor response" options={gcsMotorOptions(age)} value={current.motor} readOnly={readOnly} onPick={pick('motor')} />
+        <ScalePicker
+          part="motor"
+          letter="M"
+          legend="Motor response"
+          options={gcsMotorOptions(age)}
+          value={current.motor}
+          readOnly={readOnly}
+          onPick={pick('motor')}
+        />
       </div>
       {!readOnly && !isGcsEmpty(current) ? (
-        <button type="button" className="button case-choice__clear" onClick={() => void write({ eye: null, verbal: null, motor: null, verbalIntubated: false })}>
+        <button
+          type="button"
+          className="button case-choice__clear"
+          onClick={() =>
+            void write({ eye: null, verbal: null, motor: null, verbalIntubated: false })
+          }
+        >
           Clear GCS
         </button>
       ) : null}

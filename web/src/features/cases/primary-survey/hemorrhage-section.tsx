@@ -3,9 +3,24 @@
 // A tourniquet brings up its application time with a one-tap Now.
 import { tourniquetApplied } from '@rescuelog/sync-protocol/case/completion';
 import { isEmptyCaseValue } from '@rescuelog/sync-protocol/case/fields';
-import { CaseChoice, CaseMultiSelect, CaseSection, CaseTextField, CaseTimeField, CaseYesNo } from '../components/case-controls';
+import {
+  CaseChoice,
+  CaseMultiSelect,
+  CaseSection,
+  CaseTextField,
+  CaseTimeField,
+  CaseYesNo,
+} from '../components/case-controls';
 import { useCaseForm } from '../components/case-form';
-import { HEMORRHAGE_CONTROL, HEMORRHAGE_INTERVENTIONS, HEMORRHAGE_LOCATIONS, HEMORRHAGE_SEVERITIES, HEMORRHAGE_TYPES, OTHER, withRecorded } from './primary-survey-options';
+import {
+  HEMORRHAGE_CONTROL,
+  HEMORRHAGE_INTERVENTIONS,
+  HEMORRHAGE_LOCATIONS,
+  HEMORRHAGE_SEVERITIES,
+  HEMORRHAGE_TYPES,
+  OTHER,
+  withRecorded,
+} from './primary-survey-options';
 
 const DETAIL_FIELDS = [
   'hemorrhagingLocation',
@@ -24,31 +39,65 @@ export function HemorrhageSection() {
   const hasDetails = DETAIL_FIELDS.some((f) => !isEmptyCaseValue(record[f]));
   const showDetails = active === true || hasDetails;
   const interventions = record.hemorrhagingInterventions ?? [];
-  const showTourniquetTime = tourniquetApplied(record) || !isEmptyCaseValue(record.tourniquetApplicationTime);
+  const showTourniquetTime =
+    tourniquetApplied(record) || !isEmptyCaseValue(record.tourniquetApplicationTime);
   return (
-    <CaseSection title="Hemorrhage" id="hemorrhage" description="Catastrophic bleeding: find it and control it before the airway.">
+    <CaseSection
+      title="Hemorrhage"
+      id="hemorrhage"
+      description="Catastrophic bleeding: find it and control it before the airway."
+    >
       <CaseYesNo field="hemorrhagingActive" label="Catastrophic bleeding" />
       {active !== true && hasDetails ? (
-        <p className="case-wide case-callout case-callout--warning case-callout--strong" role="note">
+        <p
+          className="case-wide case-callout case-callout--warning case-callout--strong"
+          role="note"
+        >
           Bleeding details below were recorded earlier. Clear them if they no longer apply.
         </p>
       ) : null}
       {showDetails ? (
         <>
-          <CaseChoice field="hemorrhagingLocation" label="Location" options={HEMORRHAGE_LOCATIONS} />
-          {record.hemorrhagingLocation === OTHER || !isEmptyCaseValue(record.hemorrhagingLocationOther) ? (
-            <CaseTextField field="hemorrhagingLocationOther" label="Other location" placeholder="Where is the bleeding?" />
+          <CaseChoice
+            field="hemorrhagingLocation"
+            label="Location"
+            options={HEMORRHAGE_LOCATIONS}
+          />
+          {record.hemorrhagingLocation === OTHER ||
+          !isEmptyCaseValue(record.hemorrhagingLocationOther) ? (
+            <CaseTextField
+              field="hemorrhagingLocationOther"
+              label="Other location"
+              placeholder="Where is the bleeding?"
+            />
           ) : null}
           <CaseChoice field="hemorrhagingType" label="Type" options={HEMORRHAGE_TYPES} />
-          <CaseChoice field="hemorrhagingSeverity" label="Severity" options={HEMORRHAGE_SEVERITIES} />
-          <CaseChoice field="hemorrhagingControlStatus" label="Control status" options={HEMORRHAGE_CONTROL} />
-          <CaseMultiSelect field="hemorrhagingInterventions" label="Interventions (tap all that apply)" options={withRecorded(HEMORRHAGE_INTERVENTIONS, interventions)} />
-          {interventions.includes(OTHER) || !isEmptyCaseValue(record.hemorrhagingInterventionOther) ? (
+          <CaseChoice
+            field="hemorrhagingSeverity"
+            label="Severity"
+            options={HEMORRHAGE_SEVERITIES}
+          />
+          <CaseChoice
+            field="hemorrhagingControlStatus"
+            label="Control status"
+            options={HEMORRHAGE_CONTROL}
+          />
+          <CaseMultiSelect
+            field="hemorrhagingInterventions"
+            label="Interventions (tap all that apply)"
+            options={withRecorded(HEMORRHAGE_INTERVENTIONS, interventions)}
+          />
+          {interventions.includes(OTHER) ||
+          !isEmptyCaseValue(record.hemorrhagingInterventionOther) ? (
             <CaseTextField field="hemorrhagingInterventionOther" label="Other intervention" />
           ) : null}
           {showTourniquetTime ? (
             <div className="case-wide primary-tourniquet">
-              <CaseTimeField field="tourniquetApplicationTime" label="Tourniquet applied at" hint="Write the same time on the tourniquet or the patient's forehead." />
+              <CaseTimeField
+                field="tourniquetApplicationTime"
+                label="Tourniquet applied at"
+                hint="Write the same time on the tourniquet or the patient's forehead."
+              />
             </div>
           ) : null}
         </>
@@ -56,4 +105,3 @@ export function HemorrhageSection() {
     </CaseSection>
   );
 }
-

@@ -25,43 +25,77 @@ export function PrimarySurveyForm() {
   const crt = record.capillaryRefillTime;
   return (
     <div className="case-survey">
-      <CaseSection title="Hazard" id="hazard" description="Scene safety: yours, your crew's, bystanders', then the patient's.">
+      <CaseSection
+        title="Hazard"
+        id="hazard"
+        description="Scene safety: yours, your crew's, bystanders', then the patient's."
+      >
         <CaseYesNo field="sceneSafe" label="Scene safety" yes="Safe" no="Not safe" />
         {record.sceneSafe === false ? (
-          <p className="case-wide case-callout case-callout--danger case-callout--strong" role="alert">
-            <AlertTriangle size={20} aria-hidden="true" /> Scene not safe: do not approach. Make it safe or wait for the right service.
+          <p
+            className="case-wide case-callout case-callout--danger case-callout--strong"
+            role="alert"
+          >
+            <AlertTriangle size={20} aria-hidden="true" /> Scene not safe: do not approach. Make it
+            safe or wait for the right service.
           </p>
         ) : null}
       </CaseSection>
 
-      <CaseSection title="Hello" id="hello" description="Responsiveness: speak to the patient, then a painful stimulus if there is no answer.">
+      <CaseSection
+        title="Hello"
+        id="hello"
+        description="Responsiveness: speak to the patient, then a painful stimulus if there is no answer."
+      >
         <CaseChoice field="avpu" label="AVPU" options={AVPU_OPTIONS} required columns={2} />
       </CaseSection>
 
       <CaseSection title="Help" id="help">
-        <CaseYesNo field="helpCalled" label="Help called" hint="Backup, advanced life support or other emergency services." />
+        <CaseYesNo
+          field="helpCalled"
+          label="Help called"
+          hint="Backup, advanced life support or other emergency services."
+        />
       </CaseSection>
 
       <HemorrhageSection />
 
       <CaseSection title="Airway" id="airway">
-        <CaseChoice field="airwayStatus" label="Airway status" options={withRecordedChoice(AIRWAY_STATUSES, record.airwayStatus)} />
+        <CaseChoice
+          field="airwayStatus"
+          label="Airway status"
+          options={withRecordedChoice(AIRWAY_STATUSES, record.airwayStatus)}
+        />
       </CaseSection>
 
       <CaseSection title="Breathing" id="breathing">
-        <CaseChoice field="breathingStatus" label="Breathing status" options={withRecordedChoice(BREATHING_STATUSES, record.breathingStatus)} />
+        <CaseChoice
+          field="breathingStatus"
+          label="Breathing status"
+          options={withRecordedChoice(BREATHING_STATUSES, record.breathingStatus)}
+        />
         <CaseNumberField
           field="respiratoryRate"
           label="Respiratory rate"
           unit="/min"
           min={0}
           max={150}
-          hint={<VitalRangeNote type="respiratoryRate" value={typeof rr === 'number' ? String(rr) : ''} ageYears={age} />}
+          hint={
+            <VitalRangeNote
+              type="respiratoryRate"
+              value={typeof rr === 'number' ? String(rr) : ''}
+              ageYears={age}
+            />
+          }
         />
       </CaseSection>
 
       <CaseSection title="Circulation" id="circulation">
-        <CaseChoice field="circulationStatus" label="Circulation status" options={withRecordedChoice(CIRCULATION_STATUSES, record.circulationStatus)} />
+        <CaseChoice
+          field="circulationStatus"
+          label="Circulation status"
+          options={withRecordedChoice(CIRCULATION_STATUSES, record.circulationStatus)}
+        />
         <CaseNumberField
           field="capillaryRefillTime"
           label="Capillary refill"
@@ -70,16 +104,30 @@ export function PrimarySurveyForm() {
           max={30}
           step={0.5}
           integer={false}
-          hint={<VitalRangeNote type="capillaryRefill" value={typeof crt === 'number' ? String(crt) : ''} ageYears={age} />}
+          hint={
+            <VitalRangeNote
+              type="capillaryRefill"
+              value={typeof crt === 'number' ? String(crt) : ''}
+              ageYears={age}
+            />
+          }
         />
       </CaseSection>
 
-      <CaseSection title="Glasgow Coma Scale" id="gcs" description="Tap one score in each of E, V and M; the total is worked out for you.">
+      <CaseSection
+        title="Glasgow Coma Scale"
+        id="gcs"
+        description="Tap one score in each of E, V and M; the total is worked out for you."
+      >
         <GcsPicker />
       </CaseSection>
 
       <CaseSection title="Pupils" id="pupils">
-        <CaseChoice field="pupilResponsesiveness" label="Pupil response" options={withRecordedChoice(PUPIL_OPTIONS, record.pupilResponsesiveness)} />
+        <CaseChoice
+          field="pupilResponsesiveness"
+          label="Pupil response"
+          options={withRecordedChoice(PUPIL_OPTIONS, record.pupilResponsesiveness)}
+        />
       </CaseSection>
 
       <CaseSection title="Triage" id="triage">

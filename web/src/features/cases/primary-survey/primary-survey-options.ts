@@ -62,9 +62,21 @@ export const HEMORRHAGE_INTERVENTIONS: readonly { value: string; label: string }
 
 export const AIRWAY_STATUSES: readonly ChoiceOption<string>[] = [
   { value: 'Clear', label: 'Clear', description: 'Patent, talking' },
-  { value: 'Maintained with manoeuvre', label: 'Maintained with manoeuvre', description: 'Head tilt, chin lift or jaw thrust' },
-  { value: 'Maintained with adjunct', label: 'Maintained with adjunct', description: 'OPA, NPA or supraglottic' },
-  { value: 'Partially obstructed', label: 'Partially obstructed', description: 'Snoring, gurgling, stridor' },
+  {
+    value: 'Maintained with manoeuvre',
+    label: 'Maintained with manoeuvre',
+    description: 'Head tilt, chin lift or jaw thrust',
+  },
+  {
+    value: 'Maintained with adjunct',
+    label: 'Maintained with adjunct',
+    description: 'OPA, NPA or supraglottic',
+  },
+  {
+    value: 'Partially obstructed',
+    label: 'Partially obstructed',
+    description: 'Snoring, gurgling, stridor',
+  },
   { value: 'Obstructed', label: 'Obstructed', description: 'No air movement' },
 ];
 
@@ -107,13 +119,27 @@ export const SATS_TRIAGE = [
 ] as const;
 
 /** The offered options plus any value recorded that is not among them (kept visible). */
-export function withRecorded(options: readonly { value: string; label: string }[], recorded: readonly string[]): { value: string; label: string }[] {
-  const extra = recorded.filter((v) => !options.some((o) => o.value === v)).map((v) => ({ value: v, label: v }));
+export function withRecorded(
+  options: readonly { value: string; label: string }[],
+  recorded: readonly string[],
+): { value: string; label: string }[] {
+  const extra = recorded
+    .filter((v) => !options.some((o) => o.value === v))
+    .map((v) => ({ value: v, label: v }));
   return [...options, ...extra];
 }
 
 /** Choice options plus the recorded value when it is not among them (so it shows selected). */
-export function withRecordedChoice(options: readonly ChoiceOption<string>[], recorded: string | null | undefined): ChoiceOption<string>[] {
-  if (recorded === null || recorded === undefined || recorded === '' || options.some((o) => o.value === recorded)) return [...options];
+export function withRecordedChoice(
+  options: readonly ChoiceOption<string>[],
+  recorded: string | null | undefined,
+): ChoiceOption<string>[] {
+  if (
+    recorded === null ||
+    recorded === undefined ||
+    recorded === '' ||
+    options.some((o) => o.value === recorded)
+  )
+    return [...options];
   return [...options, { value: recorded, label: recorded }];
 }

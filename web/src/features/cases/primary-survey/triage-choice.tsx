@@ -31,8 +31,17 @@ export function TriageChoice({ required }: { required?: boolean }) {
           const id = `${name}-${option.value}`;
           return (
             <label key={option.value} className="case-choice__option triage-option" htmlFor={id}>
-              <input id={id} type="radio" name={name} checked={selected === option.value} disabled={readOnly} onChange={() => write(option.value)} />
-              <span className={`triage-badge triage-badge--${option.value.toLowerCase()}`}>{option.value}</span>
+              <input
+                id={id}
+                type="radio"
+                name={name}
+                checked={selected === option.value}
+                disabled={readOnly}
+                onChange={() => write(option.value)}
+              />
+              <span className={`triage-badge triage-badge--${option.value.toLowerCase()}`}>
+                {option.value}
+              </span>
               <span className="case-choice__text">{option.description}</span>
             </label>
           );

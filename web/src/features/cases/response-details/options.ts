@@ -8,10 +8,22 @@
 import type { ChoiceOption } from '../components/case-controls';
 
 export const TRANSPORT_PRIORITY_OPTIONS: readonly ChoiceOption<string>[] = [
-  { value: 'Priority 1 (red)', label: 'Priority 1 (red)', description: 'Critical: immediate, lights and siren' },
-  { value: 'Priority 2 (yellow)', label: 'Priority 2 (yellow)', description: 'Serious but stable: urgent' },
+  {
+    value: 'Priority 1 (red)',
+    label: 'Priority 1 (red)',
+    description: 'Critical: immediate, lights and siren',
+  },
+  {
+    value: 'Priority 2 (yellow)',
+    label: 'Priority 2 (yellow)',
+    description: 'Serious but stable: urgent',
+  },
   { value: 'Priority 3 (green)', label: 'Priority 3 (green)', description: 'Minor: non-urgent' },
-  { value: 'Priority 4 (blue)', label: 'Priority 4 (blue)', description: 'Non-emergency or planned transfer' },
+  {
+    value: 'Priority 4 (blue)',
+    label: 'Priority 4 (blue)',
+    description: 'Non-emergency or planned transfer',
+  },
 ];
 
 /**

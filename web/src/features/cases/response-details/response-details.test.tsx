@@ -19,7 +19,9 @@ function timeInput(label: string): HTMLElement {
 
 async function upsertsOf(id: string): Promise<Record<string, unknown>[]> {
   return (await outbox())
-    .filter((e) => e.mutation.name === 'case.upsert' && (e.mutation.args as { id: string }).id === id)
+    .filter(
+      (e) => e.mutation.name === 'case.upsert' && (e.mutation.args as { id: string }).id === id,
+    )
     .map((e) => (e.mutation.args as { fields: Record<string, unknown> }).fields);
 }
 
@@ -29,18 +31,36 @@ describe('Response Details', () => {
     const { id, caseId } = await seedCase({});
     const { user } = renderApp(`/response-details/${caseId}`);
 
-    expect(await screen.findByRole('heading', { name: 'Response Details', level: 1 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Response Details', level: 1 }),
+    ).toBeInTheDocument();
     expect(screen.getByLabelText(/^Call received \(required to complete\)/)).toBeInTheDocument();
-    expect(screen.getByLabelText(/^Responder arrival time \(required to complete\)/)).toBeInTheDocument();
+    expect(
+      screen.getByLabelText(/^Responder arrival time \(required to complete\)/),
+    ).toBeInTheDocument();
     expect(screen.getByLabelText(/^Ambulance arrival time$/)).toBeInTheDocument();
 
     const before = Date.now();
-    for (const label of ['Call received', 'Responder arrival time', 'Ambulance arrival time', 'Departure time', 'Hospital arrival time']) {
+    for (const label of [
+      'Call received',
+      'Responder arrival time',
+      'Ambulance arrival time',
+      'Departure time',
+      'Hospital arrival time',
+    ]) {
       await user.click(screen.getByRole('button', { name: `${label}: now` }));
     }
-    await waitFor(async () => expect((await storedCase(id))?.hospitalArrivalTime).toEqual(expect.any(String)));
+    await waitFor(async () =>
+      expect((await storedCase(id))?.hospitalArrivalTime).toEqual(expect.any(String)),
+    );
     const stored = await storedCase(id);
-    for (const field of ['callReceivedTime', 'responderArrivalTime', 'arrivalTime', 'departureTime', 'hospitalArrivalTime']) {
+    for (const field of [
+      'callReceivedTime',
+      'responderArrivalTime',
+      'arrivalTime',
+      'departureTime',
+      'hospitalArrivalTime',
+    ]) {
       const value = stored?.[field];
       expect(typeof value, field).toBe('string');
       const ms = Date.parse(value as string);
@@ -49,8 +69,16 @@ describe('Response Details', () => {
       expect(ms).toBeGreaterThan(before - 60_000);
       expect(ms).toBeLessThanOrEqual(Date.now());
     }
-    const timeUpserts = (await upsertsOf(id)).filter((f) => Object.keys(f).some((k) => k.endsWith('Time')));
-    expect(timeUpserts.map((f) => Object.keys(f))).toEqual([['callReceivedTime'], ['responderArrivalTime'], ['arrivalTime'], ['departureTime'], ['hospitalArrivalTime']]);
+    const timeUpserts = (await upsertsOf(id)).filter((f) =>
+      Object.keys(f).some((k) => k.endsWith('Time')),
+    );
+    expect(timeUpserts.map((f) => Object.keys(f))).toEqual([
+      ['callReceivedTime'],
+      ['responderArrivalTime'],
+      ['arrivalTime'],
+      ['departureTime'],
+      ['hospitalArrivalTime'],
+    ]);
     expect(timeInput('Call received')).not.toHaveValue('');
   });
 
@@ -64,13 +92,17 @@ describe('Response Details', () => {
     const { user } = renderApp(`/response-details/${caseId}`);
 
     await screen.findByRole('button', { name: 'Departure time: now' });
-    expect(timeInput('Departure time')).toHaveAccessibleDescription(/Departure time is before the responder arrival time: check both\./);
+    expect(timeInput('Departure time')).toHaveAccessibleDescription(
+      /Departure time is before the responder arrival time: check both\./,
+    );
     expect(timeInput('Responder arrival time')).not.toHaveAccessibleDescription(/before/);
 
     // Fixing the departure clears the warning; the wrong time was stored all the same.
     expect((await storedCase(id))?.departureTime).toBe('2026-11-20T10:05:00.000Z');
     await user.click(screen.getByRole('button', { name: 'Departure time: clear' }));
-    await waitFor(() => expect(timeInput('Departure time')).not.toHaveAccessibleDescription(/before/));
+    await waitFor(() =>
+      expect(timeInput('Departure time')).not.toHaveAccessibleDescription(/before/),
+    );
     await waitFor(async () => expect((await storedCase(id))?.departureTime).toBeNull());
   });
 
@@ -85,11 +117,17 @@ describe('Response Details', () => {
     expect(suggestions?.tagName).toBe('DATALIST');
     expect(suggestions?.querySelector('option[value="Tygerberg Hospital"]')).not.toBeNull();
     await user.type(hospital, 'Tygerberg Hospital');
-    const priority = screen.getByRole('group', { name: /^Transport priority \(required to complete\)/ });
+    const priority = screen.getByRole('group', {
+      name: /^Transport priority \(required to complete\)/,
+    });
     await user.click(within(priority).getByRole('radio', { name: /^Priority 2 \(yellow\)/ }));
 
     await waitFor(async () =>
-      expect(await storedCase(id)).toMatchObject({ ambulanceId: 'RL-AMB-2', receivingHospital: 'Tygerberg Hospital', transportPriority: 'Priority 2 (yellow)' }),
+      expect(await storedCase(id)).toMatchObject({
+        ambulanceId: 'RL-AMB-2',
+        receivingHospital: 'Tygerberg Hospital',
+        transportPriority: 'Priority 2 (yellow)',
+      }),
     );
     const upserts = await upsertsOf(id);
     expect(upserts).toContainEqual({ ambulanceId: 'RL-AMB-2' });
@@ -107,8 +145,13 @@ describe('Response Details', () => {
     await user.click(refused);
     await waitFor(async () => expect((await storedCase(id))?.patientRefusedTransport).toBe(true));
 
-    expect(await screen.findByRole('note')).toHaveTextContent(/No receiving hospital or priority is needed\. Record the reason for the refusal/);
-    expect(screen.getByRole('link', { name: 'Additional notes' })).toHaveAttribute('href', `/treatment-provided/${caseId}#field-additionalNotes`);
+    expect(await screen.findByRole('note')).toHaveTextContent(
+      /No receiving hospital or priority is needed\. Record the reason for the refusal/,
+    );
+    expect(screen.getByRole('link', { name: 'Additional notes' })).toHaveAttribute(
+      'href',
+      `/treatment-provided/${caseId}#field-additionalNotes`,
+    );
     expect(screen.queryByLabelText(/^Receiving hospital/)).not.toBeInTheDocument();
     expect(screen.queryByRole('group', { name: /^Transport priority/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Departure time: now' })).not.toBeInTheDocument();
@@ -120,7 +163,10 @@ describe('Response Details', () => {
 
   it('keeps transport details recorded before a refusal visible, no longer required', async () => {
     deviceOf(RESPONDER);
-    const { caseId } = await seedCase({ patientRefusedTransport: true, receivingHospital: 'Helderberg Hospital' });
+    const { caseId } = await seedCase({
+      patientRefusedTransport: true,
+      receivingHospital: 'Helderberg Hospital',
+    });
     renderApp(`/response-details/${caseId}`);
     expect(await screen.findByLabelText(/^Receiving hospital$/)).toHaveValue('Helderberg Hospital');
     expect(screen.getByRole('group', { name: /^Transport priority$/ })).toBeInTheDocument();
@@ -149,10 +195,27 @@ describe('timeOrderWarnings', () => {
         hospitalArrivalTime: '2026-11-20T10:20:00Z',
       }),
     ).toEqual([
-      { field: 'responderArrivalTime', message: 'Responder arrival time is before the call received time: check both.' },
-      { field: 'arrivalTime', message: 'Ambulance arrival time is before the call received time: check both.' },
-      { field: 'hospitalArrivalTime', message: 'Hospital arrival time is before the call received time: check both.' },
+      {
+        field: 'responderArrivalTime',
+        message: 'Responder arrival time is before the call received time: check both.',
+      },
+      {
+        field: 'arrivalTime',
+        message: 'Ambulance arrival time is before the call received time: check both.',
+      },
+      {
+        field: 'hospitalArrivalTime',
+        message: 'Hospital arrival time is before the call received time: check both.',
+      },
     ]);
-    expect(timeOrderWarnings({ callReceivedTime: '2026-11-20T10:00:00Z', responderArrivalTime: null, arrivalTime: undefined, departureTime: '2026-11-20T10:30:00Z', hospitalArrivalTime: '2026-11-20T10:45:00Z' })).toEqual([]);
+    expect(
+      timeOrderWarnings({
+        callReceivedTime: '2026-11-20T10:00:00Z',
+        responderArrivalTime: null,
+        arrivalTime: undefined,
+        departureTime: '2026-11-20T10:30:00Z',
+        hospitalArrivalTime: '2026-11-20T10:45:00Z',
+      }),
+    ).toEqual([]);
   });
 });

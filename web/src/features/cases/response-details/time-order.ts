@@ -27,7 +27,10 @@ export function timeOrderWarnings(record: Pick<LocalCase, ResponseTimeField>): T
     const b = ms(record[later]);
     if (a === null || b === null || b >= a) continue;
     if (warnings.some((w) => w.field === later)) continue;
-    warnings.push({ field: later, message: `${label(later)} is before the ${label(earlier).toLowerCase()}: check both.` });
+    warnings.push({
+      field: later,
+      message: `${label(later)} is before the ${label(earlier).toLowerCase()}: check both.`,
+    });
   }
   return warnings;
 }

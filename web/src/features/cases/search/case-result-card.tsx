@@ -11,8 +11,14 @@ import { STATUS_LABELS } from './case-search-form';
  * completed case, or any case this device does not hold (the server's read-only view,
  * GET /api/cases/:caseId), opens the completed-case screen.
  */
-export function caseResultLink(c: Pick<CaseSummary, 'caseId' | 'status'>, onDevice: boolean): string {
-  return stepPath(c.status === 'in_progress' && onDevice ? 'primary-survey' : 'case-completed', c.caseId);
+export function caseResultLink(
+  c: Pick<CaseSummary, 'caseId' | 'status'>,
+  onDevice: boolean,
+): string {
+  return stepPath(
+    c.status === 'in_progress' && onDevice ? 'primary-survey' : 'case-completed',
+    c.caseId,
+  );
 }
 
 function responderText(c: CaseSummary): string | null {
@@ -20,7 +26,15 @@ function responderText(c: CaseSummary): string | null {
   return c.responderName || c.responderCallSign || null;
 }
 
-export function CaseResultCard({ summary: c, onDevice, pending }: { summary: CaseSummary; onDevice: boolean; pending: boolean }) {
+export function CaseResultCard({
+  summary: c,
+  onDevice,
+  pending,
+}: {
+  summary: CaseSummary;
+  onDevice: boolean;
+  pending: boolean;
+}) {
   const inProgress = c.status === 'in_progress';
   const responder = responderText(c);
   return (
@@ -29,9 +43,15 @@ export function CaseResultCard({ summary: c, onDevice, pending }: { summary: Cas
         <span className="case-card__main">
           <span className="case-card__top">
             <span className="case-card__id">{c.caseId}</span>
-            <span className={`pill ${inProgress ? 'pill--progress' : 'pill--done'}`}>{STATUS_LABELS[c.status]}</span>
+            <span className={`pill ${inProgress ? 'pill--progress' : 'pill--done'}`}>
+              {STATUS_LABELS[c.status]}
+            </span>
           </span>
-          <span className={`case-card__patient${c.patientName ? '' : ' case-card__patient--unknown'}`}>{c.patientName || 'Unknown patient'}</span>
+          <span
+            className={`case-card__patient${c.patientName ? '' : ' case-card__patient--unknown'}`}
+          >
+            {c.patientName || 'Unknown patient'}
+          </span>
           <span className="case-card__type">{c.incidentType || 'Unknown Incident'}</span>
           <span className="case-card__meta">
             <span>{formatDateTime(c.createdAt)}</span>

@@ -8,7 +8,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { INCIDENT_TYPE_OPTIONS } from '../patient-details/options';
 import type { FilterKey } from './search-params';
 
-export const STATUS_LABELS: Record<CaseStatus, string> = { in_progress: 'In Progress', completed: 'Completed' };
+export const STATUS_LABELS: Record<CaseStatus, string> = {
+  in_progress: 'In Progress',
+  completed: 'Completed',
+};
 
 interface FormValues {
   caseId: string;
@@ -37,7 +40,10 @@ function toValues(f: CaseSearchFilters): FormValues {
 function toFilters(v: FormValues): CaseSearchFilters {
   const text = (s: string) => (s.trim() === '' ? undefined : s.trim());
   const filters: CaseSearchFilters = {};
-  const set = <K extends keyof CaseSearchFilters>(key: K, value: CaseSearchFilters[K] | undefined) => {
+  const set = <K extends keyof CaseSearchFilters>(
+    key: K,
+    value: CaseSearchFilters[K] | undefined,
+  ) => {
     if (value !== undefined) filters[key] = value;
   };
   set('caseId', text(v.caseId));
@@ -62,10 +68,20 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
   const id = useId();
   const [values, setValues] = useState<FormValues>(() => toValues(filters));
   const [errors, setErrors] = useState<Partial<Record<FilterKey, string>>>(urlErrors);
-  const moreSet = filters.incidentType !== undefined || filters.responder !== undefined || filters.from !== undefined || filters.to !== undefined;
-  const [moreOpen, setMoreOpen] = useState(moreSet || Object.keys(urlErrors).some((k) => k === 'from' || k === 'to' || k === 'incidentType' || k === 'responder'));
+  const moreSet =
+    filters.incidentType !== undefined ||
+    filters.responder !== undefined ||
+    filters.from !== undefined ||
+    filters.to !== undefined;
+  const [moreOpen, setMoreOpen] = useState(
+    moreSet ||
+      Object.keys(urlErrors).some(
+        (k) => k === 'from' || k === 'to' || k === 'incidentType' || k === 'responder',
+      ),
+  );
 
-  const change = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  const change = <K extends keyof FormValues>(key: K, value: FormValues[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
   const fieldId = (key: FilterKey) => `${id}-${key}`;
   const errorOf = (key: FilterKey) => errors[key];
   const describedBy = (key: FilterKey) => (errors[key] ? `${fieldId(key)}-error` : undefined);
@@ -90,9 +106,17 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
   }
 
   const incidentChoices = INCIDENT_TYPE_OPTIONS.map((o) => o.value);
-  if (values.incidentType !== '' && !incidentChoices.some((c) => c.toLowerCase() === values.incidentType.toLowerCase())) incidentChoices.push(values.incidentType);
+  if (
+    values.incidentType !== '' &&
+    !incidentChoices.some((c) => c.toLowerCase() === values.incidentType.toLowerCase())
+  )
+    incidentChoices.push(values.incidentType);
 
-  const textField = (key: 'caseId' | 'patientName' | 'responder', label: string, extra: { placeholder?: string; autoCapitalize?: string } = {}) => (
+  const textField = (
+    key: 'caseId' | 'patientName' | 'responder',
+    label: string,
+    extra: { placeholder?: string; autoCapitalize?: string } = {},
+  ) => (
     <div className="field">
       <label className="field__label" htmlFor={fieldId(key)}>
         {label}
@@ -133,9 +157,18 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
   );
 
   return (
-    <form className="card case-search-form" role="search" aria-label="Filter cases" noValidate onSubmit={submit}>
+    <form
+      className="card case-search-form"
+      role="search"
+      aria-label="Filter cases"
+      noValidate
+      onSubmit={submit}
+    >
       <div className="case-search-form__grid">
-        {textField('caseId', 'Case number', { placeholder: 'e.g. C-2611-7Q4M', autoCapitalize: 'characters' })}
+        {textField('caseId', 'Case number', {
+          placeholder: 'e.g. C-2611-7Q4M',
+          autoCapitalize: 'characters',
+        })}
         {textField('patientName', 'Patient name')}
         <div className="field">
           <label className="field__label" htmlFor={fieldId('status')}>
@@ -159,7 +192,12 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
           <FieldError id={`${fieldId('status')}-error`} message={errorOf('status')} />
         </div>
         <label className="case-search-form__check" htmlFor={fieldId('mine')}>
-          <input id={fieldId('mine')} type="checkbox" checked={values.mine} onChange={(e) => change('mine', e.target.checked)} />
+          <input
+            id={fieldId('mine')}
+            type="checkbox"
+            checked={values.mine}
+            onChange={(e) => change('mine', e.target.checked)}
+          />
           Only my cases
         </label>
       </div>
@@ -192,8 +230,18 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
       </div>
 
       <div className="case-search-form__actions">
-        <button type="button" className="button button--secondary" aria-expanded={moreOpen} aria-controls={`${id}-more`} onClick={() => setMoreOpen((o) => !o)}>
-          {moreOpen ? <ChevronUp aria-hidden="true" size={20} /> : <ChevronDown aria-hidden="true" size={20} />}
+        <button
+          type="button"
+          className="button button--secondary"
+          aria-expanded={moreOpen}
+          aria-controls={`${id}-more`}
+          onClick={() => setMoreOpen((o) => !o)}
+        >
+          {moreOpen ? (
+            <ChevronUp aria-hidden="true" size={20} />
+          ) : (
+            <ChevronDown aria-hidden="true" size={20} />
+          )}
           More filters
         </button>
         <button type="button" className="button button--secondary" onClick={clear}>

@@ -2,7 +2,11 @@
 // or responder. Online, the server's results (a page at a time) merged with cases made on
 // this device that the server has not sent back yet; offline (or when the server cannot be
 // reached), the cases this device holds, searched the same way (sync-protocol case/search).
-import { compareCasesNewestFirst, hasCaseSearchFilters, type CaseSearchFilters } from '@rescuelog/sync-protocol/case/search';
+import {
+  compareCasesNewestFirst,
+  hasCaseSearchFilters,
+  type CaseSearchFilters,
+} from '@rescuelog/sync-protocol/case/search';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
 import { hasPermission } from '@rescuelog/sync-protocol/permissions';
 import { AlertTriangle, ArrowLeft, CloudOff, Info } from 'lucide-react';
@@ -11,7 +15,12 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
-import { mergeCaseLists, useDeviceCaseSearch, usePendingRecordIds, type DeviceCaseSearch } from '@/lib/local-cases';
+import {
+  mergeCaseLists,
+  useDeviceCaseSearch,
+  usePendingRecordIds,
+  type DeviceCaseSearch,
+} from '@/lib/local-cases';
 import { useOnline } from '@/lib/sync/use-sync';
 import { CaseResultCard } from './case-result-card';
 import { CaseSearchForm } from './case-search-form';
@@ -34,7 +43,11 @@ type Results =
       deviceTotal: number;
     };
 
-function mergeServerAndDevice(serverCases: CaseSummary[], device: DeviceCaseSearch | null, morePages: boolean): CaseSummary[] {
+function mergeServerAndDevice(
+  serverCases: CaseSummary[],
+  device: DeviceCaseSearch | null,
+  morePages: boolean,
+): CaseSummary[] {
   if (!device) return serverCases;
   const onServerList = new Set(serverCases.map((c) => c.caseId));
   // Cases the server has never sent this device join the list, but only among the pages
@@ -42,14 +55,19 @@ function mergeServerAndDevice(serverCases: CaseSummary[], device: DeviceCaseSear
   const last = serverCases.at(-1);
   const belongs = (c: CaseSummary) => !morePages || !last || compareCasesNewestFirst(c, last) <= 0;
   // The device's copy of a listed case replaces the server's (it has the unsynced changes).
-  const fromDevice = device.cases.filter((c) => onServerList.has(c.caseId) || (device.deviceOnlyIds.has(c.id) && belongs(c)));
+  const fromDevice = device.cases.filter(
+    (c) => onServerList.has(c.caseId) || (device.deviceOnlyIds.has(c.id) && belongs(c)),
+  );
   return mergeCaseLists(fromDevice, serverCases);
 }
 
 export function CaseSearchPage() {
   const [params, setParams] = useSearchParams();
   const paramsKey = params.toString();
-  const { filters, errors } = useMemo(() => readFilters(new URLSearchParams(paramsKey)), [paramsKey]);
+  const { filters, errors } = useMemo(
+    () => readFilters(new URLSearchParams(paramsKey)),
+    [paramsKey],
+  );
   const online = useOnline();
   const device = useDeviceCaseSearch(filters);
   const server = useServerCaseSearch(filters, online);
@@ -57,13 +75,28 @@ export function CaseSearchPage() {
   const { data: user } = useUser();
   const [deviceShown, setDeviceShown] = useState(DEVICE_PAGE_SIZE);
 
-  const serverCases = useMemo(() => server.data?.pages.flatMap((p) => p.cases) ?? [], [server.data]);
+  const serverCases = useMemo(
+    () => server.data?.pages.flatMap((p) => p.cases) ?? [],
+    [server.data],
+  );
   const useServer = online && server.isSuccess;
   const results: Results = useMemo(() => {
-    if (useServer) return { kind: 'list', source: 'server', cases: mergeServerAndDevice(serverCases, device ?? null, server.hasNextPage), deviceTotal: device?.total ?? 0 };
+    if (useServer)
+      return {
+        kind: 'list',
+        source: 'server',
+        cases: mergeServerAndDevice(serverCases, device ?? null, server.hasNextPage),
+        deviceTotal: device?.total ?? 0,
+      };
     if (device === undefined) return { kind: 'loading' };
-    if (device === null) return online && !server.isError ? { kind: 'loading' } : { kind: 'unavailable' };
-    return { kind: 'list', source: 'device', cases: device.cases.slice(0, deviceShown), deviceTotal: device.total };
+    if (device === null)
+      return online && !server.isError ? { kind: 'loading' } : { kind: 'unavailable' };
+    return {
+      kind: 'list',
+      source: 'device',
+      cases: device.cases.slice(0, deviceShown),
+      deviceTotal: device.total,
+    };
   }, [useServer, serverCases, device, server.hasNextPage, online, server.isError, deviceShown]);
 
   const onDeviceIds = useMemo(() => new Set(device?.cases.map((c) => c.caseId) ?? []), [device]);
@@ -102,9 +135,14 @@ export function CaseSearchPage() {
           <div className="case-search__notice case-search__notice--danger" role="alert">
             <AlertTriangle aria-hidden="true" size={20} />
             <p>
-              Cases could not be loaded from the server ({errorMessage(server.error)}).{device ? ' Showing cases on this device.' : ''}
+              Cases could not be loaded from the server ({errorMessage(server.error)}).
+              {device ? ' Showing cases on this device.' : ''}
             </p>
-            <button type="button" className="button button--secondary" onClick={() => void server.refetch()}>
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => void server.refetch()}
+            >
               Try again
             </button>
           </div>
@@ -117,18 +155,28 @@ export function CaseSearchPage() {
         {device && device.unreadable > 0 ? (
           <p className="case-search__notice case-search__notice--warning">
             <AlertTriangle aria-hidden="true" size={20} />
-            {device.unreadable === 1 ? '1 case on this device could not be read and is not listed.' : `${String(device.unreadable)} cases on this device could not be read and are not listed.`} Update the app, or report this to your administrator.
+            {device.unreadable === 1
+              ? '1 case on this device could not be read and is not listed.'
+              : `${String(device.unreadable)} cases on this device could not be read and are not listed.`}{' '}
+            Update the app, or report this to your administrator.
           </p>
         ) : null}
 
-        <section className="case-search__results" aria-labelledby="case-results-title" aria-busy={results.kind === 'loading' || server.isFetching}>
+        <section
+          className="case-search__results"
+          aria-labelledby="case-results-title"
+          aria-busy={results.kind === 'loading' || server.isFetching}
+        >
           <h2 id="case-results-title" className="sr-only">
             Results
           </h2>
           {results.kind === 'loading' ? (
             <Spinner label="Loading cases" />
           ) : results.kind === 'unavailable' ? (
-            <p className="empty-state">This browser keeps no cases on the device. Connect to the internet to search the cases on the server.</p>
+            <p className="empty-state">
+              This browser keeps no cases on the device. Connect to the internet to search the cases
+              on the server.
+            </p>
           ) : (
             <>
               <p className="case-search__count" role="status">
@@ -142,17 +190,31 @@ export function CaseSearchPage() {
               ) : (
                 <ul className="case-card-list">
                   {results.cases.map((c) => (
-                    <CaseResultCard key={c.caseId} summary={c} onDevice={onDeviceIds.has(c.caseId)} pending={pending?.has(c.id) ?? false} />
+                    <CaseResultCard
+                      key={c.caseId}
+                      summary={c}
+                      onDevice={onDeviceIds.has(c.caseId)}
+                      pending={pending?.has(c.id) ?? false}
+                    />
                   ))}
                 </ul>
               )}
               {results.source === 'server' && server.hasNextPage ? (
-                <button type="button" className="button button--secondary button--block" disabled={server.isFetchingNextPage} onClick={() => void server.fetchNextPage()}>
+                <button
+                  type="button"
+                  className="button button--secondary button--block"
+                  disabled={server.isFetchingNextPage}
+                  onClick={() => void server.fetchNextPage()}
+                >
                   {server.isFetchingNextPage ? 'Loading more…' : 'Load more'}
                 </button>
               ) : null}
               {results.source === 'device' && results.cases.length < results.deviceTotal ? (
-                <button type="button" className="button button--secondary button--block" onClick={() => setDeviceShown((n) => n + DEVICE_PAGE_SIZE)}>
+                <button
+                  type="button"
+                  className="button button--secondary button--block"
+                  onClick={() => setDeviceShown((n) => n + DEVICE_PAGE_SIZE)}
+                >
                   Show more
                 </button>
               ) : null}
@@ -170,7 +232,11 @@ function plural(n: number): string {
 
 function countText(results: Extract<Results, { kind: 'list' }>, morePages: boolean): string {
   if (results.source === 'device') {
-    return results.cases.length < results.deviceTotal ? `Showing ${String(results.cases.length)} of ${plural(results.deviceTotal)} on this device` : `${plural(results.deviceTotal)} on this device`;
+    return results.cases.length < results.deviceTotal
+      ? `Showing ${String(results.cases.length)} of ${plural(results.deviceTotal)} on this device`
+      : `${plural(results.deviceTotal)} on this device`;
   }
-  return morePages ? `Showing ${plural(results.cases.length)}; more on the server` : plural(results.cases.length);
+  return morePages
+    ? `Showing ${plural(results.cases.length)}; more on the server`
+    : plural(results.cases.length);
 }

@@ -26,7 +26,9 @@ function setOnline(online: boolean): void {
   window.dispatchEvent(new Event(online ? 'online' : 'offline'));
 }
 
-function summary(overrides: Partial<CaseSummary> & { caseId: string; createdAt: string }): CaseSummary {
+function summary(
+  overrides: Partial<CaseSummary> & { caseId: string; createdAt: string },
+): CaseSummary {
   return {
     id: crypto.randomUUID(),
     patientName: null,
@@ -78,15 +80,23 @@ function renderSearch(path = '/case-search'): Rendered {
 }
 
 /** GET /api/cases answered from `pages` (keyed by cursor, '' for the first); records queries. */
-function serverCases(pages: Record<string, { cases: CaseSummary[]; next?: string }>): URLSearchParams[] {
+function serverCases(
+  pages: Record<string, { cases: CaseSummary[]; next?: string }>,
+): URLSearchParams[] {
   const seen: URLSearchParams[] = [];
   server.use(
     http.get('/api/cases', ({ request }) => {
       const params = new URL(request.url).searchParams;
       seen.push(params);
       const page = pages[params.get('cursor') ?? ''];
-      if (!page) return HttpResponse.json({ error: 'Invalid input', code: 'VALIDATION_FAILED' }, { status: 400 });
-      return HttpResponse.json(page.cases, { headers: page.next ? { 'X-Next-Cursor': page.next } : {} });
+      if (!page)
+        return HttpResponse.json(
+          { error: 'Invalid input', code: 'VALIDATION_FAILED' },
+          { status: 400 },
+        );
+      return HttpResponse.json(page.cases, {
+        headers: page.next ? { 'X-Next-Cursor': page.next } : {},
+      });
     }),
   );
   return seen;
@@ -113,15 +123,41 @@ afterEach(async () => {
 describe('Cases Logged', { timeout: 20_000 }, () => {
   it('online: shows the server’s cases merged with a case only this device has, and loads more by cursor', async () => {
     deviceOf(USER);
-    const mine = await seedCase({ patientName: 'Sipho Dlamini', incidentType: 'Fall', responderName: 'Thandi Nkosi', responderCallSign: 'R7' });
-    const older = summary({ caseId: 'C-2611-AAAA-0001', createdAt: '2020-03-05T08:15:00.000Z', patientName: 'Johan Botha', incidentType: 'Burns', status: 'completed', responderName: 'Anele Mokoena', responderCallSign: 'ALPHA-2' });
+    const mine = await seedCase({
+      patientName: 'Sipho Dlamini',
+      incidentType: 'Fall',
+      responderName: 'Thandi Nkosi',
+      responderCallSign: 'R7',
+    });
+    const older = summary({
+      caseId: 'C-2611-AAAA-0001',
+      createdAt: '2020-03-05T08:15:00.000Z',
+      patientName: 'Johan Botha',
+      incidentType: 'Burns',
+      status: 'completed',
+      responderName: 'Anele Mokoena',
+      responderCallSign: 'ALPHA-2',
+    });
     // An hour before the case just made here (whatever today is).
-    const inProgressElsewhere = summary({ caseId: 'C-2611-AAAA-0002', createdAt: new Date(Date.now() - 3_600_000).toISOString(), status: 'in_progress' });
-    const oldest = summary({ caseId: 'C-2611-AAAA-0000', createdAt: '2019-11-01T06:00:00.000Z', patientName: 'Lerato Mokoena' });
-    const seen = serverCases({ '': { cases: [inProgressElsewhere, older], next: 'page-2' }, 'page-2': { cases: [oldest] } });
+    const inProgressElsewhere = summary({
+      caseId: 'C-2611-AAAA-0002',
+      createdAt: new Date(Date.now() - 3_600_000).toISOString(),
+      status: 'in_progress',
+    });
+    const oldest = summary({
+      caseId: 'C-2611-AAAA-0000',
+      createdAt: '2019-11-01T06:00:00.000Z',
+      patientName: 'Lerato Mokoena',
+    });
+    const seen = serverCases({
+      '': { cases: [inProgressElsewhere, older], next: 'page-2' },
+      'page-2': { cases: [oldest] },
+    });
     const { user } = renderSearch();
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Cases Logged' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Cases Logged' }),
+    ).toBeInTheDocument();
     await waitFor(async () => expect(await resultCards()).toHaveLength(3));
     const cards = await resultCards();
     // Newest first: the case just made on this device, then the server's.
@@ -157,10 +193,18 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
 
   it('the device’s copy of a listed case wins (a change not yet synced shows at once)', async () => {
     deviceOf(USER);
-    const c = summary({ caseId: 'C-2611-BBBB-0001', createdAt: '2026-11-21T09:00:00.000Z', status: 'in_progress', userId: USER.id });
+    const c = summary({
+      caseId: 'C-2611-BBBB-0001',
+      createdAt: '2026-11-21T09:00:00.000Z',
+      status: 'in_progress',
+      userId: USER.id,
+    });
     await pulledCase(c);
     const session = getSyncSession();
-    await session?.db.cases.update(c.id, { status: 'completed', patientName: 'Named on the device' });
+    await session?.db.cases.update(c.id, {
+      status: 'completed',
+      patientName: 'Named on the device',
+    });
     serverCases({ '': { cases: [c] } });
     renderSearch();
     const [card] = await resultCards();
@@ -172,15 +216,25 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
   it('keeps the filters in the URL, fills the form from it and sends them to the server', async () => {
     deviceOf(USER);
     const seen = serverCases({ '': { cases: [] } });
-    const { user, location } = renderSearch('/case-search?status=completed&patientName=thandi&from=2026-11-01');
+    const { user, location } = renderSearch(
+      '/case-search?status=completed&patientName=thandi&from=2026-11-01',
+    );
 
     expect(await screen.findByText('No cases found')).toBeInTheDocument();
     expect(screen.getByLabelText('Patient name')).toHaveValue('thandi');
     expect(screen.getByLabelText('Status')).toHaveValue('completed');
     // A filter behind "More filters" that is set opens them.
-    expect(screen.getByRole('button', { name: 'More filters' })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('button', { name: 'More filters' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
     expect(screen.getByLabelText('Date from')).toHaveValue('2026-11-01');
-    expect(Object.fromEntries(seen[0] ?? [])).toEqual({ status: 'completed', patientName: 'thandi', from: '2026-11-01', limit: '50' });
+    expect(Object.fromEntries(seen[0] ?? [])).toEqual({
+      status: 'completed',
+      patientName: 'thandi',
+      from: '2026-11-01',
+      limit: '50',
+    });
 
     await user.type(screen.getByLabelText('Case number'), 'c-2611');
     await user.selectOptions(screen.getByLabelText('Incident type'), 'Fall');
@@ -197,7 +251,12 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
       responder: 'R7',
       mine: 'true',
     });
-    expect(Object.fromEntries(seen[1] ?? [])).toMatchObject({ caseId: 'c-2611', incidentType: 'Fall', responder: 'R7', mine: 'true' });
+    expect(Object.fromEntries(seen[1] ?? [])).toMatchObject({
+      caseId: 'c-2611',
+      incidentType: 'Fall',
+      responder: 'R7',
+      mine: 'true',
+    });
 
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     await waitFor(() => expect(location.search).toBe(''));
@@ -213,7 +272,9 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
     await user.type(screen.getByLabelText('Date from'), '2026-11-21');
     await user.type(screen.getByLabelText('Date to'), '2026-11-20');
     await user.click(screen.getByRole('button', { name: 'Search' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent("The 'To' date is before the 'From' date");
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      "The 'To' date is before the 'From' date",
+    );
     expect(screen.getByLabelText('Date to')).toHaveAttribute('aria-invalid', 'true');
     expect(location.search).toBe('');
     expect(seen).toHaveLength(1);
@@ -233,15 +294,43 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
     deviceOf(USER);
     setOnline(false);
     // No GET /api/cases handler: a request would fail the test (MSW onUnhandledRequest).
-    await pulledCase(summary({ caseId: 'C-2611-CCCC-0001', createdAt: '2026-11-20T21:30:00.000Z', patientName: 'Zanele Khumalo', incidentType: 'Fall', status: 'completed' }));
+    await pulledCase(
+      summary({
+        caseId: 'C-2611-CCCC-0001',
+        createdAt: '2026-11-20T21:30:00.000Z',
+        patientName: 'Zanele Khumalo',
+        incidentType: 'Fall',
+        status: 'completed',
+      }),
+    );
     // 00:30 on the 21st in Johannesburg (still the 20th in UTC).
-    await pulledCase(summary({ caseId: 'C-2611-CCCC-0002', createdAt: '2026-11-20T22:30:00.000Z', patientName: 'Pieter Naudé', incidentType: 'fall', status: 'in_progress', userId: USER.id }));
-    await pulledCase(summary({ caseId: 'C-2611-CCCC-0003', createdAt: '2026-11-22T10:00:00.000Z', patientName: 'Ayesha Patel', incidentType: 'Cardiac', status: 'completed' }));
+    await pulledCase(
+      summary({
+        caseId: 'C-2611-CCCC-0002',
+        createdAt: '2026-11-20T22:30:00.000Z',
+        patientName: 'Pieter Naudé',
+        incidentType: 'fall',
+        status: 'in_progress',
+        userId: USER.id,
+      }),
+    );
+    await pulledCase(
+      summary({
+        caseId: 'C-2611-CCCC-0003',
+        createdAt: '2026-11-22T10:00:00.000Z',
+        patientName: 'Ayesha Patel',
+        incidentType: 'Cardiac',
+        status: 'completed',
+      }),
+    );
     renderSearch('/case-search?incidentType=FALL');
 
     expect(await screen.findByText('Offline — showing cases on this device')).toBeInTheDocument();
     let cards = await resultCards();
-    expect(cards.map((c) => within(c).getByText(/^C-/).textContent)).toEqual(['C-2611-CCCC-0002', 'C-2611-CCCC-0001']);
+    expect(cards.map((c) => within(c).getByText(/^C-/).textContent)).toEqual([
+      'C-2611-CCCC-0002',
+      'C-2611-CCCC-0001',
+    ]);
     expect(screen.getByText('2 cases on this device')).toBeInTheDocument();
     // On the device and in progress: resumes the capture.
     expect(cards[0]).toHaveAttribute('href', '/primary-survey/C-2611-CCCC-0002');
@@ -262,16 +351,34 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
 
   it('when the server fails, says so, shows the device’s cases and can try again', async () => {
     deviceOf(USER);
-    await pulledCase(summary({ caseId: 'C-2611-DDDD-0001', createdAt: '2026-11-20T08:00:00.000Z', patientName: 'On the device' }));
+    await pulledCase(
+      summary({
+        caseId: 'C-2611-DDDD-0001',
+        createdAt: '2026-11-20T08:00:00.000Z',
+        patientName: 'On the device',
+      }),
+    );
     let fail = true;
     server.use(
       http.get('/api/cases', () =>
-        fail ? HttpResponse.json({ error: 'Internal Server Error', code: 'INTERNAL' }, { status: 500 }) : HttpResponse.json([summary({ caseId: 'C-2611-DDDD-0009', createdAt: '2026-11-21T08:00:00.000Z', patientName: 'From the server' })]),
+        fail
+          ? HttpResponse.json({ error: 'Internal Server Error', code: 'INTERNAL' }, { status: 500 })
+          : HttpResponse.json([
+              summary({
+                caseId: 'C-2611-DDDD-0009',
+                createdAt: '2026-11-21T08:00:00.000Z',
+                patientName: 'From the server',
+              }),
+            ]),
       ),
     );
     const { user } = renderSearch();
     const alert = await screen.findByRole('alert');
-    await waitFor(() => expect(alert).toHaveTextContent('Cases could not be loaded from the server (Internal Server Error). Showing cases on this device.'));
+    await waitFor(() =>
+      expect(alert).toHaveTextContent(
+        'Cases could not be loaded from the server (Internal Server Error). Showing cases on this device.',
+      ),
+    );
     expect(await resultCards()).toHaveLength(1);
     expect(screen.getByText('On the device')).toBeInTheDocument();
 
@@ -287,7 +394,14 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
     const session = getSyncSession();
     const rows = Array.from({ length: 60 }, (_, i) => {
       const id = crypto.randomUUID();
-      return { id, caseId: generateHumanId('C'), createdAt: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(), status: 'completed', userId: 9, deletedAt: null };
+      return {
+        id,
+        caseId: generateHumanId('C'),
+        createdAt: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(),
+        status: 'completed',
+        userId: 9,
+        deletedAt: null,
+      };
     });
     await session?.db.cases.bulkPut(rows);
     const { user } = renderSearch();

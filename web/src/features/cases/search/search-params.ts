@@ -3,7 +3,16 @@
 import type { CaseSearchFilters } from '@rescuelog/sync-protocol/case/search';
 import { caseSearchQuerySchema } from '@rescuelog/sync-protocol/cases';
 
-export const FILTER_KEYS = ['caseId', 'patientName', 'incidentType', 'from', 'to', 'status', 'responder', 'mine'] as const;
+export const FILTER_KEYS = [
+  'caseId',
+  'patientName',
+  'incidentType',
+  'from',
+  'to',
+  'status',
+  'responder',
+  'mine',
+] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
 export interface ParsedFilters {
@@ -26,10 +35,13 @@ export function readFilters(params: URLSearchParams): ParsedFilters {
       const { cursor: _cursor, limit: _limit, ...filters } = parsed.data;
       return { filters, errors };
     }
-    const bad = parsed.error.issues.map((i) => String(i.path[0])).filter((k): k is FilterKey => (FILTER_KEYS as readonly string[]).includes(k));
+    const bad = parsed.error.issues
+      .map((i) => String(i.path[0]))
+      .filter((k): k is FilterKey => (FILTER_KEYS as readonly string[]).includes(k));
     if (bad.length === 0) return { filters: {}, errors };
     for (const key of bad) {
-      errors[key] ??= parsed.error.issues.find((i) => i.path[0] === key)?.message ?? 'Invalid input';
+      errors[key] ??=
+        parsed.error.issues.find((i) => i.path[0] === key)?.message ?? 'Invalid input';
       delete raw[key];
     }
   }

@@ -13,13 +13,20 @@ export interface CasePage {
   nextCursor: string | null;
 }
 
-async function fetchCasePage(filters: CaseSearchFilters, cursor: string | null, signal: AbortSignal): Promise<CasePage> {
+async function fetchCasePage(
+  filters: CaseSearchFilters,
+  cursor: string | null,
+  signal: AbortSignal,
+): Promise<CasePage> {
   const params = filtersToParams(filters);
   params.set('limit', String(SERVER_PAGE_SIZE));
   if (cursor) params.set('cursor', cursor);
   const res = await fetch(`/api/cases?${params.toString()}`, { credentials: 'include', signal });
   await throwIfNotOk(res);
-  return { cases: caseListSchema.parse(await res.json()), nextCursor: res.headers.get('X-Next-Cursor') };
+  return {
+    cases: caseListSchema.parse(await res.json()),
+    nextCursor: res.headers.get('X-Next-Cursor'),
+  };
 }
 
 export function useServerCaseSearch(filters: CaseSearchFilters, enabled: boolean) {

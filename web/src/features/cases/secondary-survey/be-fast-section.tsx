@@ -6,11 +6,31 @@ import { CaseSection, CaseTimeField, CaseYesNo } from '../components/case-contro
 import { useCaseForm } from '../components/case-form';
 
 const SIGNS = [
-  { field: 'fastBalanceLoss', label: 'Balance loss', hint: 'B: sudden loss of balance or coordination.' },
-  { field: 'fastVisionLoss', label: 'Vision loss', hint: 'E (eyes): sudden loss or blurring of vision, in one or both eyes.' },
-  { field: 'fastFaceDropping', label: 'Face drooping', hint: 'F: ask them to smile. Does one side droop?' },
-  { field: 'fastArmWeakness', label: 'Arm weakness', hint: 'A: both arms up, eyes closed. Does one drift down?' },
-  { field: 'fastSpeechDifficulty', label: 'Speech difficulty', hint: 'S: slurred, confused, or unable to speak.' },
+  {
+    field: 'fastBalanceLoss',
+    label: 'Balance loss',
+    hint: 'B: sudden loss of balance or coordination.',
+  },
+  {
+    field: 'fastVisionLoss',
+    label: 'Vision loss',
+    hint: 'E (eyes): sudden loss or blurring of vision, in one or both eyes.',
+  },
+  {
+    field: 'fastFaceDropping',
+    label: 'Face drooping',
+    hint: 'F: ask them to smile. Does one side droop?',
+  },
+  {
+    field: 'fastArmWeakness',
+    label: 'Arm weakness',
+    hint: 'A: both arms up, eyes closed. Does one drift down?',
+  },
+  {
+    field: 'fastSpeechDifficulty',
+    label: 'Speech difficulty',
+    hint: 'S: slurred, confused, or unable to speak.',
+  },
 ] as const;
 
 export function BeFastSection() {
@@ -26,17 +46,33 @@ export function BeFastSection() {
             <div>
               <p className="secondary-stroke__title">Possible stroke</p>
               <p>
-                Positive: {present.join(', ')}. Record the time last known well, check blood glucose, and take the patient to a stroke-ready hospital without delay.
+                Positive: {present.join(', ')}. Record the time last known well, check blood
+                glucose, and take the patient to a stroke-ready hospital without delay.
               </p>
             </div>
           </div>
         </div>
       ) : null}
       {SIGNS.map((s) => (
-        <CaseYesNo key={s.field} field={s.field} label={s.label} hint={s.hint} yes="Yes, present" no="No" />
+        <CaseYesNo
+          key={s.field}
+          field={s.field}
+          label={s.label}
+          hint={s.hint}
+          yes="Yes, present"
+          no="No"
+        />
       ))}
       <div className="case-wide">
-        <CaseTimeField field="fastTimeNoted" label="Time noted / last known well" hint={positive ? 'Needed to complete the case when a sign is present.' : 'When the signs were first noticed, or when the patient was last seen well.'} />
+        <CaseTimeField
+          field="fastTimeNoted"
+          label="Time noted / last known well"
+          hint={
+            positive
+              ? 'Needed to complete the case when a sign is present.'
+              : 'When the signs were first noticed, or when the patient was last seen well.'
+          }
+        />
       </div>
     </CaseSection>
   );

@@ -2,7 +2,11 @@
 // also ticks examined: a finding means the region was looked at) and notes. Notes open once
 // the region is examined, so an untouched region stays one line.
 import { BODY_REGION_LABELS, isEmptyCaseValue } from '@rescuelog/sync-protocol/case/fields';
-import { BODY_REGIONS, type BodyRegion, type CaseFields } from '@rescuelog/sync-protocol/sync/entities';
+import {
+  BODY_REGIONS,
+  type BodyRegion,
+  type CaseFields,
+} from '@rescuelog/sync-protocol/sync/entities';
 import { CaseCheckbox, CaseSection, CaseTextField, ChoiceGroup } from '../components/case-controls';
 import { caseFieldId, useCaseForm } from '../components/case-form';
 
@@ -38,14 +42,26 @@ function RegionRow({ region }: { region: BodyRegion }) {
           onChange={setFinding}
         />
       </div>
-      {showNotes ? <CaseTextField field={`${region}Notes`} label={`${label} notes`} multiline rows={2} placeholder={abnormal === true ? 'What did you find?' : undefined} /> : null}
+      {showNotes ? (
+        <CaseTextField
+          field={`${region}Notes`}
+          label={`${label} notes`}
+          multiline
+          rows={2}
+          placeholder={abnormal === true ? 'What did you find?' : undefined}
+        />
+      ) : null}
     </div>
   );
 }
 
 export function BodyRegionExam() {
   return (
-    <CaseSection title="Head-to-toe exam" id="body-exam" description="Tick each region you examined; Normal or Abnormal ticks it for you.">
+    <CaseSection
+      title="Head-to-toe exam"
+      id="body-exam"
+      description="Tick each region you examined; Normal or Abnormal ticks it for you."
+    >
       <div className="case-wide case-columns">
         {BODY_REGIONS.map((region) => (
           <RegionRow key={region} region={region} />

@@ -24,14 +24,27 @@ export function PainScorePicker() {
     <fieldset className="case-choice case-wide" id={name} aria-describedby={`${name}-hint`}>
       <legend className="case-field__label">Pain score (0–10)</legend>
       <p className="case-field__hint" id={`${name}-hint`}>
-        0 no pain, 10 the worst pain imaginable.{value !== null ? ` Recorded: ${String(value)}/10, ${band(value).toLowerCase()}.` : ''}
+        0 no pain, 10 the worst pain imaginable.
+        {value !== null ? ` Recorded: ${String(value)}/10, ${band(value).toLowerCase()}.` : ''}
       </p>
       <div className="pain-scale">
         {SCORES.map((score) => {
           const id = `${name}-${String(score)}`;
           return (
-            <label key={score} htmlFor={id} className={`pain-scale__option pain-scale__option--${band(score).toLowerCase().replace(' ', '-')}`}>
-              <input id={id} type="radio" name={name} className="sr-only" checked={value === score} disabled={readOnly} onChange={() => write(score)} />
+            <label
+              key={score}
+              htmlFor={id}
+              className={`pain-scale__option pain-scale__option--${band(score).toLowerCase().replace(' ', '-')}`}
+            >
+              <input
+                id={id}
+                type="radio"
+                name={name}
+                className="sr-only"
+                checked={value === score}
+                disabled={readOnly}
+                onChange={() => write(score)}
+              />
               <span aria-hidden="true">{score}</span>
               <span className="sr-only">
                 {score}, {band(score)}

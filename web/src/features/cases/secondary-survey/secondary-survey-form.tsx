@@ -3,14 +3,32 @@
 // page, so it opens with jump links to each part.
 import { formatCaseDateTime } from '@rescuelog/sync-protocol/case/fields';
 import { formatGcs, gcsPartsOf } from '@rescuelog/sync-protocol/case/gcs';
-import { CaseChoice, CaseMultiSelect, CaseNumberField, CaseSection, CaseTextField, CaseTimeField } from '../components/case-controls';
+import {
+  CaseChoice,
+  CaseMultiSelect,
+  CaseNumberField,
+  CaseSection,
+  CaseTextField,
+  CaseTimeField,
+} from '../components/case-controls';
 import { useCaseForm } from '../components/case-form';
-import { AVPU_OPTIONS, PUPIL_OPTIONS, withRecorded, withRecordedChoice } from '../primary-survey/primary-survey-options';
+import {
+  AVPU_OPTIONS,
+  PUPIL_OPTIONS,
+  withRecorded,
+  withRecordedChoice,
+} from '../primary-survey/primary-survey-options';
 import { VitalSignsPanel } from '../vitals/vital-signs-panel';
 import { BeFastSection } from './be-fast-section';
 import { BodyRegionExam } from './body-region-exam';
 import { PainScorePicker } from './pain-score-picker';
-import { COMMON_SYMPTOMS, MOTOR_FUNCTION, NO_KNOWN_ALLERGIES, OPQRST, SENSORY_FUNCTION } from './secondary-survey-options';
+import {
+  COMMON_SYMPTOMS,
+  MOTOR_FUNCTION,
+  NO_KNOWN_ALLERGIES,
+  OPQRST,
+  SENSORY_FUNCTION,
+} from './secondary-survey-options';
 import './secondary-survey.css';
 
 const JUMPS = [
@@ -22,9 +40,22 @@ const JUMPS = [
   { href: '#field-vitalSigns', label: 'Vital signs' },
 ];
 
-function QuickFill({ label, onClick, disabled }: { label: string; onClick: () => void; disabled: boolean }) {
+function QuickFill({
+  label,
+  onClick,
+  disabled,
+}: {
+  label: string;
+  onClick: () => void;
+  disabled: boolean;
+}) {
   return (
-    <button type="button" className="button button--secondary secondary-quick" disabled={disabled} onClick={onClick}>
+    <button
+      type="button"
+      className="button button--secondary secondary-quick"
+      disabled={disabled}
+      onClick={onClick}
+    >
       {label}
     </button>
   );
@@ -48,18 +79,38 @@ export function SecondarySurveyForm({ now = () => new Date() }: { now?: () => Da
       </nav>
 
       <CaseSection title="SAMPLE history" id="sample">
-        <CaseMultiSelect field="symptoms" label="S — Signs and symptoms (tap all that apply)" options={withRecorded(COMMON_SYMPTOMS, record.symptoms ?? [])} />
-        <CaseTextField field="subjectiveSymptoms" label="Symptoms in the patient's words" multiline />
+        <CaseMultiSelect
+          field="symptoms"
+          label="S — Signs and symptoms (tap all that apply)"
+          options={withRecorded(COMMON_SYMPTOMS, record.symptoms ?? [])}
+        />
+        <CaseTextField
+          field="subjectiveSymptoms"
+          label="Symptoms in the patient's words"
+          multiline
+        />
         <CaseTextField field="objectiveSymptoms" label="Signs you observed" multiline />
         <div className="case-field secondary-with-quick">
           <CaseTextField field="allergies" label="A — Allergies" multiline rows={2} />
-          <QuickFill label={NO_KNOWN_ALLERGIES} disabled={readOnly || record.allergies === NO_KNOWN_ALLERGIES} onClick={() => void save({ allergies: NO_KNOWN_ALLERGIES })} />
+          <QuickFill
+            label={NO_KNOWN_ALLERGIES}
+            disabled={readOnly || record.allergies === NO_KNOWN_ALLERGIES}
+            onClick={() => void save({ allergies: NO_KNOWN_ALLERGIES })}
+          />
         </div>
         <CaseTextField field="medications" label="M — Current medications" multiline rows={2} />
         <CaseTextField field="pastHistory" label="P — Past medical history" multiline rows={2} />
         <div className="case-field secondary-with-quick">
-          <CaseTextField field="lastMealTime" label="L — Last oral intake: when" hint="As the patient or family tell it, e.g. 'about 12:00'." />
-          <QuickFill label="Now" disabled={readOnly} onClick={() => void save({ lastMealTime: formatCaseDateTime(now()) })} />
+          <CaseTextField
+            field="lastMealTime"
+            label="L — Last oral intake: when"
+            hint="As the patient or family tell it, e.g. 'about 12:00'."
+          />
+          <QuickFill
+            label="Now"
+            disabled={readOnly}
+            onClick={() => void save({ lastMealTime: formatCaseDateTime(now()) })}
+          />
         </div>
         <CaseTextField field="lastMealContent" label="L — Last oral intake: what" />
         <CaseTextField field="eventsLeadingUp" label="E — Events leading up" multiline />
@@ -80,11 +131,34 @@ export function SecondarySurveyForm({ now = () => new Date() }: { now?: () => Da
         <div className="case-wide">
           <CaseTimeField field="neuroReassessmentTime" label="Reassessed at" />
         </div>
-        <CaseChoice field="neuroAvpu" label="AVPU at reassessment" options={AVPU_OPTIONS} columns={2} />
-        <CaseNumberField field="neuroGcsTotal" label="GCS total at reassessment" min={3} max={15} hint={primaryGcs ? `Primary survey: ${primaryGcs}` : 'Primary survey GCS not scored.'} />
-        <CaseChoice field="neuroPupils" label="Pupils at reassessment" options={withRecordedChoice(PUPIL_OPTIONS, record.neuroPupils)} />
-        <CaseChoice field="neuroMotorFunction" label="Motor function" options={withRecordedChoice(MOTOR_FUNCTION, record.neuroMotorFunction)} />
-        <CaseChoice field="neuroSensoryFunction" label="Sensory function" options={withRecordedChoice(SENSORY_FUNCTION, record.neuroSensoryFunction)} />
+        <CaseChoice
+          field="neuroAvpu"
+          label="AVPU at reassessment"
+          options={AVPU_OPTIONS}
+          columns={2}
+        />
+        <CaseNumberField
+          field="neuroGcsTotal"
+          label="GCS total at reassessment"
+          min={3}
+          max={15}
+          hint={primaryGcs ? `Primary survey: ${primaryGcs}` : 'Primary survey GCS not scored.'}
+        />
+        <CaseChoice
+          field="neuroPupils"
+          label="Pupils at reassessment"
+          options={withRecordedChoice(PUPIL_OPTIONS, record.neuroPupils)}
+        />
+        <CaseChoice
+          field="neuroMotorFunction"
+          label="Motor function"
+          options={withRecordedChoice(MOTOR_FUNCTION, record.neuroMotorFunction)}
+        />
+        <CaseChoice
+          field="neuroSensoryFunction"
+          label="Sensory function"
+          options={withRecordedChoice(SENSORY_FUNCTION, record.neuroSensoryFunction)}
+        />
         <CaseTextField field="neuroNotes" label="Neuro notes" multiline />
       </CaseSection>
 

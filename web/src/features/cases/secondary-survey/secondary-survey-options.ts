@@ -42,10 +42,30 @@ export const SENSORY_FUNCTION: readonly ChoiceOption<string>[] = [
 
 /** OPQRST prompts: what to ask, in a crew's words. */
 export const OPQRST = [
-  { field: 'onset', label: 'O — Onset', hint: 'What were you doing when it started? Sudden or gradual?' },
+  {
+    field: 'onset',
+    label: 'O — Onset',
+    hint: 'What were you doing when it started? Sudden or gradual?',
+  },
   { field: 'provocation', label: 'P — Provocation', hint: 'What makes it better or worse?' },
-  { field: 'quality', label: 'Q — Quality', hint: 'What does it feel like? Sharp, dull, crushing, burning?' },
-  { field: 'region', label: 'R — Region and radiation', hint: 'Where is it? Does it spread anywhere?' },
-  { field: 'severity', label: 'S — Severity', hint: 'How bad, in words (the 0–10 score is below)?' },
-  { field: 'timing', label: 'T — Timing', hint: 'When did it start? Constant or coming and going?' },
+  {
+    field: 'quality',
+    label: 'Q — Quality',
+    hint: 'What does it feel like? Sharp, dull, crushing, burning?',
+  },
+  {
+    field: 'region',
+    label: 'R — Region and radiation',
+    hint: 'Where is it? Does it spread anywhere?',
+  },
+  {
+    field: 'severity',
+    label: 'S — Severity',
+    hint: 'How bad, in words (the 0–10 score is below)?',
+  },
+  {
+    field: 'timing',
+    label: 'T — Timing',
+    hint: 'When did it start? Constant or coming and going?',
+  },
 ] as const;

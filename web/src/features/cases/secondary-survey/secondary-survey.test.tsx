@@ -12,14 +12,20 @@ afterEach(async () => {
 });
 
 async function upserts(id: string): Promise<Record<string, unknown>[]> {
-  return (await outbox()).flatMap((e) => (e.mutation.name === 'case.upsert' && e.mutation.args.id === id ? [e.mutation.args.fields as Record<string, unknown>] : []));
+  return (await outbox()).flatMap((e) =>
+    e.mutation.name === 'case.upsert' && e.mutation.args.id === id
+      ? [e.mutation.args.fields as Record<string, unknown>]
+      : [],
+  );
 }
 
 async function openSecondary(fields: Parameters<typeof seedCase>[0]) {
   deviceOf(USER);
   const seeded = await seedCase(fields);
   const view = renderApp(`/secondary-survey/${seeded.caseId}`);
-  expect(await screen.findByRole('heading', { name: 'Secondary Survey', level: 1 })).toBeInTheDocument();
+  expect(
+    await screen.findByRole('heading', { name: 'Secondary Survey', level: 1 }),
+  ).toBeInTheDocument();
   return { ...view, ...seeded };
 }
 
@@ -35,27 +41,51 @@ describe('Secondary Survey', { timeout: 40_000 }, () => {
     expect(beFast.queryByText('Possible stroke')).not.toBeInTheDocument();
     expect(beFast.getByLabelText('Time noted / last known well')).toBeInTheDocument();
 
-    await user.click(within(beFast.getByRole('group', { name: 'Face drooping' })).getByRole('radio', { name: 'Yes, present' }));
+    await user.click(
+      within(beFast.getByRole('group', { name: 'Face drooping' })).getByRole('radio', {
+        name: 'Yes, present',
+      }),
+    );
     const banner = await beFast.findByRole('alert');
     expect(banner).toHaveTextContent('Possible stroke');
     expect(banner).toHaveTextContent('Positive: face drooping.');
     await waitFor(async () => expect((await storedCase(id))?.fastFaceDropping).toBe(true));
 
-    await user.click(within(beFast.getByRole('group', { name: 'Speech difficulty' })).getByRole('radio', { name: 'Yes, present' }));
-    await waitFor(() => expect(beFast.getByRole('alert')).toHaveTextContent('Positive: face drooping, speech difficulty.'));
+    await user.click(
+      within(beFast.getByRole('group', { name: 'Speech difficulty' })).getByRole('radio', {
+        name: 'Yes, present',
+      }),
+    );
+    await waitFor(() =>
+      expect(beFast.getByRole('alert')).toHaveTextContent(
+        'Positive: face drooping, speech difficulty.',
+      ),
+    );
     await user.click(beFast.getByRole('button', { name: 'Time noted / last known well: now' }));
-    await waitFor(async () => expect((await storedCase(id))?.fastTimeNoted).toEqual(expect.any(String)));
+    await waitFor(async () =>
+      expect((await storedCase(id))?.fastTimeNoted).toEqual(expect.any(String)),
+    );
 
     // All signs negative: no banner.
-    await user.click(within(beFast.getByRole('group', { name: 'Face drooping' })).getByRole('radio', { name: 'No' }));
-    await user.click(within(beFast.getByRole('group', { name: 'Speech difficulty' })).getByRole('radio', { name: 'No' }));
+    await user.click(
+      within(beFast.getByRole('group', { name: 'Face drooping' })).getByRole('radio', {
+        name: 'No',
+      }),
+    );
+    await user.click(
+      within(beFast.getByRole('group', { name: 'Speech difficulty' })).getByRole('radio', {
+        name: 'No',
+      }),
+    );
     await waitFor(() => expect(beFast.queryByText('Possible stroke')).not.toBeInTheDocument());
   });
 
   it('records a body region finding: Abnormal also ticks Examined in the same change, then notes', async () => {
     const { user, id } = await openSecondary({});
     const exam = section('Head-to-toe exam');
-    expect(exam.getAllByRole('checkbox', { name: /examined$/ }).map((c) => c.getAttribute('id'))).toEqual([
+    expect(
+      exam.getAllByRole('checkbox', { name: /examined$/ }).map((c) => c.getAttribute('id')),
+    ).toEqual([
       'field-headExamined',
       'field-neckExamined',
       'field-chestExamined',
@@ -66,19 +96,33 @@ describe('Secondary Survey', { timeout: 40_000 }, () => {
     ]);
     expect(exam.queryByLabelText('Chest notes')).not.toBeInTheDocument();
 
-    await user.click(within(exam.getByRole('group', { name: 'Chest findings' })).getByRole('radio', { name: 'Abnormal' }));
-    await waitFor(async () => expect(await storedCase(id)).toMatchObject({ chestAbnormal: true, chestExamined: true }));
+    await user.click(
+      within(exam.getByRole('group', { name: 'Chest findings' })).getByRole('radio', {
+        name: 'Abnormal',
+      }),
+    );
+    await waitFor(async () =>
+      expect(await storedCase(id)).toMatchObject({ chestAbnormal: true, chestExamined: true }),
+    );
     expect(await upserts(id)).toContainEqual({ chestAbnormal: true, chestExamined: true });
-    await waitFor(() => expect(exam.getByRole('checkbox', { name: 'Chest examined' })).toBeChecked());
+    await waitFor(() =>
+      expect(exam.getByRole('checkbox', { name: 'Chest examined' })).toBeChecked(),
+    );
 
     await user.type(await exam.findByLabelText('Chest notes'), 'Paradoxical movement left side');
     await user.tab();
-    await waitFor(async () => expect((await storedCase(id))?.chestNotes).toBe('Paradoxical movement left side'));
+    await waitFor(async () =>
+      expect((await storedCase(id))?.chestNotes).toBe('Paradoxical movement left side'),
+    );
 
     // Examined alone, and a normal finding, each one tap.
     await user.click(exam.getByRole('checkbox', { name: 'Head examined' }));
     await waitFor(async () => expect((await storedCase(id))?.headExamined).toBe(true));
-    await user.click(within(exam.getByRole('group', { name: 'Head findings' })).getByRole('radio', { name: 'Normal' }));
+    await user.click(
+      within(exam.getByRole('group', { name: 'Head findings' })).getByRole('radio', {
+        name: 'Normal',
+      }),
+    );
     await waitFor(async () => expect((await storedCase(id))?.headAbnormal).toBe(false));
     expect((await upserts(id)).at(-1)).toEqual({ headAbnormal: false });
   });
@@ -89,13 +133,23 @@ describe('Secondary Survey', { timeout: 40_000 }, () => {
     await user.click(sample.getByRole('checkbox', { name: 'Chest pain' }));
     await waitFor(() => expect(sample.getByRole('checkbox', { name: 'Chest pain' })).toBeChecked());
     await user.click(sample.getByRole('checkbox', { name: 'Shortness of breath' }));
-    await waitFor(async () => expect((await storedCase(id))?.symptoms).toEqual(['Chest pain', 'Shortness of breath']));
+    await waitFor(async () =>
+      expect((await storedCase(id))?.symptoms).toEqual(['Chest pain', 'Shortness of breath']),
+    );
 
     await user.click(sample.getByRole('button', { name: 'No known allergies' }));
-    await waitFor(() => expect(sample.getByLabelText('A — Allergies')).toHaveValue('No known allergies'));
+    await waitFor(() =>
+      expect(sample.getByLabelText('A — Allergies')).toHaveValue('No known allergies'),
+    );
     await user.click(sample.getByRole('button', { name: 'Now' }));
-    await waitFor(async () => expect((await storedCase(id))?.lastMealTime).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/));
-    await waitFor(() => expect((sample.getByLabelText('L — Last oral intake: when') as HTMLInputElement).value).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/));
+    await waitFor(async () =>
+      expect((await storedCase(id))?.lastMealTime).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/),
+    );
+    await waitFor(() =>
+      expect(
+        (sample.getByLabelText('L — Last oral intake: when') as HTMLInputElement).value,
+      ).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/),
+    );
 
     const opqrst = section('OPQRST');
     const pain = opqrst.getByRole('group', { name: 'Pain score (0–10)' });
@@ -106,14 +160,25 @@ describe('Secondary Survey', { timeout: 40_000 }, () => {
   });
 
   it('records a neuro reassessment next to the primary survey GCS, and holds the vital signs', async () => {
-    const { user, id } = await openSecondary({ gcsEyeOpening: 3, gcsVerbalResponse: 4, gcsMotorResponse: 6, gcsTotal: 13 });
+    const { user, id } = await openSecondary({
+      gcsEyeOpening: 3,
+      gcsVerbalResponse: 4,
+      gcsMotorResponse: 6,
+      gcsTotal: 13,
+    });
     const neuro = section('Neuro reassessment');
     const gcs = neuro.getByLabelText('GCS total at reassessment');
     expect(gcs).toHaveAccessibleDescription('Primary survey: E3 V4 M6 = 13');
     await user.type(gcs, '14');
     await user.tab();
-    await user.click(within(neuro.getByRole('group', { name: 'AVPU at reassessment' })).getByRole('radio', { name: /^A — Alert/ }));
-    await waitFor(async () => expect(await storedCase(id)).toMatchObject({ neuroGcsTotal: 14, neuroAvpu: 'A' }));
+    await user.click(
+      within(neuro.getByRole('group', { name: 'AVPU at reassessment' })).getByRole('radio', {
+        name: /^A — Alert/,
+      }),
+    );
+    await waitFor(async () =>
+      expect(await storedCase(id)).toMatchObject({ neuroGcsTotal: 14, neuroAvpu: 'A' }),
+    );
 
     // Completion links to #field-vitalSigns land on the vital signs panel.
     const vitals = screen.getByRole('region', { name: 'Vital signs' });

@@ -31,21 +31,27 @@ const OUTSIDE_SCOPE: Readonly<Record<string, readonly Intervention[]>> = {
 };
 
 export type ScopeCheck =
-  | { kind: 'in-scope' }
-  | { kind: 'outside'; qualification: string }
-  | { kind: 'unknown' };
+  { kind: 'in-scope' } | { kind: 'outside'; qualification: string } | { kind: 'unknown' };
 
 /** Whether `intervention` is within the scope of a responder with this qualification. */
-export function checkScope(qualification: string | null | undefined, intervention: Intervention): ScopeCheck {
+export function checkScope(
+  qualification: string | null | undefined,
+  intervention: Intervention,
+): ScopeCheck {
   if (!ADVANCED_INTERVENTIONS.includes(intervention)) return { kind: 'in-scope' };
   const q = qualification?.trim() ?? '';
   const outside = OUTSIDE_SCOPE[q];
   if (outside === undefined) return { kind: 'unknown' };
-  return outside.includes(intervention) ? { kind: 'outside', qualification: q } : { kind: 'in-scope' };
+  return outside.includes(intervention)
+    ? { kind: 'outside', qualification: q }
+    : { kind: 'in-scope' };
 }
 
 /** The warning shown beside an intervention, or null when there is nothing to say. */
-export function scopeWarning(qualification: string | null | undefined, intervention: Intervention): string | null {
+export function scopeWarning(
+  qualification: string | null | undefined,
+  intervention: Intervention,
+): string | null {
   const check = checkScope(qualification, intervention);
   switch (check.kind) {
     case 'in-scope':

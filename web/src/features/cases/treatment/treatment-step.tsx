@@ -51,7 +51,10 @@ export function TreatmentStep() {
 
   return (
     <>
-      <section className="card case-section treatment-checklist" aria-labelledby="interventions-heading">
+      <section
+        className="card case-section treatment-checklist"
+        aria-labelledby="interventions-heading"
+      >
         <div className="treatment-checklist__top">
           <h2 id="interventions-heading" className="case-section__title">
             Interventions
@@ -77,7 +80,11 @@ export function TreatmentStep() {
               onChange={(e) => setFilter(e.target.value)}
             />
             {filter ? (
-              <button type="button" className="button treatment-filter__clear" onClick={() => setFilter('')}>
+              <button
+                type="button"
+                className="button treatment-filter__clear"
+                onClick={() => setFilter('')}
+              >
                 <X size={20} aria-hidden="true" /> Clear
               </button>
             ) : null}
@@ -85,7 +92,8 @@ export function TreatmentStep() {
         </div>
         {visibleGroups.length === 0 ? (
           <p className="treatment-empty" role="status">
-            No intervention matches “{filter.trim()}”. Describe it under Procedures performed or Treatment provided below.
+            No intervention matches “{filter.trim()}”. Describe it under Procedures performed or
+            Treatment provided below.
           </p>
         ) : null}
       </section>
@@ -96,10 +104,19 @@ export function TreatmentStep() {
           <CaseSection
             key={group}
             id={`interventions-${group}`}
-            title={inGroup > 0 ? `${INTERVENTION_GROUP_LABELS[group]} (${String(inGroup)} ticked)` : INTERVENTION_GROUP_LABELS[group]}
+            title={
+              inGroup > 0
+                ? `${INTERVENTION_GROUP_LABELS[group]} (${String(inGroup)} ticked)`
+                : INTERVENTION_GROUP_LABELS[group]
+            }
           >
             {items.map((intervention) => (
-              <CaseCheckbox key={intervention} field={intervention} label={INTERVENTION_LABELS[intervention]} warning={scopeWarning(qualification, intervention)} />
+              <CaseCheckbox
+                key={intervention}
+                field={intervention}
+                label={INTERVENTION_LABELS[intervention]}
+                warning={scopeWarning(qualification, intervention)}
+              />
             ))}
           </CaseSection>
         );
@@ -107,13 +124,31 @@ export function TreatmentStep() {
 
       <CaseSection title="Medications and procedures" id="treatment-notes">
         <div className="case-wide">
-          <CaseTextField field="medicationsGiven" label="Medications given" multiline rows={4} hint="Drug, dose, route and time for each, e.g. Glucose gel 15 g oral 10:42." />
+          <CaseTextField
+            field="medicationsGiven"
+            label="Medications given"
+            multiline
+            rows={4}
+            hint="Drug, dose, route and time for each, e.g. Glucose gel 15 g oral 10:42."
+          />
         </div>
         <div className="case-wide">
-          <CaseTextField field="proceduresPerformed" label="Procedures performed" multiline rows={4} hint="Anything not on the checklist, and who performed advanced procedures." />
+          <CaseTextField
+            field="proceduresPerformed"
+            label="Procedures performed"
+            multiline
+            rows={4}
+            hint="Anything not on the checklist, and who performed advanced procedures."
+          />
         </div>
         <div className="case-wide">
-          <CaseTextField field="treatmentProvided" label="Treatment provided" multiline rows={4} hint="The treatment in your own words: response to treatment, changes in the patient." />
+          <CaseTextField
+            field="treatmentProvided"
+            label="Treatment provided"
+            multiline
+            rows={4}
+            hint="The treatment in your own words: response to treatment, changes in the patient."
+          />
         </div>
         <div className="case-wide">
           <CaseTextField field="additionalNotes" label="Additional notes" multiline rows={3} />

@@ -22,25 +22,50 @@ describe('Treatment Provided', { timeout: 30_000 }, () => {
     const { id, caseId } = await seedCase({ patientName: 'Sam' });
     const { user } = renderApp(`/treatment-provided/${caseId}`);
 
-    expect(await screen.findByRole('heading', { name: 'Treatment Provided', level: 1 })).toBeInTheDocument();
-    for (const group of ['Airway', 'Breathing', 'Circulation', 'Trauma', 'Medical', 'Environment and other']) {
+    expect(
+      await screen.findByRole('heading', { name: 'Treatment Provided', level: 1 }),
+    ).toBeInTheDocument();
+    for (const group of [
+      'Airway',
+      'Breathing',
+      'Circulation',
+      'Trauma',
+      'Medical',
+      'Environment and other',
+    ]) {
       expect(screen.getByRole('heading', { name: group, level: 2 })).toBeInTheDocument();
     }
-    expect(screen.getByText(/ticked$/, { selector: '.treatment-count' })).toHaveTextContent(`0 of ${String(N)} ticked`);
+    expect(screen.getByText(/ticked$/, { selector: '.treatment-count' })).toHaveTextContent(
+      `0 of ${String(N)} ticked`,
+    );
 
     await user.click(screen.getByRole('checkbox', { name: 'Oxygen administered' }));
     await waitFor(async () => expect((await storedCase(id))?.oxygenAdministered).toBe(true));
-    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Oxygen administered' })).toBeChecked());
-    await waitFor(() => expect(screen.getByText(/ticked$/, { selector: '.treatment-count' })).toHaveTextContent(`1 of ${String(N)} ticked`));
+    await waitFor(() =>
+      expect(screen.getByRole('checkbox', { name: 'Oxygen administered' })).toBeChecked(),
+    );
+    await waitFor(() =>
+      expect(screen.getByText(/ticked$/, { selector: '.treatment-count' })).toHaveTextContent(
+        `1 of ${String(N)} ticked`,
+      ),
+    );
     expect(screen.getByRole('heading', { name: 'Breathing (1 ticked)' })).toBeInTheDocument();
 
     await user.type(screen.getByLabelText('Medications given'), 'Glucose gel 15 g oral');
     await user.tab();
-    await waitFor(async () => expect((await storedCase(id))?.medicationsGiven).toBe('Glucose gel 15 g oral'));
+    await waitFor(async () =>
+      expect((await storedCase(id))?.medicationsGiven).toBe('Glucose gel 15 g oral'),
+    );
 
-    const upserts = (await outbox()).filter((e) => e.mutation.name === 'case.upsert').map((e) => e.mutation.args);
-    expect(upserts).toContainEqual(expect.objectContaining({ id, fields: { oxygenAdministered: true } }));
-    expect(upserts).toContainEqual(expect.objectContaining({ id, fields: { medicationsGiven: 'Glucose gel 15 g oral' } }));
+    const upserts = (await outbox())
+      .filter((e) => e.mutation.name === 'case.upsert')
+      .map((e) => e.mutation.args);
+    expect(upserts).toContainEqual(
+      expect.objectContaining({ id, fields: { oxygenAdministered: true } }),
+    );
+    expect(upserts).toContainEqual(
+      expect.objectContaining({ id, fields: { medicationsGiven: 'Glucose gel 15 g oral' } }),
+    );
   });
 
   it('finds an intervention by name with the filter, and says when nothing matches', async () => {
@@ -70,12 +95,18 @@ describe('Treatment Provided', { timeout: 30_000 }, () => {
     const { user } = renderApp(`/treatment-provided/${caseId}`);
 
     const intubation = await screen.findByRole('checkbox', { name: 'Endotracheal intubation' });
-    expect(intubation).toHaveAccessibleDescription(/Outside the scope of practice of First Aid Level 3/);
+    expect(intubation).toHaveAccessibleDescription(
+      /Outside the scope of practice of First Aid Level 3/,
+    );
     for (const name of ['Needle decompression', 'Manual defibrillation', 'IO access']) {
-      expect(screen.getByRole('checkbox', { name })).toHaveAccessibleDescription(/Outside the scope of practice/);
+      expect(screen.getByRole('checkbox', { name })).toHaveAccessibleDescription(
+        /Outside the scope of practice/,
+      );
     }
     // Basic interventions carry no warning.
-    expect(screen.getByRole('checkbox', { name: 'AED used' })).not.toHaveAccessibleDescription(/scope/);
+    expect(screen.getByRole('checkbox', { name: 'AED used' })).not.toHaveAccessibleDescription(
+      /scope/,
+    );
     expect(screen.getAllByText(/Outside the scope of practice/)).toHaveLength(4);
 
     await user.click(intubation);
@@ -109,9 +140,15 @@ describe('Treatment Provided', { timeout: 30_000 }, () => {
 
 describe('scope of practice (HPCSA)', () => {
   it('puts manual defibrillation and needle decompression inside AEA scope, intubation and IO outside', () => {
-    expect(checkScope('Ambulance Emergency Assistant', 'manualDefibrillation').kind).toBe('in-scope');
-    expect(checkScope('Ambulance Emergency Assistant', 'needleDecompression').kind).toBe('in-scope');
-    expect(checkScope('Ambulance Emergency Assistant', 'endotrachealIntubation').kind).toBe('outside');
+    expect(checkScope('Ambulance Emergency Assistant', 'manualDefibrillation').kind).toBe(
+      'in-scope',
+    );
+    expect(checkScope('Ambulance Emergency Assistant', 'needleDecompression').kind).toBe(
+      'in-scope',
+    );
+    expect(checkScope('Ambulance Emergency Assistant', 'endotrachealIntubation').kind).toBe(
+      'outside',
+    );
     expect(checkScope('Ambulance Emergency Assistant', 'ioAccess').kind).toBe('outside');
     expect(checkScope('Basic Ambulance Assistant', 'manualDefibrillation').kind).toBe('outside');
     expect(checkScope('Emergency Care Technician', 'ioAccess').kind).toBe('in-scope');

@@ -1,24 +1,61 @@
 import { describe, expect, it } from 'vitest';
-import { chartSummary, formatReading, readingStatus, trendOf, typesWithReadings, type ReadingLike } from './vital-display';
+import {
+  chartSummary,
+  formatReading,
+  readingStatus,
+  trendOf,
+  typesWithReadings,
+  type ReadingLike,
+} from './vital-display';
 
 let n = 0;
-function reading(type: ReadingLike['type'], value: string, minute: number, extra: Partial<ReadingLike> = {}): ReadingLike {
+function reading(
+  type: ReadingLike['type'],
+  value: string,
+  minute: number,
+  extra: Partial<ReadingLike> = {},
+): ReadingLike {
   n += 1;
-  return { id: `r${String(n)}`, type, value, timestamp: `2026-11-20T10:${String(minute).padStart(2, '0')}:00.000Z`, ...extra };
+  return {
+    id: `r${String(n)}`,
+    type,
+    value,
+    timestamp: `2026-11-20T10:${String(minute).padStart(2, '0')}:00.000Z`,
+    ...extra,
+  };
 }
 
 describe('vital sign display', () => {
   it('summarises a chart in words: count, latest with unit and flag, direction', () => {
-    const hr = [reading('heartRate', '96', 0), reading('heartRate', '110', 5), reading('heartRate', '128', 10)];
-    expect(chartSummary('heartRate', hr, 40)).toBe('Heart rate 3 readings, latest 128 /min HIGH, rising');
-    expect(chartSummary('heartRate', hr.slice(0, 1), 40)).toBe('Heart rate 1 reading, latest 96 /min');
+    const hr = [
+      reading('heartRate', '96', 0),
+      reading('heartRate', '110', 5),
+      reading('heartRate', '128', 10),
+    ];
+    expect(chartSummary('heartRate', hr, 40)).toBe(
+      'Heart rate 3 readings, latest 128 /min HIGH, rising',
+    );
+    expect(chartSummary('heartRate', hr.slice(0, 1), 40)).toBe(
+      'Heart rate 1 reading, latest 96 /min',
+    );
     expect(chartSummary('heartRate', [], 40)).toBe('Heart rate: no readings');
-    expect(chartSummary('spo2', [reading('spo2', '97', 0), reading('spo2', '89', 5)], 40)).toBe('SpO2 2 readings, latest 89 % LOW, falling');
-    expect(chartSummary('bloodPressure', [reading('bloodPressure', '150/95', 0)], 40)).toBe('Blood pressure 1 reading, latest 150/95 mmHg HIGH');
+    expect(chartSummary('spo2', [reading('spo2', '97', 0), reading('spo2', '89', 5)], 40)).toBe(
+      'SpO2 2 readings, latest 89 % LOW, falling',
+    );
+    expect(chartSummary('bloodPressure', [reading('bloodPressure', '150/95', 0)], 40)).toBe(
+      'Blood pressure 1 reading, latest 150/95 mmHg HIGH',
+    );
   });
 
   it('leaves voided readings out of the count, the latest and the trend', () => {
-    const hr = [reading('heartRate', '80', 0), reading('heartRate', '180', 5, { voidedAt: '2026-11-20T10:06:00.000Z', voidReason: 'Typing error' }), reading('heartRate', '80', 6)];
+    const hr = [
+      reading('heartRate', '80', 0),
+      reading('heartRate', '180', 5, {
+        voidedAt: '2026-11-20T10:06:00.000Z',
+        voidReason: 'Typing error',
+      }),
+      reading('heartRate', '80', 6),
+    ];
     expect(chartSummary('heartRate', hr, 40)).toBe('Heart rate 2 readings, latest 80 /min, steady');
   });
 
@@ -34,6 +71,9 @@ describe('vital sign display', () => {
     expect(formatReading('painScore', '3')).toBe('3/10');
     expect(formatReading('gcs', '14')).toBe('14');
     expect(trendOf([5])).toBeNull();
-    expect(typesWithReadings([{ type: 'spo2' }, { type: 'heartRate' }, { type: 'spo2' }])).toEqual(['heartRate', 'spo2']);
+    expect(typesWithReadings([{ type: 'spo2' }, { type: 'heartRate' }, { type: 'spo2' }])).toEqual([
+      'heartRate',
+      'spo2',
+    ]);
   });
 });

@@ -2,7 +2,12 @@
 // age in words ('HIGH' / 'LOW', never colour alone), and the one-line text summary a chart
 // carries for screen readers. Pure, so the table, the charts and the entry form agree.
 import { classifyVital, parseVitalValue } from '@rescuelog/sync-protocol/case/vital-ranges';
-import { VITAL_SIGNS, VITAL_SIGN_TYPES, type VitalSignStatus, type VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
+import {
+  VITAL_SIGNS,
+  VITAL_SIGN_TYPES,
+  type VitalSignStatus,
+  type VitalSignType,
+} from '@rescuelog/sync-protocol/sync/clinical';
 
 export interface ReadingLike {
   id: string;
@@ -16,7 +21,10 @@ export interface ReadingLike {
   deletedAt?: string | null | undefined;
 }
 
-export const FLAG_TEXT: Record<Exclude<VitalSignStatus, 'normal'>, string> = { high: 'HIGH', low: 'LOW' };
+export const FLAG_TEXT: Record<Exclude<VitalSignStatus, 'normal'>, string> = {
+  high: 'HIGH',
+  low: 'LOW',
+};
 
 export function vitalLabel(type: VitalSignType): string {
   return VITAL_SIGNS[type].label;
@@ -44,7 +52,10 @@ export function formatReading(type: VitalSignType, value: string): string {
  * have been corrected after the reading was taken), or the flag stored with it when the
  * value cannot be judged.
  */
-export function readingStatus(r: Pick<ReadingLike, 'type' | 'value' | 'status'>, ageYears: number | null): VitalSignStatus | null {
+export function readingStatus(
+  r: Pick<ReadingLike, 'type' | 'value' | 'status'>,
+  ageYears: number | null,
+): VitalSignStatus | null {
   return classifyVital(r.type, r.value, ageYears) ?? r.status ?? null;
 }
 
@@ -54,10 +65,17 @@ export function flagText(status: VitalSignStatus | null | undefined): string {
 }
 
 /** Systolic and diastolic of a blood pressure, or the single number of any other reading. */
-export function readingNumbers(r: Pick<ReadingLike, 'type' | 'value' | 'numericValue'>): { value: number | null; diastolic?: number } {
+export function readingNumbers(r: Pick<ReadingLike, 'type' | 'value' | 'numericValue'>): {
+  value: number | null;
+  diastolic?: number;
+} {
   const parsed = parseVitalValue(r.type, r.value);
-  if ('error' in parsed) return { value: typeof r.numericValue === 'number' ? r.numericValue : null };
-  return { value: parsed.numericValue, ...(parsed.diastolic !== undefined ? { diastolic: parsed.diastolic } : {}) };
+  if ('error' in parsed)
+    return { value: typeof r.numericValue === 'number' ? r.numericValue : null };
+  return {
+    value: parsed.numericValue,
+    ...(parsed.diastolic !== undefined ? { diastolic: parsed.diastolic } : {}),
+  };
 }
 
 export type Trend = 'rising' | 'falling' | 'steady';
@@ -80,7 +98,11 @@ function byTime(a: ReadingLike, b: ReadingLike): number {
  * 'Heart rate 3 readings, latest 128 /min HIGH, rising'; 'Heart rate 1 reading, latest 72
  * /min'; 'Heart rate: no readings'. Voided readings are not counted.
  */
-export function chartSummary(type: VitalSignType, readings: readonly ReadingLike[], ageYears: number | null): string {
+export function chartSummary(
+  type: VitalSignType,
+  readings: readonly ReadingLike[],
+  ageYears: number | null,
+): string {
   const label = vitalLabel(type);
   const live = liveReadings(readings.filter((r) => r.type === type)).sort(byTime);
   const latest = live[live.length - 1];

@@ -1,11 +1,25 @@
 // The normal range for the patient's age under a reading (a span, to sit in a hint), and
 // its flag in words once there is a value: 'HIGH Normal range (Adult): 12–20 /min'.
-import { classifyVital, formatNormalRange, normalRange } from '@rescuelog/sync-protocol/case/vital-ranges';
+import {
+  classifyVital,
+  formatNormalRange,
+  normalRange,
+} from '@rescuelog/sync-protocol/case/vital-ranges';
 import type { VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
 import { flagText } from './vital-display';
 import './vitals.css';
 
-export function VitalRangeNote({ type, value, ageYears, id }: { type: VitalSignType; value: string; ageYears: number | null; id?: string }) {
+export function VitalRangeNote({
+  type,
+  value,
+  ageYears,
+  id,
+}: {
+  type: VitalSignType;
+  value: string;
+  ageYears: number | null;
+  id?: string;
+}) {
   const range = normalRange(type, ageYears);
   if (!range) return null;
   const status = value.trim() === '' ? null : classifyVital(type, value, ageYears);

@@ -23,13 +23,24 @@ export function VitalSignsPanel({ caseRecord, readOnly = false }: VitalSignsPane
   const [reentry, setReentry] = useState<Reentry | null>(null);
   const locked = readOnly || caseRecord.status === 'completed';
   const age = caseRecord.approximateAge ?? null;
-  const rows: ReadingLike[] | undefined = readings?.flatMap((r) => (r.type && typeof r.value === 'string' ? [{ ...r, type: r.type, value: r.value }] : []));
+  const rows: ReadingLike[] | undefined = readings?.flatMap((r) =>
+    r.type && typeof r.value === 'string' ? [{ ...r, type: r.type, value: r.value }] : [],
+  );
   const voidReading = async (reading: ReadingLike, reason: string) => {
     await voidVitalSign(reading.id, caseRecord.id, reason);
-    if (reading.timestamp) setReentry((prev) => ({ type: reading.type, timestamp: reading.timestamp ?? '', key: (prev?.key ?? 0) + 1 }));
+    if (reading.timestamp)
+      setReentry((prev) => ({
+        type: reading.type,
+        timestamp: reading.timestamp ?? '',
+        key: (prev?.key ?? 0) + 1,
+      }));
   };
   return (
-    <section className="card case-section vitals" id={fieldDomId('vitalSigns')} aria-labelledby="vital-signs-heading">
+    <section
+      className="card case-section vitals"
+      id={fieldDomId('vitalSigns')}
+      aria-labelledby="vital-signs-heading"
+    >
       <h2 id="vital-signs-heading" className="case-section__title">
         Vital signs
       </h2>
@@ -42,7 +53,11 @@ export function VitalSignsPanel({ caseRecord, readOnly = false }: VitalSignsPane
         <p className="vitals-empty">No vital signs recorded yet.</p>
       ) : (
         <>
-          <VitalSignsTable readings={rows} ageYears={age} onVoid={locked ? undefined : voidReading} />
+          <VitalSignsTable
+            readings={rows}
+            ageYears={age}
+            onVoid={locked ? undefined : voidReading}
+          />
           <h3 className="vitals__subtitle">Trends</h3>
           <VitalTrendCharts readings={rows} ageYears={age} />
         </>

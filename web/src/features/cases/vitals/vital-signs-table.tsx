@@ -6,7 +6,15 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { formatCaseDateTime, formatCaseTime } from '@rescuelog/sync-protocol/case/fields';
 import { VITAL_SIGNS } from '@rescuelog/sync-protocol/sync/clinical';
 import { useId, useState, type FormEvent } from 'react';
-import { flagText, formatReading, isVoided, readingStatus, typesWithReadings, vitalLabel, type ReadingLike } from './vital-display';
+import {
+  flagText,
+  formatReading,
+  isVoided,
+  readingStatus,
+  typesWithReadings,
+  vitalLabel,
+  type ReadingLike,
+} from './vital-display';
 import './vitals.css';
 
 export interface VitalSignsTableProps {
@@ -16,7 +24,12 @@ export interface VitalSignsTableProps {
   onVoid?: ((reading: ReadingLike, reason: string) => Promise<void>) | undefined;
 }
 
-const QUICK_REASONS = ['Typing error', 'Entered in the wrong box', 'Equipment error', 'Wrong patient'];
+const QUICK_REASONS = [
+  'Typing error',
+  'Entered in the wrong box',
+  'Equipment error',
+  'Wrong patient',
+];
 
 function sameDay(readings: readonly ReadingLike[]): boolean {
   const days = new Set(readings.map((r) => (formatCaseDateTime(r.timestamp) ?? '').slice(0, 10)));
@@ -33,7 +46,8 @@ export function VitalSignsTable({ readings, ageYears, onVoid }: VitalSignsTableP
   const types = typesWithReadings(shown);
   const times = [...new Set(shown.map((r) => r.timestamp ?? ''))].sort();
   const withDate = !sameDay(shown);
-  const timeText = (iso: string) => (withDate ? formatCaseDateTime(iso) : formatCaseTime(iso)) ?? iso;
+  const timeText = (iso: string) =>
+    (withDate ? formatCaseDateTime(iso) : formatCaseTime(iso)) ?? iso;
 
   return (
     <>
@@ -48,7 +62,9 @@ export function VitalSignsTable({ readings, ageYears, onVoid }: VitalSignsTableP
               {types.map((type) => (
                 <th scope="col" key={type}>
                   {vitalLabel(type)}
-                  {VITAL_SIGNS[type].unit ? <span className="vitals-table__unit"> {VITAL_SIGNS[type].unit}</span> : null}
+                  {VITAL_SIGNS[type].unit ? (
+                    <span className="vitals-table__unit"> {VITAL_SIGNS[type].unit}</span>
+                  ) : null}
                 </th>
               ))}
             </tr>
@@ -64,7 +80,13 @@ export function VitalSignsTable({ readings, ageYears, onVoid }: VitalSignsTableP
                   return (
                     <td key={type}>
                       {cell.map((reading) => (
-                        <ReadingCell key={reading.id} reading={reading} ageYears={ageYears} time={timeText(time)} onVoid={onVoid ? () => setVoiding(reading) : undefined} />
+                        <ReadingCell
+                          key={reading.id}
+                          reading={reading}
+                          ageYears={ageYears}
+                          time={timeText(time)}
+                          onVoid={onVoid ? () => setVoiding(reading) : undefined}
+                        />
                       ))}
                     </td>
                   );
@@ -74,12 +96,30 @@ export function VitalSignsTable({ readings, ageYears, onVoid }: VitalSignsTableP
           </tbody>
         </table>
       </div>
-      {onVoid ? <VoidDialog reading={voiding} ageYears={ageYears} timeText={voiding?.timestamp ? timeText(voiding.timestamp) : ''} onClose={() => setVoiding(null)} onVoid={onVoid} /> : null}
+      {onVoid ? (
+        <VoidDialog
+          reading={voiding}
+          ageYears={ageYears}
+          timeText={voiding?.timestamp ? timeText(voiding.timestamp) : ''}
+          onClose={() => setVoiding(null)}
+          onVoid={onVoid}
+        />
+      ) : null}
     </>
   );
 }
 
-function ReadingCell({ reading, ageYears, time, onVoid }: { reading: ReadingLike; ageYears: number | null; time: string; onVoid: (() => void) | undefined }) {
+function ReadingCell({
+  reading,
+  ageYears,
+  time,
+  onVoid,
+}: {
+  reading: ReadingLike;
+  ageYears: number | null;
+  time: string;
+  onVoid: (() => void) | undefined;
+}) {
   if (isVoided(reading)) {
     return (
       <span className="vitals-reading vitals-reading--void">
@@ -87,7 +127,9 @@ function ReadingCell({ reading, ageYears, time, onVoid }: { reading: ReadingLike
           <span className="sr-only">Voided: </span>
           {reading.value}
         </del>
-        <span className="vitals-reading__reason">Voided{reading.voidReason ? `: ${reading.voidReason}` : ''}</span>
+        <span className="vitals-reading__reason">
+          Voided{reading.voidReason ? `: ${reading.voidReason}` : ''}
+        </span>
       </span>
     );
   }
@@ -104,7 +146,10 @@ function ReadingCell({ reading, ageYears, time, onVoid }: { reading: ReadingLike
       ) : null}
     </>
   );
-  if (!onVoid) return <span className={`vitals-reading vitals-reading--${status ?? 'normal'}`}>{content}</span>;
+  if (!onVoid)
+    return (
+      <span className={`vitals-reading vitals-reading--${status ?? 'normal'}`}>{content}</span>
+    );
   return (
     <button
       type="button"
@@ -164,13 +209,22 @@ function VoidDialog({
         <Dialog.Content className="dialog">
           <Dialog.Title className="dialog__title">Void this reading?</Dialog.Title>
           <Dialog.Description className="dialog__description">
-            {reading ? `${vitalLabel(reading.type)} ${formatReading(reading.type, reading.value)}${flag ? ` ${flag}` : ''} at ${timeText}. ` : ''}
-            It stays on the record, struck through, with your reason. Then enter the right value as a new reading.
+            {reading
+              ? `${vitalLabel(reading.type)} ${formatReading(reading.type, reading.value)}${flag ? ` ${flag}` : ''} at ${timeText}. `
+              : ''}
+            It stays on the record, struck through, with your reason. Then enter the right value as
+            a new reading.
           </Dialog.Description>
           <form className="vitals-void" noValidate onSubmit={(e) => void submit(e)}>
             <div className="vitals-void__quick" role="group" aria-label="Common reasons">
               {QUICK_REASONS.map((r) => (
-                <button key={r} type="button" className="button button--secondary" aria-pressed={reason === r} onClick={() => setReason(r)}>
+                <button
+                  key={r}
+                  type="button"
+                  className="button button--secondary"
+                  aria-pressed={reason === r}
+                  onClick={() => setReason(r)}
+                >
                   {r}
                 </button>
               ))}

@@ -6,7 +6,15 @@
 import { formatCaseTime } from '@rescuelog/sync-protocol/case/fields';
 import { normalRange } from '@rescuelog/sync-protocol/case/vital-ranges';
 import { VITAL_SIGNS, type VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
-import { chartSummary, liveReadings, readingNumbers, readingStatus, typesWithReadings, vitalLabel, type ReadingLike } from './vital-display';
+import {
+  chartSummary,
+  liveReadings,
+  readingNumbers,
+  readingStatus,
+  typesWithReadings,
+  vitalLabel,
+  type ReadingLike,
+} from './vital-display';
 import './vitals.css';
 
 const W = 300;
@@ -21,13 +29,25 @@ interface Point {
   time: string;
 }
 
-function points(type: VitalSignType, readings: readonly ReadingLike[], ageYears: number | null): Point[] {
+function points(
+  type: VitalSignType,
+  readings: readonly ReadingLike[],
+  ageYears: number | null,
+): Point[] {
   return liveReadings(readings.filter((r) => r.type === type))
     .flatMap((r): Point[] => {
       const n = readingNumbers(r);
       const t = Date.parse(r.timestamp ?? '');
       if (n.value === null || !Number.isFinite(t)) return [];
-      return [{ t, value: n.value, diastolic: n.diastolic, status: readingStatus(r, ageYears), time: r.timestamp ?? '' }];
+      return [
+        {
+          t,
+          value: n.value,
+          diastolic: n.diastolic,
+          status: readingStatus(r, ageYears),
+          time: r.timestamp ?? '',
+        },
+      ];
     })
     .sort((a, b) => a.t - b.t);
 }
@@ -37,8 +57,22 @@ function round(n: number): string {
 }
 
 function marker(p: { x: number; y: number }, status: Point['status'], key: string) {
-  if (status === 'high') return <path key={key} className="vital-chart__point vital-chart__point--high" d={`M${p.x} ${p.y - 7} L${p.x + 6} ${p.y + 4} L${p.x - 6} ${p.y + 4} Z`} />;
-  if (status === 'low') return <path key={key} className="vital-chart__point vital-chart__point--low" d={`M${p.x} ${p.y + 7} L${p.x + 6} ${p.y - 4} L${p.x - 6} ${p.y - 4} Z`} />;
+  if (status === 'high')
+    return (
+      <path
+        key={key}
+        className="vital-chart__point vital-chart__point--high"
+        d={`M${p.x} ${p.y - 7} L${p.x + 6} ${p.y + 4} L${p.x - 6} ${p.y + 4} Z`}
+      />
+    );
+  if (status === 'low')
+    return (
+      <path
+        key={key}
+        className="vital-chart__point vital-chart__point--low"
+        d={`M${p.x} ${p.y + 7} L${p.x + 6} ${p.y - 4} L${p.x - 6} ${p.y - 4} Z`}
+      />
+    );
   return <circle key={key} className="vital-chart__point" cx={p.x} cy={p.y} r={4} />;
 }
 
@@ -63,8 +97,12 @@ export function VitalTrendChart({ type, readings, ageYears }: VitalTrendChartPro
     );
   }
   const range = normalRange(type, ageYears);
-  const values = data.flatMap((p) => (p.diastolic !== undefined ? [p.value, p.diastolic] : [p.value]));
-  const bounds = [range?.low, range?.high, range?.diastolic?.low, range?.diastolic?.high].filter((b): b is number => b !== undefined);
+  const values = data.flatMap((p) =>
+    p.diastolic !== undefined ? [p.value, p.diastolic] : [p.value],
+  );
+  const bounds = [range?.low, range?.high, range?.diastolic?.low, range?.diastolic?.high].filter(
+    (b): b is number => b !== undefined,
+  );
   let min = Math.min(...values, ...bounds);
   let max = Math.max(...values, ...bounds);
   if (min === max) {
@@ -76,13 +114,24 @@ export function VitalTrendChart({ type, readings, ageYears }: VitalTrendChartPro
   max += span * 0.08;
   const first = data[0]?.t ?? 0;
   const last = data[data.length - 1]?.t ?? 0;
-  const x = (t: number) => (last === first ? (PAD.left + W - PAD.right) / 2 : PAD.left + ((t - first) / (last - first)) * (W - PAD.left - PAD.right));
+  const x = (t: number) =>
+    last === first
+      ? (PAD.left + W - PAD.right) / 2
+      : PAD.left + ((t - first) / (last - first)) * (W - PAD.left - PAD.right);
   const y = (v: number) => PAD.top + ((max - v) / (max - min)) * (H - PAD.top - PAD.bottom);
   const band = (low: number | undefined, high: number | undefined, className: string) => {
     if (low === undefined && high === undefined) return null;
     const top = y(Math.min(high ?? max, max));
     const bottom = y(Math.max(low ?? min, min));
-    return <rect className={className} x={PAD.left} y={top} width={W - PAD.left - PAD.right} height={Math.max(0, bottom - top)} />;
+    return (
+      <rect
+        className={className}
+        x={PAD.left}
+        y={top}
+        width={W - PAD.left - PAD.right}
+        height={Math.max(0, bottom - top)}
+      />
+    );
   };
   const line = (pick: (p: Point) => number | undefined) =>
     data
@@ -94,10 +143,28 @@ export function VitalTrendChart({ type, readings, ageYears }: VitalTrendChartPro
   return (
     <figure className="vital-chart">
       <figcaption className="vital-chart__title">{title}</figcaption>
-      <svg className="vital-chart__svg" viewBox={`0 0 ${String(W)} ${String(H)}`} role="img" aria-label={summary} preserveAspectRatio="xMidYMid meet">
+      <svg
+        className="vital-chart__svg"
+        viewBox={`0 0 ${String(W)} ${String(H)}`}
+        role="img"
+        aria-label={summary}
+        preserveAspectRatio="xMidYMid meet"
+      >
         {band(range?.low, range?.high, 'vital-chart__band')}
-        {type === 'bloodPressure' && range?.diastolic ? band(range.diastolic.low, range.diastolic.high, 'vital-chart__band vital-chart__band--second') : null}
-        <line className="vital-chart__axis" x1={PAD.left} y1={H - PAD.bottom} x2={W - PAD.right} y2={H - PAD.bottom} />
+        {type === 'bloodPressure' && range?.diastolic
+          ? band(
+              range.diastolic.low,
+              range.diastolic.high,
+              'vital-chart__band vital-chart__band--second',
+            )
+          : null}
+        <line
+          className="vital-chart__axis"
+          x1={PAD.left}
+          y1={H - PAD.bottom}
+          x2={W - PAD.right}
+          y2={H - PAD.bottom}
+        />
         <text className="vital-chart__label" x={PAD.left - 4} y={PAD.top + 4} textAnchor="end">
           {round(max)}
         </text>
@@ -112,10 +179,27 @@ export function VitalTrendChart({ type, readings, ageYears }: VitalTrendChartPro
             {formatCaseTime(data[data.length - 1]?.time) ?? ''}
           </text>
         ) : null}
-        {data.length > 1 ? <polyline className="vital-chart__line" points={line((p) => p.value)} /> : null}
-        {diastolicLine && data.length > 1 ? <polyline className="vital-chart__line vital-chart__line--second" points={diastolicLine} /> : null}
+        {data.length > 1 ? (
+          <polyline className="vital-chart__line" points={line((p) => p.value)} />
+        ) : null}
+        {diastolicLine && data.length > 1 ? (
+          <polyline
+            className="vital-chart__line vital-chart__line--second"
+            points={diastolicLine}
+          />
+        ) : null}
         {data.map((p, i) => marker({ x: x(p.t), y: y(p.value) }, p.status, `v${String(i)}`))}
-        {data.map((p, i) => (p.diastolic !== undefined ? <circle key={`d${String(i)}`} className="vital-chart__point vital-chart__point--second" cx={x(p.t)} cy={y(p.diastolic)} r={3} /> : null))}
+        {data.map((p, i) =>
+          p.diastolic !== undefined ? (
+            <circle
+              key={`d${String(i)}`}
+              className="vital-chart__point vital-chart__point--second"
+              cx={x(p.t)}
+              cy={y(p.diastolic)}
+              r={3}
+            />
+          ) : null,
+        )}
       </svg>
       <p className="vital-chart__summary" aria-hidden="true">
         {summary.replace(`${vitalLabel(type)} `, '')}
@@ -125,7 +209,13 @@ export function VitalTrendChart({ type, readings, ageYears }: VitalTrendChartPro
 }
 
 /** A chart for every vital sign with at least one reading (none: an empty state). */
-export function VitalTrendCharts({ readings, ageYears }: { readings: readonly ReadingLike[]; ageYears: number | null }) {
+export function VitalTrendCharts({
+  readings,
+  ageYears,
+}: {
+  readings: readonly ReadingLike[];
+  ageYears: number | null;
+}) {
   const live = liveReadings(readings);
   const types = typesWithReadings(live);
   if (types.length === 0) return <p className="vitals-empty">No readings to chart yet.</p>;

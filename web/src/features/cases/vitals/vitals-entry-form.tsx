@@ -2,7 +2,11 @@
 // numeric keypads, one "Save readings" that records one row per filled value, all at the
 // same time (now, unless changed), each flagged for the patient's age. GCS starts from the
 // primary survey's total. Nothing here needs the network.
-import { classifyVital, parseVitalValue, type ParsedVital } from '@rescuelog/sync-protocol/case/vital-ranges';
+import {
+  classifyVital,
+  parseVitalValue,
+  type ParsedVital,
+} from '@rescuelog/sync-protocol/case/vital-ranges';
 import { formatCaseTime } from '@rescuelog/sync-protocol/case/fields';
 import { VITAL_SIGNS, type VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
@@ -67,7 +71,15 @@ function inputId(type: VitalSignType, base: string): string {
   return `${base}-${type}`;
 }
 
-export function VitalsEntryForm({ caseRecord, reentry, now = () => new Date() }: { caseRecord: VitalsCase; reentry?: Reentry | null; now?: () => Date }) {
+export function VitalsEntryForm({
+  caseRecord,
+  reentry,
+  now = () => new Date(),
+}: {
+  caseRecord: VitalsCase;
+  reentry?: Reentry | null;
+  now?: () => Date;
+}) {
   const base = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const age = caseRecord.approximateAge ?? null;
   const caseGcs = typeof caseRecord.gcsTotal === 'number' ? String(caseRecord.gcsTotal) : '';
@@ -77,7 +89,9 @@ export function VitalsEntryForm({ caseRecord, reentry, now = () => new Date() }:
   const values: Values = gcsTouched ? typed : { ...typed, gcs: caseGcs };
   const [systolic, setSystolic] = useState('');
   const [diastolic, setDiastolic] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<VitalSignType | 'time' | 'form', string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<VitalSignType | 'time' | 'form', string>>>(
+    {},
+  );
   const [customTime, setCustomTime] = useState('');
   const [tick, setTick] = useState(() => now());
   const [saving, setSaving] = useState(false);
@@ -97,7 +111,9 @@ export function VitalsEntryForm({ caseRecord, reentry, now = () => new Date() }:
   if (reentry && reentry.key !== appliedReentry) {
     setAppliedReentry(reentry.key);
     setCustomTime(toLocalInput(reentry.timestamp));
-    setReentryNote(`Enter the correct ${vitalLabel(reentry.type).toLowerCase()} taken at ${formatCaseTime(reentry.timestamp) ?? ''}.`);
+    setReentryNote(
+      `Enter the correct ${vitalLabel(reentry.type).toLowerCase()} taken at ${formatCaseTime(reentry.timestamp) ?? ''}.`,
+    );
     setSaved(null);
   }
   useEffect(() => {
@@ -130,14 +146,22 @@ export function VitalsEntryForm({ caseRecord, reentry, now = () => new Date() }:
       else readings.splice(2, 0, { type: 'bloodPressure', parsed });
     }
     const at = customTime ? new Date(customTime) : now();
-    if (Number.isNaN(at.getTime())) problems.time = 'Enter the date and time the readings were taken';
-    else if (at.getTime() > now().getTime() + 5 * 60_000) problems.time = 'The time is in the future';
-    if (readings.length === 0 && Object.keys(problems).length === 0) problems.form = 'Enter at least one reading';
+    if (Number.isNaN(at.getTime()))
+      problems.time = 'Enter the date and time the readings were taken';
+    else if (at.getTime() > now().getTime() + 5 * 60_000)
+      problems.time = 'The time is in the future';
+    if (readings.length === 0 && Object.keys(problems).length === 0)
+      problems.form = 'Enter at least one reading';
     if (Object.keys(problems).length > 0) {
       setErrors(problems);
       setSaved(null);
       const first = Object.keys(problems)[0];
-      const target = first === 'form' ? null : formRef.current?.querySelector<HTMLElement>(`#${first === 'time' ? `${base}-time` : inputId(first as VitalSignType, base)}`);
+      const target =
+        first === 'form'
+          ? null
+          : formRef.current?.querySelector<HTMLElement>(
+              `#${first === 'time' ? `${base}-time` : inputId(first as VitalSignType, base)}`,
+            );
       target?.focus();
       return;
     }
@@ -157,7 +181,12 @@ export function VitalsEntryForm({ caseRecord, reentry, now = () => new Date() }:
           timestamp: at,
         });
       }
-      setTyped((current) => Object.fromEntries(SINGLE_TYPES.map((t) => [t, keep(current[t], submitted.typed[t])])) as Values);
+      setTyped(
+        (current) =>
+          Object.fromEntries(
+            SINGLE_TYPES.map((t) => [t, keep(current[t], submitted.typed[t])]),
+          ) as Values,
+      );
       setGcsTouched(false);
       setSystolic((current) => keep(current, submitted.systolic));
       setDiastolic((current) => keep(current, submitted.diastolic));
@@ -167,17 +196,23 @@ export function VitalsEntryForm({ caseRecord, reentry, now = () => new Date() }:
       const count = readings.length === 1 ? '1 reading' : `${String(readings.length)} readings`;
       setSaved(`Saved ${count} taken at ${formatCaseTime(at) ?? ''}.`);
     } catch (error) {
-      setErrors({ form: `Could not save on this device: ${error instanceof Error ? error.message : String(error)}` });
+      setErrors({
+        form: `Could not save on this device: ${error instanceof Error ? error.message : String(error)}`,
+      });
     } finally {
       setSaving(false);
     }
   };
 
-  const described = (type: VitalSignType) => [`${inputId(type, base)}-hint`, errors[type] ? `${inputId(type, base)}-error` : null].filter(Boolean).join(' ');
+  const described = (type: VitalSignType) =>
+    [`${inputId(type, base)}-hint`, errors[type] ? `${inputId(type, base)}-error` : null]
+      .filter(Boolean)
+      .join(' ');
 
   const single = (field: EntryField) => {
     const id = inputId(field.type, base);
-    const prefilled = field.type === 'gcs' && !gcsTouched && caseGcs !== '' && values.gcs === caseGcs;
+    const prefilled =
+      field.type === 'gcs' && !gcsTouched && caseGcs !== '' && values.gcs === caseGcs;
     return (
       <div className="vitals-entry__field" key={field.type}>
         <label className="case-field__label" htmlFor={id}>
@@ -197,7 +232,9 @@ export function VitalsEntryForm({ caseRecord, reentry, now = () => new Date() }:
           onChange={(e) => setValue(field.type, e.target.value)}
         />
         <span className="case-field__hint" id={`${id}-hint`}>
-          {prefilled ? <span className="vitals-entry__prefill">From the primary survey. </span> : null}
+          {prefilled ? (
+            <span className="vitals-entry__prefill">From the primary survey. </span>
+          ) : null}
           <VitalRangeNote type={field.type} value={values[field.type]} ageYears={age} />
         </span>
         {errors[field.type] ? (
@@ -213,7 +250,13 @@ export function VitalsEntryForm({ caseRecord, reentry, now = () => new Date() }:
   const bpText = bloodPressureText(systolic, diastolic);
   const errorCount = Object.values(errors).filter(Boolean).length;
   return (
-    <form ref={formRef} className="vitals-entry" aria-labelledby={`${base}-title`} noValidate onSubmit={(e) => void submit(e)}>
+    <form
+      ref={formRef}
+      className="vitals-entry"
+      aria-labelledby={`${base}-title`}
+      noValidate
+      onSubmit={(e) => void submit(e)}
+    >
       <h3 className="vitals-entry__title" id={`${base}-title`}>
         Add a set of readings
       </h3>
@@ -225,7 +268,10 @@ export function VitalsEntryForm({ caseRecord, reentry, now = () => new Date() }:
       ) : null}
       <div className="vitals-entry__grid">
         {BEFORE_BP.map(single)}
-        <fieldset className="vitals-entry__field vitals-entry__bp" aria-describedby={`${bpId}-hint${errors.bloodPressure ? ` ${bpId}-error` : ''}`}>
+        <fieldset
+          className="vitals-entry__field vitals-entry__bp"
+          aria-describedby={`${bpId}-hint${errors.bloodPressure ? ` ${bpId}-error` : ''}`}
+        >
           <legend className="case-field__label">Blood pressure (mmHg)</legend>
           <div className="vitals-entry__bp-inputs">
             <label className="sr-only" htmlFor={bpId}>
@@ -267,7 +313,12 @@ export function VitalsEntryForm({ caseRecord, reentry, now = () => new Date() }:
             />
           </div>
           <span className="case-field__hint" id={`${bpId}-hint`}>
-            <VitalRangeNote type="bloodPressure" value={typeof bpText === 'string' ? bpText : ''} ageYears={age} /> Diastolic empty: palpated.
+            <VitalRangeNote
+              type="bloodPressure"
+              value={typeof bpText === 'string' ? bpText : ''}
+              ageYears={age}
+            />{' '}
+            Diastolic empty: palpated.
           </span>
           {errors.bloodPressure ? (
             <span className="case-field__error" id={`${bpId}-error`}>
@@ -317,12 +368,23 @@ export function VitalsEntryForm({ caseRecord, reentry, now = () => new Date() }:
             </span>
           ) : null}
         </div>
-        <button type="submit" className="button button--primary vitals-entry__save" disabled={saving}>
+        <button
+          type="submit"
+          className="button button--primary vitals-entry__save"
+          disabled={saving}
+        >
           {saving ? 'Saving…' : 'Save readings'}
         </button>
       </div>
       <div role="alert" className="vitals-entry__alert">
-        {errors.form ? <p className="case-field__error">{errors.form}</p> : errorCount > 0 ? <p className="case-field__error">Check the {errorCount === 1 ? 'reading' : `${String(errorCount)} readings`} marked above: nothing was saved.</p> : null}
+        {errors.form ? (
+          <p className="case-field__error">{errors.form}</p>
+        ) : errorCount > 0 ? (
+          <p className="case-field__error">
+            Check the {errorCount === 1 ? 'reading' : `${String(errorCount)} readings`} marked
+            above: nothing was saved.
+          </p>
+        ) : null}
       </div>
       <p role="status" className="vitals-entry__saved">
         {saved}

@@ -26,16 +26,27 @@ interface Row {
 }
 
 async function storedVitals(caseUuid: string): Promise<Row[]> {
-  const rows = (await getSyncSession()?.db.vitalSigns.where('caseId').equals(caseUuid).toArray()) ?? [];
+  const rows =
+    (await getSyncSession()?.db.vitalSigns.where('caseId').equals(caseUuid).toArray()) ?? [];
   return rows as unknown as Row[];
 }
 
-async function panelFor(fields: { approximateAge?: number | null; gcsTotal?: number | null }, options: { readOnly?: boolean } = {}) {
+async function panelFor(
+  fields: { approximateAge?: number | null; gcsTotal?: number | null },
+  options: { readOnly?: boolean } = {},
+) {
   deviceOf(USER);
   const { id } = await seedCase({ ...fields });
-  const caseRecord = { id, status: 'in_progress' as const, approximateAge: fields.approximateAge ?? null, gcsTotal: fields.gcsTotal ?? null };
+  const caseRecord = {
+    id,
+    status: 'in_progress' as const,
+    approximateAge: fields.approximateAge ?? null,
+    gcsTotal: fields.gcsTotal ?? null,
+  };
   const user = userEvent.setup();
-  const view = render(<VitalSignsPanel caseRecord={caseRecord} readOnly={options.readOnly ?? false} />);
+  const view = render(
+    <VitalSignsPanel caseRecord={caseRecord} readOnly={options.readOnly ?? false} />,
+  );
   return { ...view, user, id };
 }
 
@@ -67,9 +78,17 @@ describe('Vital signs quick entry', { timeout: 20_000 }, () => {
     expect(screen.getByLabelText('Heart rate (/min)')).toHaveAttribute('inputmode', 'numeric');
     expect(screen.getByLabelText('Temperature (°C)')).toHaveAttribute('inputmode', 'decimal');
 
-    await typeSet(user, { 'Heart rate (/min)': '130', 'Respiratory rate (/min)': '30', bp: '120/80', 'SpO2 (%)': '91', 'Temperature (°C)': '36,8' });
+    await typeSet(user, {
+      'Heart rate (/min)': '130',
+      'Respiratory rate (/min)': '30',
+      bp: '120/80',
+      'SpO2 (%)': '91',
+      'Temperature (°C)': '36,8',
+    });
     // The flag shows while typing, before anything is saved.
-    expect(screen.getByLabelText('Heart rate (/min)')).toHaveAccessibleDescription(/HIGH Normal range \(Adult\): 60–100 \/min/);
+    expect(screen.getByLabelText('Heart rate (/min)')).toHaveAccessibleDescription(
+      /HIGH Normal range \(Adult\): 60–100 \/min/,
+    );
     setTakenAt('2026-11-20T10:15');
     await user.click(screen.getByRole('button', { name: 'Save readings' }));
 
@@ -77,7 +96,9 @@ describe('Vital signs quick entry', { timeout: 20_000 }, () => {
     const rows = await storedVitals(id);
     expect(rows).toHaveLength(6);
     expect(new Set(rows.map((r) => r.timestamp))).toEqual(new Set(['2026-11-20T10:15:00.000Z']));
-    const byType = Object.fromEntries(rows.map((r) => [r.type, { value: r.value, status: r.status }]));
+    const byType = Object.fromEntries(
+      rows.map((r) => [r.type, { value: r.value, status: r.status }]),
+    );
     expect(byType).toEqual({
       heartRate: { value: '130', status: 'high' },
       respiratoryRate: { value: '30', status: 'high' },
@@ -88,26 +109,40 @@ describe('Vital signs quick entry', { timeout: 20_000 }, () => {
     });
     const records = (await outbox()).filter((e) => e.mutation.name === 'vitalSign.record');
     expect(records).toHaveLength(6);
-    expect(records.every((e) => e.mutation.name === 'vitalSign.record' && e.mutation.args.caseId === id)).toBe(true);
+    expect(
+      records.every((e) => e.mutation.name === 'vitalSign.record' && e.mutation.args.caseId === id),
+    ).toBe(true);
 
     // The form is ready for the next set; the readings are in the table.
     expect(screen.getByLabelText('Heart rate (/min)')).toHaveValue('');
     expect(screen.getByLabelText('GCS')).toHaveValue('15');
     const table = await screen.findByRole('table', { name: /Readings over time/ });
     expect(within(table).getByRole('rowheader', { name: '12:15' })).toBeInTheDocument();
-    expect(within(table).getByRole('button', { name: 'Void Heart rate 130 HIGH, 12:15' })).toBeInTheDocument();
-    expect(within(table).getByRole('button', { name: 'Void SpO2 91 LOW, 12:15' })).toBeInTheDocument();
+    expect(
+      within(table).getByRole('button', { name: 'Void Heart rate 130 HIGH, 12:15' }),
+    ).toBeInTheDocument();
+    expect(
+      within(table).getByRole('button', { name: 'Void SpO2 91 LOW, 12:15' }),
+    ).toBeInTheDocument();
   });
 
   it('flags the same readings for a 2-year-old with the toddler ranges', async () => {
     const { user, id } = await panelFor({ approximateAge: 2 });
     await screen.findByText('No vital signs recorded yet.');
     expect(screen.getByLabelText('GCS')).toHaveValue('');
-    await typeSet(user, { 'Heart rate (/min)': '130', 'Respiratory rate (/min)': '30', bp: '120/80' });
+    await typeSet(user, {
+      'Heart rate (/min)': '130',
+      'Respiratory rate (/min)': '30',
+      bp: '120/80',
+    });
     await user.click(screen.getByRole('button', { name: 'Save readings' }));
     await screen.findByText(/Saved 3 readings/);
     const byType = Object.fromEntries((await storedVitals(id)).map((r) => [r.type, r.status]));
-    expect(byType).toEqual({ heartRate: 'normal', respiratoryRate: 'normal', bloodPressure: 'high' });
+    expect(byType).toEqual({
+      heartRate: 'normal',
+      respiratoryRate: 'normal',
+      bloodPressure: 'high',
+    });
   });
 
   it('keeps what is typed while the previous set is being stored', async () => {
@@ -131,8 +166,12 @@ describe('Vital signs quick entry', { timeout: 20_000 }, () => {
 
     await typeSet(user, { 'Heart rate (/min)': '88', 'SpO2 (%)': '120', bp: '/80' });
     await user.click(screen.getByRole('button', { name: 'Save readings' }));
-    expect(await screen.findByText('Check the 2 readings marked above: nothing was saved.')).toBeInTheDocument();
-    expect(screen.getByLabelText('SpO2 (%)')).toHaveAccessibleDescription(/SpO2 must be between 0 and 100/);
+    expect(
+      await screen.findByText('Check the 2 readings marked above: nothing was saved.'),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText('SpO2 (%)')).toHaveAccessibleDescription(
+      /SpO2 must be between 0 and 100/,
+    );
     expect(screen.getByLabelText('SpO2 (%)')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText('Enter the systolic as well')).toBeInTheDocument();
     expect(await storedVitals(id)).toHaveLength(0);
@@ -148,7 +187,8 @@ describe('Vital signs quick entry', { timeout: 20_000 }, () => {
 });
 
 describe('Vital signs over time', { timeout: 20_000 }, () => {
-  const at = (minute: number) => new Date(`2026-11-20T10:${String(minute).padStart(2, '0')}:00.000Z`);
+  const at = (minute: number) =>
+    new Date(`2026-11-20T10:${String(minute).padStart(2, '0')}:00.000Z`);
 
   it('shows readings as a table and a chart per type, with a text summary', async () => {
     const { id } = await panelFor({ approximateAge: 40 }, { readOnly: true });
@@ -159,19 +199,43 @@ describe('Vital signs over time', { timeout: 20_000 }, () => {
       [5, 110],
       [10, 128],
     ] as const) {
-      await recordVitalSign(id, { type: 'heartRate', value: String(value), numericValue: value, status: value > 100 ? 'high' : 'normal', timestamp: at(minute) });
+      await recordVitalSign(id, {
+        type: 'heartRate',
+        value: String(value),
+        numericValue: value,
+        status: value > 100 ? 'high' : 'normal',
+        timestamp: at(minute),
+      });
     }
-    await recordVitalSign(id, { type: 'spo2', value: '97', numericValue: 97, status: 'normal', timestamp: at(0) });
+    await recordVitalSign(id, {
+      type: 'spo2',
+      value: '97',
+      numericValue: 97,
+      status: 'normal',
+      timestamp: at(0),
+    });
 
     const table = await screen.findByRole('table', { name: /Readings over time/ });
-    await waitFor(() => expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Time', 'Heart rate /min', 'SpO2 %']));
-    expect(within(table).getAllByRole('rowheader').map((h) => h.textContent)).toEqual(['12:00', '12:05', '12:10']);
+    await waitFor(() =>
+      expect(
+        within(table)
+          .getAllByRole('columnheader')
+          .map((h) => h.textContent),
+      ).toEqual(['Time', 'Heart rate /min', 'SpO2 %']),
+    );
+    expect(
+      within(table)
+        .getAllByRole('rowheader')
+        .map((h) => h.textContent),
+    ).toEqual(['12:00', '12:05', '12:10']);
     const last = within(table).getAllByRole('row')[3];
     expect(last).toHaveTextContent('128 HIGH');
     // Read-only: values, no void buttons.
     expect(within(table).queryAllByRole('button')).toHaveLength(0);
 
-    expect(screen.getByRole('img', { name: 'Heart rate 3 readings, latest 128 /min HIGH, rising' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('img', { name: 'Heart rate 3 readings, latest 128 /min HIGH, rising' }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'SpO2 1 reading, latest 97 %' })).toBeInTheDocument();
     // The out-of-range points are drawn as triangles (shape, not only colour).
     const chart = screen.getByRole('img', { name: /^Heart rate/ });
@@ -183,9 +247,17 @@ describe('Vital signs over time', { timeout: 20_000 }, () => {
 
   it('voids a wrong reading with a reason, keeps it struck through, and sets up the re-entry', async () => {
     const { user, id } = await panelFor({ approximateAge: 40 });
-    const wrong = await recordVitalSign(id, { type: 'heartRate', value: '180', numericValue: 180, status: 'high', timestamp: at(10) });
+    const wrong = await recordVitalSign(id, {
+      type: 'heartRate',
+      value: '180',
+      numericValue: 180,
+      status: 'high',
+      timestamp: at(10),
+    });
 
-    await user.click(await screen.findByRole('button', { name: 'Void Heart rate 180 HIGH, 12:10' }));
+    await user.click(
+      await screen.findByRole('button', { name: 'Void Heart rate 180 HIGH, 12:10' }),
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Void this reading?' });
     expect(dialog).toHaveTextContent('Heart rate 180 /min HIGH at 12:10.');
     await user.click(within(dialog).getByRole('button', { name: 'Void reading' }));
@@ -197,7 +269,12 @@ describe('Vital signs over time', { timeout: 20_000 }, () => {
     const [row] = await storedVitals(id);
     expect(row).toMatchObject({ id: wrong, value: '180', voidReason: 'Typing error' });
     expect(row?.voidedAt).toEqual(expect.any(String));
-    expect((await outbox()).map((e) => e.mutation)).toContainEqual(expect.objectContaining({ name: 'vitalSign.void', args: { id: wrong, reason: 'Typing error' } }));
+    expect((await outbox()).map((e) => e.mutation)).toContainEqual(
+      expect.objectContaining({
+        name: 'vitalSign.void',
+        args: { id: wrong, reason: 'Typing error' },
+      }),
+    );
 
     const table = screen.getByRole('table', { name: /Readings over time/ });
     expect(await within(table).findByText('Voided: Typing error')).toBeInTheDocument();
@@ -215,6 +292,12 @@ describe('Vital signs over time', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Save readings' }));
     await screen.findByText('Saved 1 reading taken at 12:10.');
     const rows = await storedVitals(id);
-    expect(rows.filter((r) => r.voidedAt === null)).toEqual([expect.objectContaining({ value: '80', status: 'normal', timestamp: '2026-11-20T10:10:00.000Z' })]);
+    expect(rows.filter((r) => r.voidedAt === null)).toEqual([
+      expect.objectContaining({
+        value: '80',
+        status: 'normal',
+        timestamp: '2026-11-20T10:10:00.000Z',
+      }),
+    ]);
   });
 });

@@ -24,7 +24,17 @@ export function useRecentCases(): RecentCases {
   // The device answers in milliseconds; wait for it so the list does not jump.
   if (device === undefined) return { state: 'loading' };
   const onDevice = device ?? [];
-  if (server.isPending) return onDevice.length > 0 ? { state: 'ready', cases: onDevice, serverError: null } : { state: 'loading' };
-  if (server.isError) return onDevice.length > 0 ? { state: 'ready', cases: onDevice, serverError: server.error } : { state: 'error', error: server.error };
-  return { state: 'ready', cases: mergeCaseLists(onDevice, server.data).slice(0, RECENT_CASES_LIMIT), serverError: null };
+  if (server.isPending)
+    return onDevice.length > 0
+      ? { state: 'ready', cases: onDevice, serverError: null }
+      : { state: 'loading' };
+  if (server.isError)
+    return onDevice.length > 0
+      ? { state: 'ready', cases: onDevice, serverError: server.error }
+      : { state: 'error', error: server.error };
+  return {
+    state: 'ready',
+    cases: mergeCaseLists(onDevice, server.data).slice(0, RECENT_CASES_LIMIT),
+    serverError: null,
+  };
 }

@@ -14,5 +14,9 @@ export function useRecentServerCases(): RecentCases {
   const server = useQuery({ queryKey: ['/api/cases'], queryFn: parsedQuery(caseListSchema) });
   if (server.isPending) return { state: 'loading' };
   if (server.isError) return { state: 'error', error: server.error };
-  return { state: 'ready', cases: server.data.slice(0, RECENT_CASES_LIMIT) as CaseSummary[], serverError: null };
+  return {
+    state: 'ready',
+    cases: server.data.slice(0, RECENT_CASES_LIMIT) as CaseSummary[],
+    serverError: null,
+  };
 }

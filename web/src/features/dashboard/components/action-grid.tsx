@@ -1,4 +1,8 @@
-import { hasPermission, type PermissionAction, type PermissionModule } from '@rescuelog/sync-protocol/permissions';
+import {
+  hasPermission,
+  type PermissionAction,
+  type PermissionModule,
+} from '@rescuelog/sync-protocol/permissions';
 import type { User } from '@rescuelog/sync-protocol/users';
 import {
   Activity,
@@ -28,8 +32,19 @@ interface DashboardAction {
 
 /** The 11 dashboard buttons in spec §2 order, with the §6 gating. */
 export const DASHBOARD_ACTIONS: readonly DashboardAction[] = [
-  { label: 'New Case', to: '/patient-details', icon: Plus, permission: { module: 'newCase', action: 'create' }, primary: true },
-  { label: 'CPR Logger', to: '/cpr-logger', icon: HeartPulse, permission: { module: 'cprLogger', action: 'create' } },
+  {
+    label: 'New Case',
+    to: '/patient-details',
+    icon: Plus,
+    permission: { module: 'newCase', action: 'create' },
+    primary: true,
+  },
+  {
+    label: 'CPR Logger',
+    to: '/cpr-logger',
+    icon: HeartPulse,
+    permission: { module: 'cprLogger', action: 'create' },
+  },
   {
     label: 'Multi-Patient',
     description: 'Mass casualty incident command',
@@ -44,18 +59,41 @@ export const DASHBOARD_ACTIONS: readonly DashboardAction[] = [
     icon: ShieldAlert,
     permission: { module: 'incidentReports', action: 'create' },
   },
-  { label: 'First Aid Protocols', to: '/protocols', icon: BookOpen, permission: { module: 'firstAidProtocols', action: 'view' } },
+  {
+    label: 'First Aid Protocols',
+    to: '/protocols',
+    icon: BookOpen,
+    permission: { module: 'firstAidProtocols', action: 'view' },
+  },
   { label: 'Medical Inventory', to: '/medical-inventory', icon: Package },
-  { label: 'CPR Logs', description: 'Session history', to: '/cpr-logs', icon: Activity, permission: { module: 'cprLogs', action: 'view' } },
-  { label: 'Cases Logged', to: '/case-search', icon: ClipboardList, permission: { module: 'casesLogged', action: 'view' } },
-  { label: 'Multi-Patient Logs', to: '/multi-patient-logs', icon: History, permission: { module: 'multiPatientLogs', action: 'view' } },
+  {
+    label: 'CPR Logs',
+    description: 'Session history',
+    to: '/cpr-logs',
+    icon: Activity,
+    permission: { module: 'cprLogs', action: 'view' },
+  },
+  {
+    label: 'Cases Logged',
+    to: '/case-search',
+    icon: ClipboardList,
+    permission: { module: 'casesLogged', action: 'view' },
+  },
+  {
+    label: 'Multi-Patient Logs',
+    to: '/multi-patient-logs',
+    icon: History,
+    permission: { module: 'multiPatientLogs', action: 'view' },
+  },
   { label: 'Internal SOPs', to: '/internal-protocols', icon: FileText },
   { label: 'Help & Guide', to: '/help', icon: LifeBuoy },
 ];
 
 /** What the user may do; the server enforces the same rule, this only hides buttons. */
 export function visibleActions(user: User): DashboardAction[] {
-  return DASHBOARD_ACTIONS.filter((a) => !a.permission || hasPermission(user, a.permission.module, a.permission.action));
+  return DASHBOARD_ACTIONS.filter(
+    (a) => !a.permission || hasPermission(user, a.permission.module, a.permission.action),
+  );
 }
 
 export function ActionGrid({ user }: { user: User }) {
@@ -67,7 +105,9 @@ export function ActionGrid({ user }: { user: User }) {
             <Link to={to} className={`action-button${primary ? ' action-button--primary' : ''}`}>
               <Icon aria-hidden="true" size={28} />
               <span className="action-button__label">{label}</span>
-              {description ? <span className="action-button__description">{description}</span> : null}
+              {description ? (
+                <span className="action-button__description">{description}</span>
+              ) : null}
             </Link>
           </li>
         ))}

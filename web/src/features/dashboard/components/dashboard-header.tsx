@@ -20,7 +20,13 @@ export function DashboardHeader({ user, notifications }: { user: User; notificat
           <Link to="/profile" className="icon-button icon-button--on-dark" aria-label="Profile">
             <UserRound aria-hidden="true" size={24} />
           </Link>
-          <button type="button" className="icon-button icon-button--on-dark" aria-label="Log out" disabled={logout.isPending} onClick={logout.requestLogout}>
+          <button
+            type="button"
+            className="icon-button icon-button--on-dark"
+            aria-label="Log out"
+            disabled={logout.isPending}
+            onClick={logout.requestLogout}
+          >
             <LogOut aria-hidden="true" size={24} />
           </button>
         </nav>
@@ -33,7 +39,9 @@ export function DashboardHeader({ user, notifications }: { user: User; notificat
             {user.callSign}
           </span>
         ) : null}
-        <span className={`badge ${isAdmin ? 'badge--admin' : 'badge--member'}`}>{isAdmin ? 'Administrator' : 'Member'}</span>
+        <span className={`badge ${isAdmin ? 'badge--admin' : 'badge--member'}`}>
+          {isAdmin ? 'Administrator' : 'Member'}
+        </span>
       </div>
       {logout.dialog}
     </header>

@@ -22,7 +22,9 @@ export function QuickStats() {
           <dd>{show(data?.activeIncidents)}</dd>
         </div>
       </dl>
-      {isError ? <p className="text-muted">Stats could not be loaded. They refresh every 30 seconds.</p> : null}
+      {isError ? (
+        <p className="text-muted">Stats could not be loaded. They refresh every 30 seconds.</p>
+      ) : null}
     </section>
   );
 }

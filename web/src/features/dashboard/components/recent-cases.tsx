@@ -10,7 +10,9 @@ import { useRecentServerCases } from '../api/use-recent-server-cases';
 
 // The device's own cases join the list once the first screen has loaded: reading them needs
 // the local database code (Dexie), which would otherwise add ~45 KiB to the first render.
-const DeviceRecentCases = lazy(async () => ({ default: (await import('./recent-cases-device')).DeviceRecentCases }));
+const DeviceRecentCases = lazy(async () => ({
+  default: (await import('./recent-cases-device')).DeviceRecentCases,
+}));
 
 export function caseLink(c: CaseSummary): string {
   const id = encodeURIComponent(c.caseId);
@@ -27,7 +29,9 @@ function CaseRow({ c }: { c: CaseSummary }) {
           <span className="case-row__type">{c.incidentType || 'Unknown Incident'}</span>
           <span className="case-row__time">{formatRelativeTime(c.createdAt)}</span>
         </span>
-        <span className={`pill ${inProgress ? 'pill--progress' : 'pill--done'}`}>{inProgress ? 'In Progress' : 'Completed'}</span>
+        <span className={`pill ${inProgress ? 'pill--progress' : 'pill--done'}`}>
+          {inProgress ? 'In Progress' : 'Completed'}
+        </span>
         <ChevronRight aria-hidden="true" size={20} />
       </Link>
     </li>
@@ -78,7 +82,11 @@ export function RecentCasesList({ recent }: { recent: RecentCasesState }) {
               <CaseRow key={c.caseId} c={c} />
             ))}
           </ul>
-          {recent.serverError ? <p className="text-muted">Showing cases on this device: the server could not be reached.</p> : null}
+          {recent.serverError ? (
+            <p className="text-muted">
+              Showing cases on this device: the server could not be reached.
+            </p>
+          ) : null}
         </>
       )}
     </>

@@ -1,4 +1,8 @@
-import { markAllReadResponseSchema, notificationListSchema, unreadCountSchema } from '@rescuelog/sync-protocol/notifications';
+import {
+  markAllReadResponseSchema,
+  notificationListSchema,
+  unreadCountSchema,
+} from '@rescuelog/sync-protocol/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage, parsedQuery, sendJson } from '@/lib/api-client';
 
@@ -8,7 +12,12 @@ export const UNREAD_LIST_KEY = ['/api/user/notifications/unread'] as const;
 export const READ_LIST_KEY = ['/api/user/notifications/read'] as const;
 
 export function useUnreadCount() {
-  return useQuery({ queryKey: UNREAD_COUNT_KEY, queryFn: parsedQuery(unreadCountSchema), refetchInterval: NOTIFICATIONS_POLL_MS, select: (d: { count: number }) => d.count });
+  return useQuery({
+    queryKey: UNREAD_COUNT_KEY,
+    queryFn: parsedQuery(unreadCountSchema),
+    refetchInterval: NOTIFICATIONS_POLL_MS,
+    select: (d: { count: number }) => d.count,
+  });
 }
 
 /** The dialog's lists: fetched only while it is open, refreshed every 30 s (spec §7). */
@@ -28,7 +37,8 @@ export function useNotificationList(which: 'unread' | 'read', open: boolean) {
 export function useMarkAllRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => sendJson('POST', '/api/user/notifications/mark-all-read', markAllReadResponseSchema),
+    mutationFn: () =>
+      sendJson('POST', '/api/user/notifications/mark-all-read', markAllReadResponseSchema),
     onSuccess: () => {
       queryClient.setQueryData(UNREAD_COUNT_KEY, { count: 0 });
       void queryClient.invalidateQueries({ queryKey: UNREAD_COUNT_KEY });

@@ -24,10 +24,20 @@ function NotificationsDialogBody({ open, count }: { open: boolean; count: number
         </Tabs.Trigger>
       </Tabs.List>
       <Tabs.Content value="unread" className="tabs__content">
-        <NotificationList which="unread" items={unread.data} isPending={unread.isPending} error={unread.error} />
+        <NotificationList
+          which="unread"
+          items={unread.data}
+          isPending={unread.isPending}
+          error={unread.error}
+        />
       </Tabs.Content>
       <Tabs.Content value="read" className="tabs__content">
-        <NotificationList which="read" items={read.data} isPending={read.isPending} error={read.error} />
+        <NotificationList
+          which="read"
+          items={read.data}
+          isPending={read.isPending}
+          error={read.error}
+        />
       </Tabs.Content>
     </Tabs.Root>
   );
@@ -67,7 +77,9 @@ export function NotificationBell() {
               <X aria-hidden="true" size={22} />
             </Dialog.Close>
           </div>
-          <Dialog.Description className="sr-only">Unread and read notifications. Closing marks unread ones as read.</Dialog.Description>
+          <Dialog.Description className="sr-only">
+            Unread and read notifications. Closing marks unread ones as read.
+          </Dialog.Description>
           <NotificationsDialogBody open={open} count={count} />
         </Dialog.Content>
       </Dialog.Portal>

@@ -1,4 +1,8 @@
-import type { NotificationItem, NotificationPriority, NotificationType } from '@rescuelog/sync-protocol/notifications';
+import type {
+  NotificationItem,
+  NotificationPriority,
+  NotificationType,
+} from '@rescuelog/sync-protocol/notifications';
 import { Bell, BellOff, CheckCheck, Info, Siren, Wrench, type LucideIcon } from 'lucide-react';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
@@ -47,7 +51,10 @@ interface NotificationListProps {
 
 export function NotificationList({ items, isPending, error, which }: NotificationListProps) {
   if (isPending) return <Spinner label="Loading notifications" />;
-  if (error) return <p className="text-danger">Notifications could not be loaded ({errorMessage(error)}).</p>;
+  if (error)
+    return (
+      <p className="text-danger">Notifications could not be loaded ({errorMessage(error)}).</p>
+    );
   if (!items || items.length === 0) {
     return which === 'unread' ? (
       <div className="empty-state">

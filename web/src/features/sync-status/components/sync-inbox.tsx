@@ -51,13 +51,21 @@ function entries(rejection: Rejection): [string, unknown][] {
   const args = rejection.mutation.args as Record<string, unknown>;
   const fields = args.fields;
   const rest = Object.entries(args).filter(([key]) => key !== 'fields' && key !== 'id');
-  const fieldEntries = fields !== null && typeof fields === 'object' ? Object.entries(fields as Record<string, unknown>) : [];
+  const fieldEntries =
+    fields !== null && typeof fields === 'object'
+      ? Object.entries(fields as Record<string, unknown>)
+      : [];
   return [...rest, ...fieldEntries];
 }
 
 function RejectionItem({ rejection, onDismiss }: { rejection: Rejection; onDismiss: () => void }) {
   const args = rejection.mutation.args as Record<string, unknown>;
-  const record = typeof args.humanId === 'string' ? args.humanId : typeof args.id === 'string' ? args.id : rejection.mutation.entityIds[0];
+  const record =
+    typeof args.humanId === 'string'
+      ? args.humanId
+      : typeof args.id === 'string'
+        ? args.id
+        : rejection.mutation.entityIds[0];
   const titleId = `rejection-${rejection.mutationId}`;
   return (
     <li className="card">
@@ -65,7 +73,8 @@ function RejectionItem({ rejection, onDismiss }: { rejection: Rejection; onDismi
         {MUTATION_LABELS[rejection.mutation.name]}
       </h2>
       <p className="text-muted">
-        Record {record} · saved {formatDateTime(rejection.mutation.clientTime)} · refused {formatDateTime(rejection.rejectedAt)}
+        Record {record} · saved {formatDateTime(rejection.mutation.clientTime)} · refused{' '}
+        {formatDateTime(rejection.rejectedAt)}
       </p>
       <p className="sync-inbox__reason">{rejectionReason(rejection)}</p>
       <dl className="sync-inbox__data">
@@ -107,8 +116,8 @@ export function SyncInbox() {
       </Link>
       <h1 className="section-title">Changes not accepted</h1>
       <p>
-        The server refused these changes, so they are not in the shared records. They are kept here with what you entered so you can
-        enter them again correctly or tell your administrator.
+        The server refused these changes, so they are not in the shared records. They are kept here
+        with what you entered so you can enter them again correctly or tell your administrator.
       </p>
       {list === undefined ? (
         <p role="status">Loading…</p>

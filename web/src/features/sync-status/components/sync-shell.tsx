@@ -5,7 +5,9 @@ import { useAfterFirstLoad } from '@/hooks/use-after-first-load';
 import { useUser } from '@/lib/auth';
 import { useSyncLifecycle } from '@/lib/sync/use-sync-lifecycle';
 
-const SyncStatusBar = lazy(async () => ({ default: (await import('./sync-status-bar')).SyncStatusBar }));
+const SyncStatusBar = lazy(async () => ({
+  default: (await import('./sync-status-bar')).SyncStatusBar,
+}));
 
 export function SyncShell() {
   const { data: user } = useUser();

@@ -5,7 +5,13 @@ import { AlertTriangle, CloudOff, CloudUpload, RefreshCw, Wifi, WifiOff } from '
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '@/lib/format';
 import { useSyncSession } from '@/lib/sync/use-sync';
-import { useLastSuccessfulSync, useOnline, usePendingCount, useRejections, useSyncStatus } from '@/lib/sync/use-sync';
+import {
+  useLastSuccessfulSync,
+  useOnline,
+  usePendingCount,
+  useRejections,
+  useSyncStatus,
+} from '@/lib/sync/use-sync';
 import '../sync-status.css';
 
 const timeOnly = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short' });
@@ -25,11 +31,19 @@ export function SyncStatusBar() {
   if (!session) return null;
 
   const openRejections = rejections?.rejections.filter((r) => r.dismissedAt === null).length ?? 0;
-  const tone = status.phase === 'auth-required' || status.phase === 'update-required' ? 'danger' : status.phase === 'backoff' || openRejections > 0 ? 'warning' : null;
+  const tone =
+    status.phase === 'auth-required' || status.phase === 'update-required'
+      ? 'danger'
+      : status.phase === 'backoff' || openRejections > 0
+        ? 'warning'
+        : null;
 
   let message: string | null = null;
-  if (status.phase === 'auth-required') message = 'Your session has ended. Sign in again to sync your changes.';
-  else if (status.phase === 'update-required') message = 'This version of the app can no longer sync. Reload to update; your changes are kept.';
+  if (status.phase === 'auth-required')
+    message = 'Your session has ended. Sign in again to sync your changes.';
+  else if (status.phase === 'update-required')
+    message =
+      'This version of the app can no longer sync. Reload to update; your changes are kept.';
   else if (status.phase === 'backoff' && pending !== 0) {
     message = `Sync failed: ${status.lastError ?? 'unknown error'}.${status.nextRetryAt ? ` Retrying at ${timeOnly.format(status.nextRetryAt)}.` : ''}`;
   }
@@ -41,10 +55,20 @@ export function SyncStatusBar() {
         {online ? 'Online' : 'Offline'}
       </span>
       <span className="sync-bar__item" role="status">
-        {pending === undefined ? null : pending === 0 ? <CloudUpload aria-hidden="true" size={18} /> : <CloudOff aria-hidden="true" size={18} />}
-        {pending === undefined ? 'Checking for unsynced changes…' : status.phase === 'syncing' && pending > 0 ? `Syncing ${pendingLabel(pending).replace(' not yet synced', '')}…` : pendingLabel(pending)}
+        {pending === undefined ? null : pending === 0 ? (
+          <CloudUpload aria-hidden="true" size={18} />
+        ) : (
+          <CloudOff aria-hidden="true" size={18} />
+        )}
+        {pending === undefined
+          ? 'Checking for unsynced changes…'
+          : status.phase === 'syncing' && pending > 0
+            ? `Syncing ${pendingLabel(pending).replace(' not yet synced', '')}…`
+            : pendingLabel(pending)}
       </span>
-      <span className="sync-bar__item">{lastSync ? `Last synced ${formatDateTime(lastSync)}` : 'Not synced yet'}</span>
+      <span className="sync-bar__item">
+        {lastSync ? `Last synced ${formatDateTime(lastSync)}` : 'Not synced yet'}
+      </span>
       {message ? (
         <p className="sync-bar__message" role="alert">
           <AlertTriangle aria-hidden="true" size={18} /> {message}
@@ -59,15 +83,28 @@ export function SyncStatusBar() {
         {status.phase === 'auth-required' ? (
           // A lost session normally sends the user to sign in by itself (the account is
           // re-checked); this is for a refusal that outlived that check.
-          <button type="button" className="button sync-bar__button" onClick={() => void session.engine.resume()}>
+          <button
+            type="button"
+            className="button sync-bar__button"
+            onClick={() => void session.engine.resume()}
+          >
             Try again
           </button>
         ) : status.phase === 'update-required' ? (
-          <button type="button" className="button sync-bar__button" onClick={() => window.location.reload()}>
+          <button
+            type="button"
+            className="button sync-bar__button"
+            onClick={() => window.location.reload()}
+          >
             Reload
           </button>
         ) : (
-          <button type="button" className="button sync-bar__button" disabled={status.phase === 'syncing'} onClick={() => void session.engine.sync('manual')}>
+          <button
+            type="button"
+            className="button sync-bar__button"
+            disabled={status.phase === 'syncing'}
+            onClick={() => void session.engine.sync('manual')}
+          >
             <RefreshCw aria-hidden="true" size={18} />
             Sync now
           </button>
