@@ -7,11 +7,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Insertable } from 'kysely';
 import type { CasesTable } from '@rescuelog/db/schema';
 import {
-  CASE_SEARCH_TIME_ZONE,
   compareCasesNewestFirst,
   matchesCaseSearch,
   type CaseSearchFilters,
 } from '@rescuelog/sync-protocol/case/search';
+import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
 import { caseListSchema, type CaseSummary } from '@rescuelog/sync-protocol/cases';
 import { decodeCaseCursor, encodeCaseCursor } from '../src/services/cases-service';
 import { build, loginAs, type TestApp, type TestClient, type TestUser } from './helpers';
@@ -591,7 +591,7 @@ describe('GET /api/cases (case search)', () => {
                 .filter((c) =>
                   matchesCaseSearch(c, q, {
                     userId: admin.row.id,
-                    timeZone: CASE_SEARCH_TIME_ZONE,
+                    timeZone: DEFAULT_SERVICE_TIME_ZONE,
                   }),
                 )
                 .sort(compareCasesNewestFirst)

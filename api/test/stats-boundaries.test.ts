@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SERVICE_TIME_ZONE, getStats } from '../src/services/stats-service';
+import { getStats } from '../src/services/stats-service';
+import { DEFAULT_SERVICE_TIME_ZONE as SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
 import { build, type TestApp } from './helpers';
 
 /** SAST wall-clock time (UTC+2 all year, no daylight saving) as an instant. */

@@ -1,10 +1,8 @@
 // The device case search benchmark's page script (bundled by esbuild in
 // case-search-device.ts): the real client code from sync-protocol/src/client over Chromium's
 // IndexedDB. Cases are stored the way the device keeps them (case-search-device-seed.ts).
-import {
-  CASE_SEARCH_TIME_ZONE,
-  type CaseSearchFilters,
-} from '@rescuelog/sync-protocol/case/search';
+import { type CaseSearchFilters } from '@rescuelog/sync-protocol/case/search';
+import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
 import { recentLocalCases, searchLocalCases } from '@rescuelog/sync-protocol/client/case-search';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { BENCH_USER_ID, seedCases } from './case-search-device-seed';
@@ -35,7 +33,7 @@ declare global {
   }
 }
 
-const ctx = { userId: BENCH_USER_ID, timeZone: CASE_SEARCH_TIME_ZONE };
+const ctx = { userId: BENCH_USER_ID, timeZone: DEFAULT_SERVICE_TIME_ZONE };
 const db = new SyncDatabase(BENCH_USER_ID);
 
 const keepsList = (of: SyncDatabase) => of.tables.some((t) => t.name === 'caseLists');

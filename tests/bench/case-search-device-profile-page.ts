@@ -1,10 +1,10 @@
 // Page script of case-search-device-profile.ts: the cold search's steps one by one.
 import {
   caseSearchMatcher,
-  CASE_SEARCH_TIME_ZONE,
   compareCasesNewestFirst,
   sortCasesNewestFirst,
 } from '@rescuelog/sync-protocol/case/search';
+import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
 import { searchLocalCases } from '@rescuelog/sync-protocol/client/case-search';
 import {
@@ -83,13 +83,13 @@ window.caseSearchProfile = {
       await put('chunks', { id: i, ...columnar(rows.slice(i, i + size)) });
     await put('json', { id: 'all', text: JSON.stringify(columnar(rows)) });
     // A first search reads every summary and stores the list for the next start.
-    await searchLocalCases(db, {}, { userId: USER_ID, timeZone: CASE_SEARCH_TIME_ZONE });
+    await searchLocalCases(db, {}, { userId: USER_ID, timeZone: DEFAULT_SERVICE_TIME_ZONE });
     for (let i = 0; i < 100 && !(await db.caseLists.get(CASE_LIST_ID)); i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
   },
   async profileFreshPage() {
     const out: Record<string, number> = {};
-    const ctx = { userId: USER_ID, timeZone: CASE_SEARCH_TIME_ZONE };
+    const ctx = { userId: USER_ID, timeZone: DEFAULT_SERVICE_TIME_ZONE };
     await db.open();
     let t = performance.now();
     const step = (k: string) => {
@@ -128,7 +128,7 @@ window.caseSearchProfile = {
   async profile(runs) {
     const out: Record<string, number[]> = {};
     const add = (k: string, ms: number) => (out[k] ??= []).push(ms);
-    const ctx = { userId: USER_ID, timeZone: CASE_SEARCH_TIME_ZONE };
+    const ctx = { userId: USER_ID, timeZone: DEFAULT_SERVICE_TIME_ZONE };
     for (let i = 0; i < runs; i++) {
       {
         const fresh = new SyncDatabase(USER_ID);

@@ -19,11 +19,11 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import {
   caseSearchDateBounds,
-  CASE_SEARCH_TIME_ZONE,
   foldCaseNumber,
   foldText,
   type CaseSearchFilters,
 } from '@rescuelog/sync-protocol/case/search';
+import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
 import { freePort, REPO_ROOT, SERVER_ENTRY } from '../e2e/support/server';
 import { round, sessionCookie, table, writeHeaders, writeResult } from './support';
 
@@ -290,7 +290,7 @@ function searchSql(
       where.push(`(lower(responder_name) like ${r} or lower(responder_call_sign) like ${r})`);
     }
   }
-  const { fromMs, toMs } = caseSearchDateBounds(q, CASE_SEARCH_TIME_ZONE);
+  const { fromMs, toMs } = caseSearchDateBounds(q, DEFAULT_SERVICE_TIME_ZONE);
   if (fromMs !== null)
     where.push(`created_at >= ${p(new Date(fromMs).toISOString())}::timestamptz`);
   if (toMs !== null) where.push(`created_at < ${p(new Date(toMs).toISOString())}::timestamptz`);

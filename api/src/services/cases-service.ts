@@ -17,7 +17,7 @@ import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { hasPermission } from '@rescuelog/sync-protocol/permissions';
 import type { User } from '@rescuelog/sync-protocol/users';
 import { ApiError } from '../lib/api-error';
-import { SERVICE_TIME_ZONE } from './stats-service';
+import { serviceTimeZone } from '@rescuelog/sync-protocol/time';
 
 /**
  * Who sees which cases: a user allowed `casesLogged.view` by the §6 check rule (applied to
@@ -104,7 +104,7 @@ export async function searchCases(
   db: Kysely<Database>,
   user: Pick<User, 'id' | 'role' | 'permissions'>,
   q: CaseSearchQuery,
-  timeZone: string = SERVICE_TIME_ZONE,
+  timeZone: string = serviceTimeZone(),
 ): Promise<CaseSearchPage> {
   const conditions: Expression<SqlBool>[] = [sql<boolean>`deleted_at is null`];
   if (q.mine || !canSeeAllCases(user)) conditions.push(sql<boolean>`user_id = ${user.id}`);

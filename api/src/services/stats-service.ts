@@ -5,14 +5,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
 import type { Stats } from '@rescuelog/sync-protocol/stats';
-
-/** The service operates in South Africa (SAST, UTC+2, no daylight saving). */
-export const SERVICE_TIME_ZONE = 'Africa/Johannesburg';
+import { serviceTimeZone } from '@rescuelog/sync-protocol/time';
 
 export async function getStats(
   db: Kysely<Database>,
   now = new Date(),
-  timeZone = SERVICE_TIME_ZONE,
+  timeZone: string = serviceTimeZone(),
 ): Promise<Stats> {
   // date_trunc on the local wall-clock time, then back to an instant with `at time zone`.
   // PostgreSQL's 'week' is the ISO week, which starts on Monday. Deleted (tombstoned) cases

@@ -6,12 +6,7 @@ import type { CaseField } from '../sync/entities';
 import { BODY_REGIONS, type BodyRegion } from '../sync/entities';
 import { INTERVENTIONS, type Intervention } from '../sync/clinical';
 import type { CaseStepKey } from './steps';
-
-/**
- * Times are shown in the service's time zone, not the viewer's, so a record reads the same
- * on a device, on the server and on paper (api SERVICE_TIME_ZONE).
- */
-export const CASE_TIME_ZONE = 'Africa/Johannesburg';
+import { formatDateTime } from '../time';
 
 export const INTERVENTION_LABELS: Record<Intervention, string> = {
   // Airway
@@ -334,36 +329,6 @@ export function isTimeField(field: CaseField): boolean {
   return TIME_FIELDS.has(field);
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: CASE_TIME_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-const timeFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: CASE_TIME_ZONE,
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** 'dd/mm/yyyy, HH:mm' in the service's time zone, or null for a missing/unparsable time. */
-export function formatCaseDateTime(value: string | Date | null | undefined): string | null {
-  if (value === null || value === undefined || value === '') return null;
-  const d = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(d.getTime()) ? null : dateTimeFormat.format(d);
-}
-
-/** 'HH:mm' in the service's time zone, or null. */
-export function formatCaseTime(value: string | Date | null | undefined): string | null {
-  if (value === null || value === undefined || value === '') return null;
-  const d = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(d.getTime()) ? null : timeFormat.format(d);
-}
-
 export const EMPTY_VALUE = '—';
 
 const AVPU_LABELS: Record<string, string> = {
@@ -417,9 +382,9 @@ export function formatCaseValue(field: CaseField, value: unknown): string {
   if (isEmptyCaseValue(value)) return EMPTY_VALUE;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (TIME_FIELDS.has(field)) {
-    return (
-      formatCaseDateTime(typeof value === 'string' || value instanceof Date ? value : null) ??
-      String(value)
+    return formatDateTime(
+      typeof value === 'string' || value instanceof Date ? value : null,
+      String(value),
     );
   }
   if (typeof value === 'number') {

@@ -23,11 +23,10 @@ import {
   CASE_FIELD_LABELS,
   EMPTY_VALUE,
   INTERVENTION_LABELS,
-  formatCaseDateTime,
-  formatCaseTime,
   formatCaseValue,
   isEmptyCaseValue,
 } from './fields';
+import { formatDateTime, formatTime } from '../time';
 import { formatGcs, gcsPartsOf } from './gcs';
 import { classifyVital } from './vital-ranges';
 import { BE_FAST_SIGNS } from './completion';
@@ -148,7 +147,7 @@ function vitalLines(c: Partial<CaseRecord>, vitals: readonly VitalLike2[], out: 
       const flag = known.has(v.type)
         ? (classifyVital(v.type as VitalSignType, v.value, age) ?? v.status ?? null)
         : (v.status ?? null);
-      return `${formatVitalReading(v.type, clip(v.value, 50), flag)} at ${formatCaseTime(v.timestamp) ?? '?'}`;
+      return `${formatVitalReading(v.type, clip(v.value, 50), flag)} at ${formatTime(v.timestamp, '?')}`;
     };
     const label = known.has(type) ? VITAL_SIGNS[type as VitalSignType].label : type;
     out.add(
@@ -241,7 +240,7 @@ function assessment(c: Partial<CaseRecord>, vitals: readonly VitalLike2[]): Hand
     const where = isEmptyCaseValue(c.hemorrhagingLocationOther)
       ? text(c.hemorrhagingLocation)
       : joinPresent([text(c.hemorrhagingLocation), text(c.hemorrhagingLocationOther)], ': ');
-    const tourniquet = formatCaseTime(c.tourniquetApplicationTime);
+    const tourniquet = formatTime(c.tourniquetApplicationTime, '');
     l.add(
       'Catastrophic bleeding',
       joinPresent([
@@ -274,7 +273,7 @@ function assessment(c: Partial<CaseRecord>, vitals: readonly VitalLike2[]): Hand
   );
   const positive = BE_FAST_SIGNS.filter((f) => c[f] === true);
   if (positive.length > 0) {
-    const noted = formatCaseDateTime(c.fastTimeNoted);
+    const noted = formatDateTime(c.fastTimeNoted, '');
     l.add(
       'BE-FAST',
       `${positive.map((f) => CASE_FIELD_LABELS[f].toLowerCase()).join(', ')}${noted ? `; noted ${noted}` : ''}`,
@@ -289,7 +288,7 @@ function assessment(c: Partial<CaseRecord>, vitals: readonly VitalLike2[]): Hand
   }
   l.field(c, 'objectiveSymptoms');
   l.field(c, 'additionalFindings');
-  const neuroTime = formatCaseTime(c.neuroReassessmentTime);
+  const neuroTime = formatTime(c.neuroReassessmentTime, '');
   l.add(
     neuroTime ? `Neuro reassessment ${neuroTime}` : 'Neuro reassessment',
     joinPresent(
@@ -315,7 +314,7 @@ function addendaSummary(addenda: readonly AddendumLike[]): HandoverLine[] {
     const fields = a.changes.map((ch) =>
       ch.field in CASE_FIELD_LABELS ? CASE_FIELD_LABELS[ch.field as CaseField] : ch.field,
     );
-    const when = formatCaseDateTime(a.createdAt) ?? '';
+    const when = formatDateTime(a.createdAt, '');
     return {
       label: joinPresent(['Addendum', when, text(a.authorName) && `by ${text(a.authorName)}`], ' '),
       value: joinPresent(
@@ -360,7 +359,7 @@ export function buildHandover(input: HandoverInput): Handover {
   return {
     title: caseId ? `Patient handover — ${caseId}` : 'Patient handover',
     caseId,
-    generatedAt: formatCaseDateTime(input.generatedAt) ?? '',
+    generatedAt: formatDateTime(input.generatedAt, ''),
     sections: [
       identify(c),
       situation(c),

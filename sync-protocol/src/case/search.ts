@@ -4,9 +4,7 @@
 // that could drift (case-number folding, day bounds in the service time zone, order), and a
 // test runs one data set through both and expects the same ids in the same order.
 import type { CaseSearchQuery, CaseStatus } from '../cases';
-
-/** The service operates in South Africa (SAST, UTC+2, no daylight saving). */
-export const CASE_SEARCH_TIME_ZONE = 'Africa/Johannesburg';
+import { zonedDayStartMs } from '../time';
 
 /** The fields a search reads; both CaseSummary and a local case row have them. */
 export interface SearchableCase {
@@ -42,64 +40,6 @@ export function foldCaseNumber(value: string): string {
 /** Case-insensitive text as compared (SQL twin: lower()). */
 export function foldText(value: string): string {
   return value.toLowerCase();
-}
-
-const wallFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The zone's wall-clock time at instant `ms`, as if it were UTC (whole seconds). */
-function wallClockMs(ms: number, timeZone: string): number {
-  let format = wallFormatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      era: 'short',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    wallFormatters.set(timeZone, format);
-  }
-  const parts: Record<string, string> = {};
-  for (const p of format.formatToParts(new Date(ms))) parts[p.type] = p.value;
-  const year =
-    parts.era === 'BC' || parts.era === 'B' ? 1 - Number(parts.year) : Number(parts.year);
-  const wall = new Date(0);
-  wall.setUTCFullYear(year, Number(parts.month) - 1, Number(parts.day));
-  wall.setUTCHours(Number(parts.hour), Number(parts.minute), Number(parts.second), 0);
-  return wall.getTime();
-}
-
-function utcMidnight(day: string): number {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const wall = new Date(0);
-  wall.setUTCFullYear(year, month - 1, date);
-  return wall.getTime();
-}
-
-/** The instant a calendar day (YYYY-MM-DD) starts in `timeZone`, in ms since the epoch. */
-export function zonedDayStartMs(day: string, timeZone: string): number {
-  const midnight = utcMidnight(day);
-  const floorSecond = (ms: number) => ms - (((ms % 1000) + 1000) % 1000);
-  const offsetAt = (ms: number) => wallClockMs(ms, timeZone) - floorSecond(ms);
-  // The offset at local midnight is not known before the instant is: try the offsets around
-  // it and keep the earliest instant whose wall clock is on that day (a daylight-saving jump
-  // at midnight makes the day start at 01:00).
-  const first = midnight - offsetAt(midnight);
-  const candidates = [
-    first,
-    midnight - offsetAt(first),
-    midnight - offsetAt(first - 86_400_000),
-    midnight - offsetAt(first + 86_400_000),
-  ];
-  const onDay = candidates.filter((c) => {
-    const wall = wallClockMs(c, timeZone);
-    return wall >= midnight && wall < midnight + 86_400_000;
-  });
-  return onDay.length > 0 ? Math.min(...onDay) : first;
 }
 
 function nextDay(day: string): string | null {

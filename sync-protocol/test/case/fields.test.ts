@@ -75,13 +75,13 @@ describe('formatCaseValue', () => {
     expect(formatCaseValue('patientRefusedTransport', false)).toBe('No');
   });
 
-  it('shows times as en-GB dd/mm/yyyy, HH:mm in South African time', () => {
+  it('shows times as en-GB "21 Nov 2026, HH:mm" in South African time', () => {
     expect(formatCaseValue('callReceivedTime', '2026-11-21T05:07:00.000Z')).toBe(
-      '21/11/2026, 07:07',
+      '21 Nov 2026, 07:07',
     );
     // 23:30 UTC on the 31st is already the 1st in Johannesburg
     expect(formatCaseValue('hospitalArrivalTime', '2026-12-31T22:30:00.000Z')).toBe(
-      '01/01/2027, 00:30',
+      '1 Jan 2027, 00:30',
     );
     expect(formatCaseValue('fastTimeNoted', 'not a time')).toBe('not a time');
   });

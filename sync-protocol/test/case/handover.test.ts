@@ -43,7 +43,7 @@ describe('buildHandover', () => {
     ]);
     expect(h.caseId).toBe('C-2611-7Q4M-XK3P');
     expect(h.title).toBe('Patient handover — C-2611-7Q4M-XK3P');
-    expect(h.generatedAt).toBe('21/11/2026, 08:10');
+    expect(h.generatedAt).toBe('21 Nov 2026, 08:10');
   });
 
   it('identifies the patient, the responder and the medical aid', () => {
@@ -117,8 +117,8 @@ describe('buildHandover', () => {
     expect(lines(h, 'situation')).toMatchObject({
       'Incident type': 'Medical',
       Location: '12 Long Street, Cape Town · GPS -33.92490, 18.42410',
-      'Call received': '21/11/2026, 07:00',
-      'Responder arrived': '21/11/2026, 07:12',
+      'Call received': '21 Nov 2026, 07:00',
+      'Responder arrived': '21 Nov 2026, 07:12',
       'Chief complaint / symptoms': 'Chest pain, Sweating',
       Triage: 'YELLOW',
     });
@@ -164,7 +164,7 @@ describe('buildHandover', () => {
     expect(JSON.stringify(h)).not.toContain('999');
     expect(a.GCS).toBe('E3 V4 M6 = 13');
     expect(a.AVPU).toBe('V — Responds to voice');
-    expect(a['BE-FAST']).toBe('arm weakness; noted 21/11/2026, 06:30');
+    expect(a['BE-FAST']).toBe('arm weakness; noted 21 Nov 2026, 06:30');
     expect(a.Chest).toBe('Bruising left ribs');
     expect(a.Head).toBeUndefined();
     expect(a['Catastrophic bleeding']).toBe(
@@ -200,7 +200,7 @@ describe('buildHandover', () => {
     expect(r['Transport priority']).toBe('Priority 2');
     expect(r['Receiving hospital']).toBe('Groote Schuur Hospital');
     expect(r.Notes).toBe('Wife travelling with patient');
-    expect(r['Addendum 21/11/2026, 09:00 by Sipho Dlamini']).toBe(
+    expect(r['Addendum 21 Nov 2026, 09:00 by Sipho Dlamini']).toBe(
       'Wrong age — changed Approximate age',
     );
 

@@ -3,19 +3,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  CASE_SEARCH_TIME_ZONE,
   caseSearchDateBounds,
   compareCasesNewestFirst,
   foldCaseNumber,
   hasCaseSearchFilters,
   matchesCaseSearch,
   sortCasesNewestFirst,
-  zonedDayStartMs,
   type SearchableCase,
 } from '../../src/case/search';
+import { DEFAULT_SERVICE_TIME_ZONE, zonedDayStartMs } from '../../src/time';
 import { caseSearchQuerySchema, isCalendarDay } from '../../src/cases';
 
-const ctx = { userId: 7, timeZone: CASE_SEARCH_TIME_ZONE };
+const ctx = { userId: 7, timeZone: DEFAULT_SERVICE_TIME_ZONE };
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 describe('case number folding', () => {
@@ -36,11 +35,11 @@ describe('case number folding', () => {
 
 describe('days in the service time zone', () => {
   it('starts a Johannesburg day at 22:00 UTC the day before', () => {
-    expect(iso(zonedDayStartMs('2026-11-21', CASE_SEARCH_TIME_ZONE))).toBe(
+    expect(iso(zonedDayStartMs('2026-11-21', DEFAULT_SERVICE_TIME_ZONE))).toBe(
       '2026-11-20T22:00:00.000Z',
     );
     expect(
-      caseSearchDateBounds({ from: '2026-11-21', to: '2026-11-21' }, CASE_SEARCH_TIME_ZONE),
+      caseSearchDateBounds({ from: '2026-11-21', to: '2026-11-21' }, DEFAULT_SERVICE_TIME_ZONE),
     ).toEqual({
       fromMs: Date.parse('2026-11-20T22:00:00.000Z'),
       toMs: Date.parse('2026-11-21T22:00:00.000Z'),
@@ -60,7 +59,7 @@ describe('days in the service time zone', () => {
 
   it('agrees with the zone’s own calendar for any instant (property)', () => {
     const dayOf = new Intl.DateTimeFormat('en-CA', {
-      timeZone: CASE_SEARCH_TIME_ZONE,
+      timeZone: DEFAULT_SERVICE_TIME_ZONE,
       year: 'numeric',
       month: '2-digit',
       day: '2-digit',
@@ -70,7 +69,7 @@ describe('days in the service time zone', () => {
         const day = dayOf.format(new Date(ms));
         const { fromMs, toMs } = caseSearchDateBounds(
           { from: day, to: day },
-          CASE_SEARCH_TIME_ZONE,
+          DEFAULT_SERVICE_TIME_ZONE,
         );
         expect(fromMs).not.toBeNull();
         expect(ms).toBeGreaterThanOrEqual(fromMs ?? Number.NaN);
@@ -87,7 +86,7 @@ describe('days in the service time zone', () => {
     expect(matchesCaseSearch(c('2026-11-22T21:59:59.999Z'), q, ctx)).toBe(true);
     expect(matchesCaseSearch(c('2026-11-22T22:00:00.000Z'), q, ctx)).toBe(false);
     expect(matchesCaseSearch({ createdAt: null }, q, ctx)).toBe(false);
-    expect(caseSearchDateBounds({ to: '9999-12-31' }, CASE_SEARCH_TIME_ZONE).toMs).toBeNull();
+    expect(caseSearchDateBounds({ to: '9999-12-31' }, DEFAULT_SERVICE_TIME_ZONE).toMs).toBeNull();
   });
 
   it('accepts only real calendar days in the query', () => {

@@ -8,7 +8,8 @@ import { Dexie } from 'dexie';
 import fc from 'fast-check';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CASE_SEARCH_TIME_ZONE, sortCasesNewestFirst } from '../../src/case/search';
+import { sortCasesNewestFirst } from '../../src/case/search';
+import { DEFAULT_SERVICE_TIME_ZONE } from '../../src/time';
 import type { CaseSummary } from '../../src/cases';
 import { searchLocalCases } from '../../src/client/case-search';
 import {
@@ -24,7 +25,7 @@ import { saveMutation } from '../../src/client/outbox';
 import { generateHumanId } from '../../src/sync/human-id';
 
 const USER_ID = 7;
-const ctx = { userId: USER_ID, timeZone: CASE_SEARCH_TIME_ZONE };
+const ctx = { userId: USER_ID, timeZone: DEFAULT_SERVICE_TIME_ZONE };
 const opened: SyncDatabase[] = [];
 
 /** A database object on `indexedDB`: a new one is what opening the app again gives. */

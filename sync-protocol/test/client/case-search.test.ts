@@ -4,7 +4,7 @@
 import { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CASE_SEARCH_TIME_ZONE } from '../../src/case/search';
+import { DEFAULT_SERVICE_TIME_ZONE } from '../../src/time';
 import { pendingRecordIds, recentLocalCases, searchLocalCases } from '../../src/client/case-search';
 import { SUMMARY_VERSION_ID } from '../../src/client/case-summaries';
 import { SyncDatabase, syncDatabaseName } from '../../src/client/local-db';
@@ -12,7 +12,7 @@ import { saveMutation } from '../../src/client/outbox';
 import { generateHumanId } from '../../src/sync/human-id';
 
 const USER_ID = 7;
-const ctx = { userId: USER_ID, timeZone: CASE_SEARCH_TIME_ZONE };
+const ctx = { userId: USER_ID, timeZone: DEFAULT_SERVICE_TIME_ZONE };
 const opened: SyncDatabase[] = [];
 
 function openDb(indexedDB = new IDBFactory()): SyncDatabase {

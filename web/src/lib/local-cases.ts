@@ -3,10 +3,10 @@
 // service worker or a pull changes the cases or the outbox, so a case made offline shows at
 // once. Search semantics: sync-protocol/src/case/search.ts.
 import {
-  CASE_SEARCH_TIME_ZONE,
   compareCasesNewestFirst,
   type CaseSearchFilters,
 } from '@rescuelog/sync-protocol/case/search';
+import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
 import {
   pendingRecordIds,
@@ -44,7 +44,7 @@ export function useDeviceCaseSearch(
     const found = await searchLocalCases(
       session.db,
       parsed,
-      { userId: session.userId, timeZone: CASE_SEARCH_TIME_ZONE },
+      { userId: session.userId, timeZone: DEFAULT_SERVICE_TIME_ZONE },
       { onUnreadable: () => (unreadable += 1) },
     );
     const copies = await session.db.serverCopies.bulkGet(found.cases.map((c) => c.id));

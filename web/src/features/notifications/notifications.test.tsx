@@ -70,7 +70,7 @@ describe('notifications dialog', () => {
       within(first as HTMLElement).getByRole('img', { name: 'Emergency' }),
     ).toBeInTheDocument();
     expect(first).toHaveTextContent('Evacuate low bridge area');
-    expect(first).toHaveTextContent('Sent 20 Nov 2026, 14:30');
+    expect(first).toHaveTextContent('Sent 20 Nov 2026, 16:30');
     const second = within(dialog).getByRole('heading', { name: 'Server upgrade' }).closest('li');
     expect(second).toHaveClass('notification--low');
     expect(
@@ -81,7 +81,7 @@ describe('notifications dialog', () => {
     const read = (await within(dialog).findByRole('heading', { name: 'Welcome' })).closest('li');
     expect(read).toHaveClass('notification--normal');
     expect(within(read as HTMLElement).getByRole('img', { name: 'General' })).toBeInTheDocument();
-    expect(read).toHaveTextContent('Read 2 Nov 2026, 10:15');
+    expect(read).toHaveTextContent('Read 2 Nov 2026, 12:15');
   });
 
   it('shows a loading state and then the empty states', async () => {

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { useUserAction, useUserDocuments } from '../api/admin-users';
 import { PermissionsEditor } from './permissions-editor';
 

@@ -1,12 +1,9 @@
 // The addenda of a case, oldest first: who wrote each (the name and call sign the addendum
 // was signed with), when, why, and every field's value before and after.
-import {
-  CASE_FIELD_LABELS,
-  formatCaseDateTime,
-  formatCaseValue,
-} from '@rescuelog/sync-protocol/case/fields';
+import { CASE_FIELD_LABELS, formatCaseValue } from '@rescuelog/sync-protocol/case/fields';
 import type { CaseField } from '@rescuelog/sync-protocol/sync/entities';
 import { CASE_FIELDS } from '@rescuelog/sync-protocol/sync/entities';
+import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import type { LocalAddendum } from '../data/use-case';
 
 const KNOWN_FIELDS = new Set<string>(CASE_FIELDS);
@@ -38,8 +35,7 @@ export function AddendaList({
         return (
           <li key={addendum.id} className="addendum" aria-labelledby={headingId}>
             <h4 id={headingId} className="addendum__title">
-              Addendum {index + 1} ·{' '}
-              {formatCaseDateTime(addendum.createdAt) ?? 'time not known yet'}
+              Addendum {index + 1} · {formatDateTime(addendum.createdAt, 'time not known yet')}
             </h4>
             <p className="addendum__author">By {authorName(addendum)}</p>
             <p className="addendum__reason">

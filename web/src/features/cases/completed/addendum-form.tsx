@@ -15,7 +15,8 @@ import { Plus, Trash2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { useUser } from '@/lib/auth';
 import { toast } from '@/lib/toast-store';
-import { ChoiceGroup, toLocalInput } from '../components/case-controls';
+import { ChoiceGroup } from '../components/case-controls';
+import { fromZonedInputValue, toZonedInputValue } from '@rescuelog/sync-protocol/time';
 import { addCaseAddendum, type AddendumChange } from '../data/case-writes';
 import type { LocalCase } from '../data/use-case';
 import { draftOf, fieldKind, parseDraft, sameValue, type FieldKind } from './field-kinds';
@@ -328,9 +329,9 @@ function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: V
               {...common}
               type="datetime-local"
               className="input case-input case-time__input"
-              value={toLocalInput(draft)}
+              value={toZonedInputValue(draft)}
               onChange={(e) => {
-                const d = e.target.value ? new Date(e.target.value) : null;
+                const d = fromZonedInputValue(e.target.value);
                 onDraft(d && !Number.isNaN(d.getTime()) ? d.toISOString() : '');
               }}
             />

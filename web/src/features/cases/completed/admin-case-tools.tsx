@@ -2,7 +2,7 @@
 // completed case with a reason (audited; devices reopen it when they next pull), and the
 // case's access history from the audit log, newest first, a page at a time.
 import { caseUnlockSchema, type CaseAccessEntry } from '@rescuelog/sync-protocol/cases';
-import { formatCaseDateTime } from '@rescuelog/sync-protocol/case/fields';
+import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { CloudOff, History, Unlock } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/lib/api-client';
@@ -177,11 +177,11 @@ function AccessHistory({ caseId }: { caseId: string }) {
                 {entries.map((entry) => (
                   <tr key={entry.id}>
                     <td>
-                      {formatCaseDateTime(entry.occurredAt ?? entry.at) ?? entry.at}
+                      {formatDateTime(entry.occurredAt ?? entry.at, entry.at)}
                       {entry.occurredAt && entry.occurredAt !== entry.at ? (
                         <span className="access-history__note">
                           {' '}
-                          (on a device; synced {formatCaseDateTime(entry.at)})
+                          (on a device; synced {formatDateTime(entry.at)})
                         </span>
                       ) : null}
                     </td>

@@ -8,7 +8,7 @@ import {
   type AddendumLike,
   type VitalLike2,
 } from '@rescuelog/sync-protocol/case/handover';
-import { formatCaseDateTime } from '@rescuelog/sync-protocol/case/fields';
+import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import type { VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
 import { FilePlus2, Lock, PencilLine } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
@@ -123,8 +123,8 @@ export function CaseRecordView({
         )}
         <p className="completed-status__meta">
           {completed
-            ? `Completed ${formatCaseDateTime(record.completedAt) ?? '(time not known yet)'}. Read-only: corrections are addenda.`
-            : `Started ${formatCaseDateTime(record.createdAt) ?? '(time not known yet)'}.`}
+            ? `Completed ${formatDateTime(record.completedAt, '(time not known yet)')}. Read-only: corrections are addenda.`
+            : `Started ${formatDateTime(record.createdAt, '(time not known yet)')}.`}
           {onDevice ? null : ' Opened from the server: this device does not hold this case.'}
         </p>
       </section>

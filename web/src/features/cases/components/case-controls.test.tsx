@@ -212,8 +212,8 @@ describe('CaseTimeField', () => {
     await waitFor(async () =>
       expect(await edits(id)).toEqual([{ callReceivedTime: '2026-11-20T10:15:00.000Z' }]),
     );
-    // Tests run in UTC: the local value is the same wall time.
-    await waitFor(() => expect(input).toHaveValue('2026-11-20T10:15'));
+    // Shown on the service's clock (SAST, UTC+2) although the tests run in UTC.
+    await waitFor(() => expect(input).toHaveValue('2026-11-20T12:15'));
 
     await user.click(screen.getByRole('button', { name: 'Call received: clear' }));
     await waitFor(async () => expect((await storedCase(id))?.callReceivedTime).toBeNull());
@@ -226,12 +226,12 @@ describe('CaseTimeField', () => {
       <CaseTimeField field="arrivalTime" label="Ambulance arrival time" />,
     );
     const input = screen.getByLabelText('Ambulance arrival time');
-    await waitFor(() => expect(input).toHaveValue('2026-11-20T10:05'));
+    await waitFor(() => expect(input).toHaveValue('2026-11-20T12:05'));
     // A segment being retyped makes the input report '' until the value is complete again.
     fireEvent.change(input, { target: { value: '' } });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await storedCase(id))?.arrivalTime).toBe('2026-11-20T10:05:00.000Z');
-    fireEvent.change(input, { target: { value: '2026-11-20T10:07' } });
+    fireEvent.change(input, { target: { value: '2026-11-20T12:07' } });
     await waitFor(async () =>
       expect((await storedCase(id))?.arrivalTime).toBe('2026-11-20T10:07:00.000Z'),
     );
@@ -245,13 +245,13 @@ describe('CaseTimeField', () => {
     ]);
   });
 
-  it('saves a typed date and time as an instant', async () => {
+  it('saves a typed date and time as an instant on the service clock', async () => {
     const { id } = await renderControls(
       {},
       <CaseTimeField field="departureTime" label="Departure time" />,
     );
     fireEvent.change(screen.getByLabelText('Departure time'), {
-      target: { value: '2026-11-20T11:05' },
+      target: { value: '2026-11-20T13:05' },
     });
     await waitFor(async () =>
       expect(await edits(id)).toEqual([{ departureTime: '2026-11-20T11:05:00.000Z' }]),

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { CaseField, CaseFields } from '@rescuelog/sync-protocol/sync/entities';
 import { caseFieldId, useCaseForm } from './case-form';
+import { fromZonedInputValue, toZonedInputValue } from '@rescuelog/sync-protocol/time';
 import './case-form.css';
 
 type ValueOf<K extends CaseField> = NonNullable<CaseFields[K]>;
@@ -320,17 +321,6 @@ export function CaseNumberField({
 
 type TimeCaseField = FieldsOfType<string> & `${string}Time${string}`;
 
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
-}
-/** ISO instant → the value of a datetime-local input in the device's time zone. */
-export function toLocalInput(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  return `${String(d.getFullYear())}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
 interface TimeProps {
   field: TimeCaseField;
   label: string;
@@ -344,7 +334,7 @@ export function CaseTimeField({ field, label, required, hint, now = () => new Da
   const { record, readOnly, save } = useCaseForm();
   const raw = record[field];
   const stored = typeof raw === 'string' ? raw : null;
-  const storedLocal = toLocalInput(stored);
+  const storedLocal = toZonedInputValue(stored);
   const [error, setError] = useState<string | undefined>();
   // The input's own text: while a date or time is being typed it is incomplete (the input
   // reports ''), which must neither clear the stored time nor be overwritten by it.
@@ -370,8 +360,8 @@ export function CaseTimeField({ field, label, required, hint, now = () => new Da
           onChange={(e) => {
             const text = e.target.value;
             setDraft(text);
-            const d = text ? new Date(text) : null;
-            if (d && !Number.isNaN(d.getTime())) void write(d.toISOString());
+            const d = fromZonedInputValue(text);
+            if (d) void write(d.toISOString());
           }}
           onBlur={() => {
             // Emptied by keyboard (not mid-typing any more): not recorded.

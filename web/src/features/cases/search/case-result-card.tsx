@@ -3,7 +3,7 @@ import { stepPath } from '@rescuelog/sync-protocol/case/steps';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
 import { ChevronRight, CloudOff } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { STATUS_LABELS } from './case-search-form';
 
 /**

@@ -174,7 +174,7 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
     expect(cards[1]).not.toHaveTextContent('Not yet synced');
     expect(cards[2]).toHaveTextContent('Johan Botha');
     expect(cards[2]).toHaveTextContent('Burns');
-    expect(cards[2]).toHaveTextContent('5 Mar 2020, 08:15');
+    expect(cards[2]).toHaveTextContent('5 Mar 2020, 10:15');
     expect(cards[2]).toHaveTextContent('Anele Mokoena (ALPHA-2)');
     expect(cards[2]).toHaveTextContent('Completed');
     expect(screen.getByText('Showing 3 cases; more on the server')).toBeInTheDocument();

@@ -1,7 +1,7 @@
 // Secondary survey (domain.md step 3): SAMPLE history, OPQRST with the pain score, BE-FAST,
 // the head-to-toe exam, neuro reassessment, other findings, and the vital signs. A long
 // page, so it opens with jump links to each part.
-import { formatCaseDateTime } from '@rescuelog/sync-protocol/case/fields';
+import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { formatGcs, gcsPartsOf } from '@rescuelog/sync-protocol/case/gcs';
 import {
   CaseChoice,
@@ -109,7 +109,7 @@ export function SecondarySurveyForm({ now = () => new Date() }: { now?: () => Da
           <QuickFill
             label="Now"
             disabled={readOnly}
-            onClick={() => void save({ lastMealTime: formatCaseDateTime(now()) })}
+            onClick={() => void save({ lastMealTime: formatDateTime(now()) })}
           />
         </div>
         <CaseTextField field="lastMealContent" label="L — Last oral intake: what" />

@@ -143,12 +143,14 @@ describe('Secondary Survey', { timeout: 40_000 }, () => {
     );
     await user.click(sample.getByRole('button', { name: 'Now' }));
     await waitFor(async () =>
-      expect((await storedCase(id))?.lastMealTime).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/),
+      expect((await storedCase(id))?.lastMealTime).toMatch(
+        /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/,
+      ),
     );
     await waitFor(() =>
       expect(
         (sample.getByLabelText('L — Last oral intake: when') as HTMLInputElement).value,
-      ).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/),
+      ).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/),
     );
 
     const opqrst = section('OPQRST');

@@ -3,7 +3,7 @@
 // Where corrections are allowed, tapping a reading opens the void dialog (the reading stays
 // on the record; the right value is entered again as a new reading).
 import * as Dialog from '@radix-ui/react-dialog';
-import { formatCaseDateTime, formatCaseTime } from '@rescuelog/sync-protocol/case/fields';
+import { formatDateTime, formatTime, zonedDay } from '@rescuelog/sync-protocol/time';
 import { VITAL_SIGNS } from '@rescuelog/sync-protocol/sync/clinical';
 import { useId, useState, type FormEvent } from 'react';
 import {
@@ -32,7 +32,7 @@ const QUICK_REASONS = [
 ];
 
 function sameDay(readings: readonly ReadingLike[]): boolean {
-  const days = new Set(readings.map((r) => (formatCaseDateTime(r.timestamp) ?? '').slice(0, 10)));
+  const days = new Set(readings.map((r) => zonedDay(r.timestamp)));
   return days.size <= 1;
 }
 
@@ -46,8 +46,7 @@ export function VitalSignsTable({ readings, ageYears, onVoid }: VitalSignsTableP
   const types = typesWithReadings(shown);
   const times = [...new Set(shown.map((r) => r.timestamp ?? ''))].sort();
   const withDate = !sameDay(shown);
-  const timeText = (iso: string) =>
-    (withDate ? formatCaseDateTime(iso) : formatCaseTime(iso)) ?? iso;
+  const timeText = (iso: string) => (withDate ? formatDateTime(iso, iso) : formatTime(iso, iso));
 
   return (
     <>

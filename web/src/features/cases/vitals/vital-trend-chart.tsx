@@ -3,7 +3,7 @@
 // outside it are drawn as a triangle pointing the way they are off (shape, not only
 // colour). Each chart is an image with a text summary for screen readers, e.g. 'Heart
 // rate 3 readings, latest 128 /min HIGH, rising'. Voided readings are left out.
-import { formatCaseTime } from '@rescuelog/sync-protocol/case/fields';
+import { formatTime } from '@rescuelog/sync-protocol/time';
 import { normalRange } from '@rescuelog/sync-protocol/case/vital-ranges';
 import { VITAL_SIGNS, type VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
 import {
@@ -172,11 +172,11 @@ export function VitalTrendChart({ type, readings, ageYears }: VitalTrendChartPro
           {round(min)}
         </text>
         <text className="vital-chart__label" x={PAD.left} y={H - 6} textAnchor="start">
-          {formatCaseTime(data[0]?.time) ?? ''}
+          {formatTime(data[0]?.time, '')}
         </text>
         {data.length > 1 ? (
           <text className="vital-chart__label" x={W - PAD.right} y={H - 6} textAnchor="end">
-            {formatCaseTime(data[data.length - 1]?.time) ?? ''}
+            {formatTime(data[data.length - 1]?.time, '')}
           </text>
         ) : null}
         {data.length > 1 ? (

@@ -7,10 +7,9 @@ import {
   parseVitalValue,
   type ParsedVital,
 } from '@rescuelog/sync-protocol/case/vital-ranges';
-import { formatCaseTime } from '@rescuelog/sync-protocol/case/fields';
+import { formatTime, fromZonedInputValue, toZonedInputValue } from '@rescuelog/sync-protocol/time';
 import { VITAL_SIGNS, type VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { toLocalInput } from '../components/case-controls';
 import { recordVitalSign } from '../data/case-writes';
 import type { LocalCase } from '../data/use-case';
 import { vitalLabel } from './vital-display';
@@ -110,9 +109,9 @@ export function VitalsEntryForm({
   const [appliedReentry, setAppliedReentry] = useState<number | null>(null);
   if (reentry && reentry.key !== appliedReentry) {
     setAppliedReentry(reentry.key);
-    setCustomTime(toLocalInput(reentry.timestamp));
+    setCustomTime(toZonedInputValue(reentry.timestamp));
     setReentryNote(
-      `Enter the correct ${vitalLabel(reentry.type).toLowerCase()} taken at ${formatCaseTime(reentry.timestamp) ?? ''}.`,
+      `Enter the correct ${vitalLabel(reentry.type).toLowerCase()} taken at ${formatTime(reentry.timestamp, '')}.`,
     );
     setSaved(null);
   }
@@ -145,7 +144,7 @@ export function VitalsEntryForm({
       if ('error' in parsed) problems.bloodPressure = parsed.error;
       else readings.splice(2, 0, { type: 'bloodPressure', parsed });
     }
-    const at = customTime ? new Date(customTime) : now();
+    const at = (customTime ? fromZonedInputValue(customTime) : null) ?? now();
     if (Number.isNaN(at.getTime()))
       problems.time = 'Enter the date and time the readings were taken';
     else if (at.getTime() > now().getTime() + 5 * 60_000)
@@ -194,7 +193,7 @@ export function VitalsEntryForm({
       setErrors({});
       setReentryNote(null);
       const count = readings.length === 1 ? '1 reading' : `${String(readings.length)} readings`;
-      setSaved(`Saved ${count} taken at ${formatCaseTime(at) ?? ''}.`);
+      setSaved(`Saved ${count} taken at ${formatTime(at, '')}.`);
     } catch (error) {
       setErrors({
         form: `Could not save on this device: ${error instanceof Error ? error.message : String(error)}`,
@@ -339,7 +338,7 @@ export function VitalsEntryForm({
               id={`${base}-time`}
               className="input case-input case-time__input"
               type="datetime-local"
-              value={customTime || toLocalInput(tick.toISOString())}
+              value={customTime || toZonedInputValue(tick.toISOString())}
               aria-describedby={`${base}-time-hint${errors.time ? ` ${base}-time-error` : ''}`}
               aria-invalid={errors.time ? true : undefined}
               onChange={(e) => {

@@ -89,7 +89,7 @@ describe('Vital signs quick entry', { timeout: 20_000 }, () => {
     expect(screen.getByLabelText('Heart rate (/min)')).toHaveAccessibleDescription(
       /HIGH Normal range \(Adult\): 60–100 \/min/,
     );
-    setTakenAt('2026-11-20T10:15');
+    setTakenAt('2026-11-20T12:15');
     await user.click(screen.getByRole('button', { name: 'Save readings' }));
 
     expect(await screen.findByText('Saved 6 readings taken at 12:15.')).toBeInTheDocument();
@@ -286,7 +286,7 @@ describe('Vital signs over time', { timeout: 20_000 }, () => {
 
     // Re-entry: the voided reading's time is set and its box focused.
     expect(screen.getByText('Enter the correct heart rate taken at 12:10.')).toBeInTheDocument();
-    expect(screen.getByLabelText('Taken at')).toHaveValue('2026-11-20T10:10');
+    expect(screen.getByLabelText('Taken at')).toHaveValue('2026-11-20T12:10');
     expect(screen.getByLabelText('Heart rate (/min)')).toHaveFocus();
     await user.type(screen.getByLabelText('Heart rate (/min)'), '80');
     await user.click(screen.getByRole('button', { name: 'Save readings' }));

@@ -4,7 +4,7 @@ import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { Spinner } from '@/components/ui/spinner';
 import { useAfterFirstLoad } from '@/hooks/use-after-first-load';
-import { formatRelativeTime } from '@/lib/format';
+import { formatRelativeTime } from '@rescuelog/sync-protocol/time';
 import type { RecentCases as RecentCasesState } from '../api/use-recent-cases';
 import { useRecentServerCases } from '../api/use-recent-server-cases';
 

@@ -6,7 +6,7 @@ import type {
 import { Bell, BellOff, CheckCheck, Info, Siren, Wrench, type LucideIcon } from 'lucide-react';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime } from '@rescuelog/sync-protocol/time';
 
 const TYPE_ICONS: Record<NotificationType, { icon: LucideIcon; label: string }> = {
   emergency: { icon: Siren, label: 'Emergency' },

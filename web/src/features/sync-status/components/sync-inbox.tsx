@@ -6,7 +6,7 @@ import type { MutationName } from '@rescuelog/sync-protocol/sync/mutations';
 import { REJECTION_MESSAGES, type RejectionCode } from '@rescuelog/sync-protocol/sync/rejections';
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { useRejections, useSyncSession } from '@/lib/sync/use-sync';
 import '../sync-status.css';
 

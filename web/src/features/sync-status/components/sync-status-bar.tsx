@@ -3,7 +3,7 @@
 // update the app, or look at changes the server refused).
 import { AlertTriangle, CloudOff, CloudUpload, RefreshCw, Wifi, WifiOff } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatTime } from '@rescuelog/sync-protocol/time';
 import { useSyncSession } from '@/lib/sync/use-sync';
 import {
   useLastSuccessfulSync,
@@ -13,8 +13,6 @@ import {
   useSyncStatus,
 } from '@/lib/sync/use-sync';
 import '../sync-status.css';
-
-const timeOnly = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short' });
 
 export function pendingLabel(count: number): string {
   if (count === 0) return 'All changes synced';
@@ -45,7 +43,7 @@ export function SyncStatusBar() {
     message =
       'This version of the app can no longer sync. Reload to update; your changes are kept.';
   else if (status.phase === 'backoff' && pending !== 0) {
-    message = `Sync failed: ${status.lastError ?? 'unknown error'}.${status.nextRetryAt ? ` Retrying at ${timeOnly.format(status.nextRetryAt)}.` : ''}`;
+    message = `Sync failed: ${status.lastError ?? 'unknown error'}.${status.nextRetryAt ? ` Retrying at ${formatTime(status.nextRetryAt)}.` : ''}`;
   }
 
   return (
