@@ -15,11 +15,12 @@ import {
 } from '@rescuelog/db/connect';
 import { migrateToLatest } from '@rescuelog/db/migrate';
 import { createTestDatabase } from '@rescuelog/db/testing';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
-import type { RawMutation } from '@rescuelog/sync-protocol/sync/mutations';
-import { SCHEMA_VERSION } from '@rescuelog/sync-protocol/sync/versions';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
+import type { RawMutation } from '@rescuelog/sync-protocol/platform/envelope';
+import { SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
 import { pushBatch } from '../src/services/sync/push-service';
-import type { Actor } from '../src/services/sync/sync-access';
+import type { Actor } from '@rescuelog/sync-protocol/platform/access';
+import { appRegistry } from '@rescuelog/sync-protocol/records/registry';
 
 const RESULTS_DIR = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -137,7 +138,7 @@ export async function runPushBench(
     // Warm-up (query plans, caches), not measured.
     const warm = crypto.randomUUID();
     for (let seq = 1; seq <= 20; seq++)
-      await pushBatch(db, actor, origin, {
+      await pushBatch(db, appRegistry, actor, origin, {
         deviceId: warm,
         mutations: [caseCreate(warm, user.id, seq)],
       });
@@ -151,7 +152,7 @@ export async function runPushBench(
       const mutations = Array.from({ length: BATCH }, () =>
         caseCreate(batchedDevice, user.id, ++seq),
       );
-      const response = await pushBatch(db, actor, origin, { deviceId: batchedDevice, mutations });
+      const response = await pushBatch(db, appRegistry, actor, origin, { deviceId: batchedDevice, mutations });
       if (response.results.some((r) => r.status !== 'applied'))
         throw new Error('a batched mutation was not applied');
     }
@@ -171,7 +172,7 @@ export async function runPushBench(
     const singleStart = performance.now();
     const singleCpu = process.cpuUsage();
     for (let i = 0; i < SINGLES; i++) {
-      await pushBatch(db, actor, origin, {
+      await pushBatch(db, appRegistry, actor, origin, {
         deviceId: singleDevice,
         mutations: [caseCreate(singleDevice, user.id, ++seq)],
       });

@@ -25,10 +25,12 @@ import { rateLimitPlugin, type RateLimitSettings } from './plugins/external/rate
 import { webAppPlugin } from './plugins/external/web-app';
 import { passwordsPlugin, type PasswordHashingParams } from './plugins/app/passwords';
 import { auditPlugin } from './plugins/app/audit';
+import { recordsPlugin } from './plugins/app/records';
 import { authenticationPlugin } from './plugins/app/authentication';
 import { guardsPlugin } from './plugins/app/guards';
 import { publicRoutes } from './routes/public/public-routes';
 import { protectedRoutes } from './routes/api/protected-routes';
+import type { Registry } from '@rescuelog/sync-protocol/platform/registry';
 
 export interface AppOptions {
   config: AppConfig;
@@ -43,6 +45,8 @@ export interface AppOptions {
   embeddedMaintenance?: EmbeddedMaintenanceSchedule;
   /** Test-only: route plugins registered in the protected /api context (after the real ones). */
   extraProtectedRoutes?: FastifyPluginAsync;
+  /** The record kinds this server syncs (default: the app's registry). */
+  registry?: Registry;
 }
 
 const MESSAGES_BY_STATUS: Record<number, { code: ErrorCode; error: string }> = {
@@ -160,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await fastify.register(envPlugin, { config: options.config });
+  await fastify.register(recordsPlugin, { registry: options.registry });
   await fastify.register(databasePlugin, {
     database: options.database,
     maintenance: options.embeddedMaintenance,

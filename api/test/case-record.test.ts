@@ -6,7 +6,7 @@ import {
   caseRecordResponseSchema,
   type CaseAccessEntry,
 } from '@rescuelog/sync-protocol/cases';
-import { caseRecordSchema } from '@rescuelog/sync-protocol/sync/entities';
+import { caseRecordSchema } from '@rescuelog/sync-protocol/records/case';
 import type { TestApp } from './helpers';
 import {
   Device,

@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
 import { build, loginAs, type TestApp, type TestClient } from './helpers';
 

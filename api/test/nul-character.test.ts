@@ -3,7 +3,7 @@
 // changes behind it in the device's outbox still apply.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import type { TestApp } from './helpers';
 import { buildSyncApp, caseRow, Device, syncUser, type SyncUser } from './sync-fixtures';
 

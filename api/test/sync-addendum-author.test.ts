@@ -7,12 +7,12 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseRecordResponseSchema } from '@rescuelog/sync-protocol/cases';
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
-import { rememberAuthor } from '@rescuelog/sync-protocol/client/local-effects';
+import { rememberAuthor } from '@rescuelog/sync-protocol/client/device-store';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { pullChanges } from '@rescuelog/sync-protocol/client/pull';
-import type { Mutation } from '@rescuelog/sync-protocol/sync/mutations';
-import { RejectionCode } from '@rescuelog/sync-protocol/sync/rejections';
+import type { MutationEnvelope as Mutation } from '@rescuelog/sync-protocol/platform/envelope';
+import { RejectionCode } from '@rescuelog/sync-protocol/platform/rejections';
 import type { TestApp } from './helpers';
 import {
   Device,
@@ -24,6 +24,7 @@ import {
   uuid,
   type SyncUser,
 } from './sync-fixtures';
+import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
 describe('addenda name their author', () => {
   let t: TestApp;
@@ -115,7 +116,7 @@ describe('addenda name their author', () => {
     const forged = addendum(device, c.id);
     const inArgs = {
       ...forged,
-      args: { ...forged.args, authorName: 'Dr Someone Else', authorCallSign: 'HQ-1' },
+      args: { ...(forged.args as Record<string, unknown>), authorName: 'Dr Someone Else', authorCallSign: 'HQ-1' },
     };
     const res = await device.pushRaw([inArgs]);
     expect(res.status).toBe(200);
@@ -209,8 +210,8 @@ describe('addenda name their author', () => {
   it("a device shows its own pending addendum signed offline, then the server's stamp after the pull; another device shows the author", async () => {
     const device = new Device(alice);
     const c = await completedCase(device);
-    const mine = new SyncDatabase(alice.id, { indexedDB: new IDBFactory(), IDBKeyRange });
-    const theirs = new SyncDatabase(bob.id, { indexedDB: new IDBFactory(), IDBKeyRange });
+    const mine = openAppDatabase(alice.id, { indexedDB: new IDBFactory(), IDBKeyRange });
+    const theirs = openAppDatabase(bob.id, { indexedDB: new IDBFactory(), IDBKeyRange });
     try {
       const transport = transportAs(alice);
       expect(await pullChanges({ db: mine, transport })).toMatchObject({ kind: 'pulled' });
@@ -225,11 +226,10 @@ describe('addenda name their author', () => {
           reason: 'Age from ID',
           changes: [{ field: 'approximateAge', before: 34, after: 35 }],
         },
-        entityIds: [c.id, id],
         baseVersion: null,
         actorUserId: alice.id,
       });
-      expect(await mine.caseAddenda.get(id)).toMatchObject({
+      expect(await mine.store('caseAddenda').get(id)).toMatchObject({
         authorName: 'Alice M.',
         authorCallSign: 'R7',
       });
@@ -239,7 +239,7 @@ describe('addenda name their author', () => {
         rejected: 0,
       });
       expect(await pullChanges({ db: mine, transport })).toMatchObject({ kind: 'pulled' });
-      expect(await mine.caseAddenda.get(id)).toMatchObject({
+      expect(await mine.store('caseAddenda').get(id)).toMatchObject({
         authorName: 'Alice Mokoena',
         authorCallSign: 'Rescue 7',
       });
@@ -247,7 +247,7 @@ describe('addenda name their author', () => {
       expect(await pullChanges({ db: theirs, transport: transportAs(bob) })).toMatchObject({
         kind: 'pulled',
       });
-      expect(await theirs.caseAddenda.get(id)).toMatchObject({
+      expect(await theirs.store('caseAddenda').get(id)).toMatchObject({
         userId: alice.id,
         authorName: 'Alice Mokoena',
         authorCallSign: 'Rescue 7',

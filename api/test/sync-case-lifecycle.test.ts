@@ -8,7 +8,7 @@ import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { readRejections, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { pullChanges } from '@rescuelog/sync-protocol/client/pull';
-import { RejectionCode } from '@rescuelog/sync-protocol/sync/rejections';
+import { RejectionCode } from '@rescuelog/sync-protocol/platform/rejections';
 import type { TestApp } from './helpers';
 import {
   Device,
@@ -26,6 +26,7 @@ import {
   uuid,
   type SyncUser,
 } from './sync-fixtures';
+import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
 describe('case lifecycle through sync', () => {
   let t: TestApp;
@@ -412,11 +413,11 @@ describe('case lifecycle through sync', () => {
     it('shows on the device at once, offline, and stays after the server applies it', async () => {
       const device = new Device(alice);
       const { id } = await completedCase(device);
-      const db = new SyncDatabase(alice.id, { indexedDB: new IDBFactory(), IDBKeyRange });
+      const db = openAppDatabase(alice.id, { indexedDB: new IDBFactory(), IDBKeyRange });
       try {
         const transport = transportAs(alice);
         expect(await pullChanges({ db, transport })).toMatchObject({ kind: 'pulled' });
-        expect(await db.cases.get(id)).toMatchObject({ status: 'completed', approximateAge: 34 });
+        expect(await db.table('cases').get(id)).toMatchObject({ status: 'completed', approximateAge: 34 });
         await saveMutation(db, {
           name: 'case.addendum',
           args: {
@@ -428,18 +429,17 @@ describe('case lifecycle through sync', () => {
               { field: 'patientGender', before: 'female', after: 'male' },
             ],
           },
-          entityIds: [id],
           baseVersion: null,
           actorUserId: alice.id,
         });
-        expect(await db.cases.get(id)).toMatchObject({ approximateAge: 35, patientGender: 'male' });
+        expect(await db.table('cases').get(id)).toMatchObject({ approximateAge: 35, patientGender: 'male' });
         expect(await drainOutbox({ db, transport })).toMatchObject({
           kind: 'drained',
           rejected: 0,
         });
         expect(await pullChanges({ db, transport })).toMatchObject({ kind: 'pulled' });
         const server = await caseRow(t, id);
-        expect(await db.cases.get(id)).toMatchObject({
+        expect(await db.table('cases').get(id)).toMatchObject({
           approximateAge: 35,
           patientGender: 'male',
           version: server.version,

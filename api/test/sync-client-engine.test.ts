@@ -21,10 +21,11 @@ import {
   createFetchTransport,
   type SyncTransport,
 } from '@rescuelog/sync-protocol/client/transport';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
 import { build, type TestApp, type TestClient, type TestUser } from './helpers';
 import { completeCaseFields, completeCaseVital, ensureSyncSchema, syncUser } from './sync-fixtures';
+import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
 let t: TestApp;
 let member: TestUser;
@@ -47,7 +48,7 @@ afterEach(() => {
 });
 
 function openDb(): SyncDatabase {
-  const db = new SyncDatabase(member.row.id, { indexedDB: new IDBFactory(), IDBKeyRange });
+  const db = openAppDatabase(member.row.id, { indexedDB: new IDBFactory(), IDBKeyRange });
   opened.push(db);
   return db;
 }
@@ -72,7 +73,6 @@ function newCase(patientName: string): { id: string; humanId: string; input: Mut
     input: {
       name: 'case.upsert',
       args: { id, humanId, fields: { patientName, incidentType: 'Motor vehicle accident' } },
-      entityIds: [id],
       baseVersion: null,
       actorUserId: member.row.id,
     },
@@ -184,26 +184,23 @@ describe('client engine against the real API', () => {
     const c = newCase('Locked Case');
     await saveMutation(db, {
       ...c.input,
-      args: { ...c.input.args, fields: completeCaseFields({ patientName: 'Locked Case' }) },
+      args: { ...(c.input.args as Record<string, unknown>), fields: completeCaseFields({ patientName: 'Locked Case' }) },
     } as MutationInput);
     await saveMutation(db, {
       name: 'vitalSign.record',
       args: completeCaseVital(c.id),
-      entityIds: [c.id],
       baseVersion: null,
       actorUserId: member.row.id,
     });
     await saveMutation(db, {
       name: 'case.complete',
       args: { id: c.id, completedAt: new Date().toISOString() },
-      entityIds: [c.id],
       baseVersion: null,
       actorUserId: member.row.id,
     });
     await saveMutation(db, {
       name: 'case.upsert',
       args: { id: c.id, fields: { patientName: 'Too late' } },
-      entityIds: [c.id],
       baseVersion: null,
       actorUserId: member.row.id,
     });

@@ -7,16 +7,17 @@ import {
   type SyncTransport,
 } from '@rescuelog/sync-protocol/client/transport';
 import type { Permissions } from '@rescuelog/sync-protocol/permissions';
-import type { CaseFields } from '@rescuelog/sync-protocol/sync/entities';
-import { generateHumanId, type HumanIdPrefix } from '@rescuelog/sync-protocol/sync/human-id';
-import type { Mutation, MutationName, MutationOf } from '@rescuelog/sync-protocol/sync/mutations';
-import {
-  pullResponseSchema,
-  pushResponseSchema,
-  type PullResponse,
-  type PushResponse,
-} from '@rescuelog/sync-protocol/sync/push-pull';
-import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/sync/versions';
+import type { CaseFields } from '@rescuelog/sync-protocol/records/case';
+import { generateHumanId, type HumanIdPrefix } from '@rescuelog/sync-protocol/platform/human-id';
+import type { MutationEnvelope as Mutation } from '@rescuelog/sync-protocol/platform/envelope';
+import type {
+  AppMutationArgs,
+  AppMutationName as MutationName,
+} from '@rescuelog/sync-protocol/records/registry';
+
+type MutationOf<N extends MutationName> = { name: N; args: AppMutationArgs<N> };
+import { pullResponseSchema, pushResponseSchema, type PullResponse, type PushResponse } from '@rescuelog/sync-protocol/platform/push-pull';
+import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
 import {
   build,

@@ -26,14 +26,15 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
-import { SyncDatabase, type DomainTable } from '@rescuelog/sync-protocol/client/local-db';
-import { ENTITY_TABLE } from '@rescuelog/sync-protocol/client/local-records';
-import type { SyncEntity } from '@rescuelog/sync-protocol/sync/entities';
+import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import { appRegistry, type AppMutation } from '@rescuelog/sync-protocol/records/registry';
+
+type MutationInput = AppMutation & { baseVersion: string | null; actorUserId: number };
+import type { SyncEntity } from '@rescuelog/sync-protocol/records/registry';
 import {
   readOutbox,
   readRejections,
   saveMutation,
-  type MutationInput,
 } from '@rescuelog/sync-protocol/client/outbox';
 import { pullChanges } from '@rescuelog/sync-protocol/client/pull';
 import {
@@ -44,13 +45,14 @@ import {
 } from '@rescuelog/sync-protocol/client/transport';
 import { parseEnv } from '@rescuelog/sync-protocol/env';
 import { validateCaseForCompletion } from '@rescuelog/sync-protocol/case/completion';
-import { CASE_ACCESS_ACTIONS } from '@rescuelog/sync-protocol/sync/mutations';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { CASE_ACCESS_ACTIONS } from '@rescuelog/sync-protocol/records/case';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { buildApp } from '../src/app';
 import { resolveConfig } from '../src/config';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
 import { TEST_PASSWORD_HASHING, build, loginAs, type TestApp, type TestClient } from './helpers';
 import { RESPONDER, ensureSyncSchema, pullAll, syncUser, type SyncUser } from './sync-fixtures';
+import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
 const RUNS = Number(process.env.SYNC_MODEL_RUNS ?? '24');
 // CI replays the same fixed seed on every run, so a red build always means a change broke
@@ -350,7 +352,7 @@ class ModelDevice {
   }
 
   open(): SyncDatabase {
-    return new SyncDatabase(this.owner.id, { indexedDB: this.idb, IDBKeyRange });
+    return openAppDatabase(this.owner.id, { indexedDB: this.idb, IDBKeyRange });
   }
 
   reopen(): void {
@@ -369,7 +371,7 @@ function json(status: number, body: unknown): TransportResponse {
 }
 
 async function localCases(db: SyncDatabase): Promise<Record<string, unknown>[]> {
-  return (await db.cases.toArray()).sort((a, b) => (a.id < b.id ? -1 : 1));
+  return (await db.table('cases').toArray()).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
 describe('sync protocol model', () => {
@@ -461,7 +463,7 @@ describe('sync protocol model', () => {
           .execute();
         for (const { id } of deleted)
           expect(
-            await d.db.cases.get(id),
+            await d.db.table('cases').get(id),
             `deleted case ${id} still on the device`,
           ).toBeUndefined();
       }
@@ -485,7 +487,6 @@ describe('sync protocol model', () => {
         humanId: generateHumanId('I'),
         fields: { startedAt: new Date().toISOString() },
       },
-      entityIds: [mciId],
       baseVersion: null,
       actorUserId: alice.id,
     });
@@ -496,7 +497,6 @@ describe('sync protocol model', () => {
         humanId: generateHumanId('S'),
         fields: { startTime: new Date().toISOString() },
       },
-      entityIds: [cprSessionId],
       baseVersion: null,
       actorUserId: alice.id,
     });
@@ -515,7 +515,6 @@ describe('sync protocol model', () => {
           const entry = await save(d, {
             name: 'case.upsert',
             args: { id, humanId: generateHumanId('C'), fields },
-            entityIds: [id],
             baseVersion: null,
             actorUserId: d.owner.id,
           });
@@ -540,7 +539,6 @@ describe('sync protocol model', () => {
           const entry = await save(d, {
             name: 'case.upsert',
             args: { id, fields },
-            entityIds: [id],
             baseVersion,
             actorUserId: d.owner.id,
           });
@@ -569,7 +567,6 @@ describe('sync protocol model', () => {
               numericValue: 80,
               timestamp: new Date().toISOString(),
             },
-            entityIds: [id, String(target.id)],
             baseVersion: null,
             actorUserId: d.owner.id,
           });
@@ -592,7 +589,6 @@ describe('sync protocol model', () => {
             const entry = await save(d, {
               name: 'case.upsert',
               args: { id, fields: fill },
-              entityIds: [id],
               baseVersion,
               actorUserId: d.owner.id,
             });
@@ -616,7 +612,6 @@ describe('sync protocol model', () => {
                 numericValue: 97,
                 timestamp: new Date().toISOString(),
               },
-              entityIds: [vitalId, id],
               baseVersion: null,
               actorUserId: d.owner.id,
             });
@@ -627,14 +622,12 @@ describe('sync protocol model', () => {
               ? {
                   name: 'case.complete',
                   args: { id, completedAt: new Date().toISOString() },
-                  entityIds: [id],
                   baseVersion: null,
                   actorUserId: d.owner.id,
                 }
               : {
                   name: 'case.delete',
                   args: { id },
-                  entityIds: [id],
                   baseVersion: null,
                   actorUserId: d.owner.id,
                 },
@@ -658,7 +651,6 @@ describe('sync protocol model', () => {
               reason: 'Found the second name later',
               changes: [{ field: step.field, before, after }],
             },
-            entityIds: [id, String(target.id)],
             baseVersion: null,
             actorUserId: d.owner.id,
           });
@@ -686,14 +678,13 @@ describe('sync protocol model', () => {
               action: CASE_ACCESS_ACTIONS[step.action] ?? 'view',
               detail: 'model',
             },
-            entityIds: [id],
             baseVersion: null,
             actorUserId: d.owner.id,
           });
           break;
         }
         case 'void': {
-          const vitals = (await d.db.vitalSigns.toArray()).filter(
+          const vitals = (await d.db.table('vitalSigns').toArray()).filter(
             (v) => createdVitals.includes(String(v.id)) && v.voidedAt === null,
           );
           const target = vitals[step.record % Math.max(vitals.length, 1)];
@@ -701,14 +692,13 @@ describe('sync protocol model', () => {
           await save(d, {
             name: 'vitalSign.void',
             args: { id: String(target.id), reason: 'Wrong reading' },
-            entityIds: [String(target.id), String(target.caseId)],
             baseVersion: null,
             actorUserId: d.owner.id,
           });
           break;
         }
         case 'casualty': {
-          if ((await d.db.mciIncidents.get(mciId)) === undefined) break;
+          if ((await d.db.table('mciIncidents').get(mciId)) === undefined) break;
           const id = crypto.randomUUID();
           const triageColour = COLOURS[step.colour] ?? 'RED';
           const entry = await save(d, {
@@ -719,7 +709,6 @@ describe('sync protocol model', () => {
               tagNumber: `T-${String(createdCasualties.length)}`,
               triageColour,
             },
-            entityIds: [id, mciId],
             baseVersion: null,
             actorUserId: d.owner.id,
           });
@@ -735,7 +724,7 @@ describe('sync protocol model', () => {
           break;
         }
         case 'retriage': {
-          const local = (await d.db.mciCasualties.toArray()).sort((a, b) => (a.id < b.id ? -1 : 1));
+          const local = (await d.db.table('mciCasualties').toArray()).sort((a, b) => (a.id < b.id ? -1 : 1));
           const target = local[step.record % Math.max(local.length, 1)];
           if (!target) break;
           const baseVersion = typeof target.version === 'string' ? target.version : null;
@@ -743,7 +732,6 @@ describe('sync protocol model', () => {
           const entry = await save(d, {
             name: 'mciCasualty.update',
             args: { id: target.id, fields },
-            entityIds: [target.id],
             baseVersion,
             actorUserId: d.owner.id,
           });
@@ -758,9 +746,9 @@ describe('sync protocol model', () => {
           break;
         }
         case 'cpr-event': {
-          if ((await d.db.cprSessions.get(cprSessionId)) === undefined) break;
+          if ((await d.db.table('cprSessions').get(cprSessionId)) === undefined) break;
           const id = crypto.randomUUID();
-          const events = (await d.db.cprEvents.toArray()).filter((e) => e.type !== 'void');
+          const events = (await d.db.table('cprEvents').toArray()).filter((e) => e.type !== 'void');
           const wrong = events[step.record % Math.max(events.length, 1)];
           const at = new Date().toISOString();
           // Every third one corrects an earlier event; the rest are shocks.
@@ -768,7 +756,6 @@ describe('sync protocol model', () => {
             await save(d, {
               name: 'cprEvent.void',
               args: { id, cprSessionId, voidsEventId: wrong.id, at, reason: 'Logged by mistake' },
-              entityIds: [id, cprSessionId],
               baseVersion: null,
               actorUserId: d.owner.id,
             });
@@ -776,7 +763,6 @@ describe('sync protocol model', () => {
             await save(d, {
               name: 'cprEvent.record',
               args: { id, cprSessionId, type: 'shock', at, details: { energyJoules: 200 } },
-              entityIds: [id, cprSessionId],
               baseVersion: null,
               actorUserId: d.owner.id,
             });
@@ -1081,11 +1067,11 @@ describe('sync protocol model', () => {
       (a?.id ?? '') < (b?.id ?? '') ? -1 : 1;
     for (const d of devices) {
       const truth = (await pullAll(d.owner.client, start)).changes.filter((c) => !c.deleted);
-      for (const [entity, table] of Object.entries(ENTITY_TABLE) as [SyncEntity, DomainTable][]) {
+      for (const { kind: entity, table } of appRegistry.definitions) {
         const expected = truth
           .filter((c) => c.entity === entity)
           .map((c) => c.data as { id?: string } | null);
-        const local = await d.db.domainTable(table).toArray();
+        const local = await d.db.store(table).toArray();
         expect(local.sort(byId), `${table} on device of user ${String(d.owner.id)}`).toEqual(
           expected.sort(byId),
         );

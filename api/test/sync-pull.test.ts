@@ -2,7 +2,7 @@
 // the user may see, round trips of what a device saved, and cursor correctness while
 // pushes run at the same time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SyncChange } from '@rescuelog/sync-protocol/sync/push-pull';
+import type { SyncChange } from '@rescuelog/sync-protocol/platform/push-pull';
 import { build, type TestApp } from './helpers';
 import {
   Device,

@@ -5,7 +5,7 @@
 // one of applying the mutations one at a time, in seq order. Real HTTP, real database.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RejectionCode } from '@rescuelog/sync-protocol/sync/rejections';
+import { RejectionCode } from '@rescuelog/sync-protocol/platform/rejections';
 import { build, type TestApp } from './helpers';
 import {
   completeCaseVital,

@@ -15,7 +15,7 @@ import {
   type MutationInput,
 } from '@rescuelog/sync-protocol/client/outbox';
 import { drainActiveUserOutbox } from '@rescuelog/sync-protocol/client/worker-drain';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import type { TestApp } from './helpers';
 import {
   buildSyncApp,
@@ -27,6 +27,7 @@ import {
   transportAs,
   type SyncUser,
 } from './sync-fixtures';
+import { appDeviceSchema, openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
 let t: TestApp;
 const opened: SyncDatabase[] = [];
@@ -69,7 +70,7 @@ async function revokeCaseEditing(user: SyncUser): Promise<void> {
 describe('a refused edit of a record the device created, before any pull', () => {
   it('leaves the row as the server accepted it (plus what is still pending), in the page engine', async () => {
     const user = await syncUser(t);
-    const db = new SyncDatabase(user.id, { indexedDB: new IDBFactory(), IDBKeyRange });
+    const db = openAppDatabase(user.id, { indexedDB: new IDBFactory(), IDBKeyRange });
     opened.push(db);
     const id = crypto.randomUUID();
     await saveMutation(
@@ -112,7 +113,7 @@ describe('a refused edit of a record the device created, before any pull', () =>
     const user = await syncUser(t);
     const deps: IndexedDbDependencies = { indexedDB: new IDBFactory(), IDBKeyRange };
     await setActiveUser(user.id, deps);
-    const db = new SyncDatabase(user.id, deps);
+    const db = openAppDatabase(user.id, deps);
     opened.push(db);
     const id = crypto.randomUUID();
     await saveMutation(
@@ -124,11 +125,11 @@ describe('a refused edit of a record the device created, before any pull', () =>
       sessionUserId: () => Promise.resolve(user.id),
       deps,
     };
-    expect(await drainActiveUserOutbox(worker)).toMatchObject({ kind: 'drained', acknowledged: 1 });
+    expect(await drainActiveUserOutbox({ ...worker, schema: appDeviceSchema })).toMatchObject({ kind: 'drained', acknowledged: 1 });
 
     await revokeCaseEditing(user);
     await saveMutation(db, upsert(user, id, { incidentType: 'Cardiac arrest' }));
-    expect(await drainActiveUserOutbox(worker)).toMatchObject({ kind: 'drained', rejected: 1 });
+    expect(await drainActiveUserOutbox({ ...worker, schema: appDeviceSchema })).toMatchObject({ kind: 'drained', rejected: 1 });
     expect(await readLocalRecord(db, 'case', id)).toMatchObject({
       patientName: 'Sipho',
       incidentType: 'Assault',

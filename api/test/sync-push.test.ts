@@ -1,7 +1,7 @@
 // POST /api/sync/push over real HTTP: idempotency, seq order, rejections, locked cases,
 // conflicts, permissions and ownership, human-id collisions and protocol versions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RejectionCode } from '@rescuelog/sync-protocol/sync/rejections';
+import { RejectionCode } from '@rescuelog/sync-protocol/platform/rejections';
 import type { TestApp } from './helpers';
 import {
   Device,

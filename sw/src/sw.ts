@@ -27,6 +27,7 @@ import {
   type SwToClientMessage,
 } from '@rescuelog/sync-protocol/sw-messages';
 import { drainActiveUserOutbox } from '@rescuelog/sync-protocol/client/worker-drain';
+import { appDeviceSchema } from '@rescuelog/sync-protocol/records/device';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<PrecacheEntry | string>;
@@ -104,7 +105,7 @@ async function requestOutboxDrain(reason: OutboxDrainReason): Promise<void> {
  * 401/403 and 426 resolve (retrying cannot help until the user signs in or updates).
  */
 async function drainInWorker(): Promise<void> {
-  const outcome = await drainActiveUserOutbox();
+  const outcome = await drainActiveUserOutbox({ schema: appDeviceSchema });
   if (outcome.kind === 'retry') throw new Error(`Outbox drain will be retried: ${outcome.message}`);
 }
 

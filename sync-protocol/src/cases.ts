@@ -2,8 +2,10 @@
 // The full case record and its sync schema come with the sync engine.
 import { z } from 'zod';
 import { isoDateSchema as isoDate } from './primitives';
-import { caseAddendumRecordSchema, caseRecordSchema, vitalSignRecordSchema } from './sync/entities';
-import { humanIdSchema } from './sync/human-id';
+import { caseAddendumRecordSchema } from './records/case-addendum';
+import { caseRecordSchema } from './records/case';
+import { vitalSignRecordSchema } from './records/vital-sign';
+import { humanIdSchema } from './platform/human-id';
 import './zod-config';
 
 export const CASE_STATUSES = ['in_progress', 'completed'] as const;

@@ -3,9 +3,10 @@
 // IndexedDB. Cases are stored the way the device keeps them (case-search-device-seed.ts).
 import { type CaseSearchFilters } from '@rescuelog/sync-protocol/case/search';
 import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
-import { recentLocalCases, searchLocalCases } from '@rescuelog/sync-protocol/client/case-search';
+import { recentLocalCases, searchLocalCases } from '@rescuelog/sync-protocol/case/device-search';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { BENCH_USER_ID, seedCases } from './case-search-device-seed';
+import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
 export interface DeviceBenchApi {
   /** Stores `n` cases over `days` days up to `newest` (ISO); returns the time taken in ms. */
@@ -34,7 +35,7 @@ declare global {
 }
 
 const ctx = { userId: BENCH_USER_ID, timeZone: DEFAULT_SERVICE_TIME_ZONE };
-const db = new SyncDatabase(BENCH_USER_ID);
+const db = openAppDatabase(BENCH_USER_ID);
 
 const keepsList = (of: SyncDatabase) => of.tables.some((t) => t.name === 'caseLists');
 
@@ -61,10 +62,10 @@ window.caseSearchBench = {
     return { ms, total };
   },
   async timeAfterChange(runs) {
-    const first = await db.cases.limit(1).first();
+    const first = await db.table('cases').limit(1).first();
     const ms: number[] = [];
     for (let i = 0; i < runs; i++) {
-      if (first) await db.cases.put({ ...first, patientName: `Changed ${String(i)}` });
+      if (first) await db.table('cases').put({ ...first, patientName: `Changed ${String(i)}` });
       const t0 = performance.now();
       await searchLocalCases(db, { patientName: 'nkosi' }, ctx);
       ms.push(performance.now() - t0);
@@ -74,7 +75,7 @@ window.caseSearchBench = {
   async timeCold(runs, forgetStoredList) {
     const ms: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const fresh = new SyncDatabase(BENCH_USER_ID);
+      const fresh = openAppDatabase(BENCH_USER_ID);
       await fresh.open();
       if (forgetStoredList) await forgetList(fresh);
       const t0 = performance.now();
@@ -89,9 +90,9 @@ window.caseSearchBench = {
   async timeColdAfterRemoval(runs) {
     const ms: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const gone = await db.cases.limit(1).primaryKeys();
-      await db.cases.bulkDelete(gone);
-      const fresh = new SyncDatabase(BENCH_USER_ID);
+      const gone = await db.table('cases').limit(1).primaryKeys();
+      await db.table('cases').bulkDelete(gone);
+      const fresh = openAppDatabase(BENCH_USER_ID);
       await fresh.open();
       const t0 = performance.now();
       await searchLocalCases(fresh, { patientName: 'nkosi' }, ctx);

@@ -6,7 +6,7 @@ import {
 } from '@rescuelog/sync-protocol/case/search';
 import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
-import { searchLocalCases } from '@rescuelog/sync-protocol/client/case-search';
+import { searchLocalCases } from '@rescuelog/sync-protocol/case/device-search';
 import {
   CASE_LIST_ID,
   casesOfList,
@@ -15,9 +15,10 @@ import {
   storedCaseSummarySchema,
   SUMMARY_VERSION_ID,
   type StoredCaseSummary,
-} from '@rescuelog/sync-protocol/client/case-summaries';
+} from '@rescuelog/sync-protocol/case/device-summaries';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { BENCH_USER_ID, seedCases } from './case-search-device-seed';
+import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
 export interface ProfileApi {
   seed(n: number): Promise<void>;
@@ -27,7 +28,7 @@ export interface ProfileApi {
 }
 
 const USER_ID = BENCH_USER_ID;
-const db = new SyncDatabase(USER_ID);
+const db = openAppDatabase(USER_ID);
 const COLUMNS = [
   'id',
   'caseId',
@@ -74,7 +75,7 @@ async function put(store: string, value: unknown): Promise<void> {
 window.caseSearchProfile = {
   async seed(n) {
     await seedCases(db, n);
-    const rows = (await db.caseSummaries.toArray())
+    const rows = (await db.table('caseSummaries').toArray())
       .filter((r) => r.id !== SUMMARY_VERSION_ID)
       .map((r) => storedCaseSummarySchema.parse(r));
     await put('single', { id: 'all', ...columnar(rows) });
@@ -84,7 +85,7 @@ window.caseSearchProfile = {
     await put('json', { id: 'all', text: JSON.stringify(columnar(rows)) });
     // A first search reads every summary and stores the list for the next start.
     await searchLocalCases(db, {}, { userId: USER_ID, timeZone: DEFAULT_SERVICE_TIME_ZONE });
-    for (let i = 0; i < 100 && !(await db.caseLists.get(CASE_LIST_ID)); i++)
+    for (let i = 0; i < 100 && !(await db.table('caseLists').get(CASE_LIST_ID)); i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
   },
   async profileFreshPage() {
@@ -97,14 +98,14 @@ window.caseSearchProfile = {
       out[k] = now - t;
       t = now;
     };
-    await db.transaction('r', [db.cases, db.caseSummaries, db.caseLists], async () => {
+    await db.transaction('r', [db.table('cases'), db.table('caseSummaries'), db.table('caseLists')], async () => {
       await Promise.all([
-        db.cases.count(),
-        db.caseSummaries.count(),
-        db.caseSummaries.get(SUMMARY_VERSION_ID),
+        db.table('cases').count(),
+        db.table('caseSummaries').count(),
+        db.table('caseSummaries').get(SUMMARY_VERSION_ID),
       ]);
       step('F1 counts + version row (first transaction)');
-      const stored = await db.caseLists.get(CASE_LIST_ID);
+      const stored = await db.table('caseLists').get(CASE_LIST_ID);
       step('F2 read the kept list (one row)');
       const list = storedCaseListSchema.parse(stored);
       step('F3 zod parse of the kept list');
@@ -117,7 +118,7 @@ window.caseSearchProfile = {
       const ids = new Set(list.ids);
       void ids.size;
       step('F6 id set');
-      await db.caseSummaries.where('stamp').above(list.version).toArray();
+      await db.table('caseSummaries').where('stamp').above(list.version).toArray();
       step('F7 summaries stamped since');
       kept.filter(caseSearchMatcher({ patientName: 'nkosi' }, ctx));
       step('F8 match');
@@ -131,7 +132,7 @@ window.caseSearchProfile = {
     const ctx = { userId: USER_ID, timeZone: DEFAULT_SERVICE_TIME_ZONE };
     for (let i = 0; i < runs; i++) {
       {
-        const fresh = new SyncDatabase(USER_ID);
+        const fresh = openAppDatabase(USER_ID);
         await fresh.open();
         const t0 = performance.now();
         await searchLocalCases(fresh, { patientName: 'nkosi' }, ctx);
@@ -139,7 +140,7 @@ window.caseSearchProfile = {
         await new Promise((resolve) => setTimeout(resolve, 50));
         fresh.close();
       }
-      const fresh = new SyncDatabase(USER_ID);
+      const fresh = openAppDatabase(USER_ID);
       await fresh.open();
       let t = performance.now();
       const step = (k: string) => {

@@ -1,7 +1,7 @@
 // The device case search benchmarks' data (page side): cases stored the way the device keeps
 // them (every case field, defaults filled in), so reading a row costs what it costs in the app.
-import { CASE_FIELD_DEFAULTS } from '@rescuelog/sync-protocol/sync/entities';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { CASE_FIELD_DEFAULTS } from '@rescuelog/sync-protocol/records/case';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 
 /** The signed-in user of the benchmarks ("Only my cases": every 8th case). */
@@ -76,7 +76,7 @@ export async function seedCases(
   newest = BENCH_NEWEST,
   days = BENCH_DAYS,
 ): Promise<void> {
-  await db.cases.clear();
+  await db.table('cases').clear();
   const end = Date.parse(newest);
   const step = (days * 86_400_000) / n;
   const rows = Array.from({ length: n }, (_, g) => {
@@ -103,5 +103,5 @@ export async function seedCases(
       deletedAt: null,
     };
   });
-  await db.cases.bulkPut(rows);
+  await db.table('cases').bulkPut(rows);
 }

@@ -1,11 +1,12 @@
 // The local-save benchmark's page script (bundled by esbuild): the client engine's
 // saveMutation over Chromium's real IndexedDB, in databases that differ only in whether the
-// case-summaries middleware (sync-protocol/src/client/case-summaries.ts) is installed, so
+// case-summaries middleware (sync-protocol/src/case/device-summaries.ts) is installed, so
 // one run measures both side by side under the same machine load.
-import { caseSummaryMiddleware } from '@rescuelog/sync-protocol/client/case-summaries';
+import { caseSummaryMiddleware } from '@rescuelog/sync-protocol/case/device-summaries';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { saveMutation } from '@rescuelog/sync-protocol/client/outbox';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
+import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
 export type SaveVariant = 'summaries' | 'noSummaries';
 
@@ -31,9 +32,9 @@ function need(variant: SaveVariant): SyncDatabase {
 const api: LocalSaveBenchApi = {
   async open(variants) {
     for (const [n, variant] of variants.entries()) {
-      const db = new SyncDatabase(1000 + n);
+      const db = openAppDatabase(1000 + n);
       await db.delete();
-      const fresh = new SyncDatabase(1000 + n);
+      const fresh = openAppDatabase(1000 + n);
       if (variant === 'noSummaries')
         fresh.unuse({ stack: 'dbcore', name: caseSummaryMiddleware.name ?? '' });
       await fresh.open();
@@ -52,7 +53,6 @@ const api: LocalSaveBenchApi = {
         humanId: generateHumanId('C'),
         fields: { patientName: `Bench patient ${String(i)}`, incidentType: 'Fall' },
       },
-      entityIds: [id],
       baseVersion: null,
       actorUserId: USER_ID,
     });
@@ -69,7 +69,6 @@ const api: LocalSaveBenchApi = {
     await saveMutation(db, {
       name: 'case.upsert',
       args: { id, fields: { incidentDescription: `Description ${String(i)}` } },
-      entityIds: [id],
       baseVersion: null,
       actorUserId: USER_ID,
     });

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { caseAccessHistorySchema } from '@rescuelog/sync-protocol/cases';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { signInAsAdmin } from './support/accounts';
 import {
   RESPONDER_PERMISSIONS,

@@ -5,13 +5,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
 import type { FhirAddendumInput, FhirExportInput } from '@rescuelog/sync-protocol/case/fhir';
-import {
-  caseAddendumRecordSchema,
-  caseRecordSchema,
-  vitalSignRecordSchema,
-  type CaseRecord,
-} from '@rescuelog/sync-protocol/sync/entities';
+import { caseAddendumRecordSchema } from '@rescuelog/sync-protocol/records/case-addendum';
+import { caseRecordSchema, type CaseRecord } from '@rescuelog/sync-protocol/records/case';
+import { vitalSignRecordSchema } from '@rescuelog/sync-protocol/records/vital-sign';
 import { dynamic, toWireRecord } from './sync/sync-tables';
+import { caseRecord } from '@rescuelog/sync-protocol/records/case';
+import { caseAddendumRecord } from '@rescuelog/sync-protocol/records/case-addendum';
+import { vitalSignRecord } from '@rescuelog/sync-protocol/records/vital-sign';
 
 export interface CaseExportRows {
   record: CaseRecord;
@@ -31,7 +31,7 @@ export async function readCaseForExport(
     .where('caseId', '=', humanId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const record = caseRecordSchema.parse(toWireRecord(row));
+  const record = caseRecordSchema.parse(toWireRecord(caseRecord, row));
   const deleted = record.deletedAt !== null;
 
   const vitalRows = await d
@@ -43,7 +43,7 @@ export async function readCaseForExport(
     .orderBy('timestamp')
     .orderBy('id')
     .execute();
-  const vitals = vitalRows.map((r) => vitalSignRecordSchema.parse(toWireRecord(r)));
+  const vitals = vitalRows.map((r) => vitalSignRecordSchema.parse(toWireRecord(vitalSignRecord, r)));
 
   const addendumRows = await d
     .selectFrom('caseAddenda')
@@ -53,7 +53,7 @@ export async function readCaseForExport(
     .orderBy('createdAt')
     .orderBy('id')
     .execute();
-  const addenda = addendumRows.map((r) => caseAddendumRecordSchema.parse(toWireRecord(r)));
+  const addenda = addendumRows.map((r) => caseAddendumRecordSchema.parse(toWireRecord(caseAddendumRecord, r)));
 
   const userIds = [...new Set([record.userId, ...addenda.map((a) => a.userId)])];
   const users = await db

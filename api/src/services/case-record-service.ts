@@ -10,15 +10,15 @@ import {
   type CaseRecordResponse,
 } from '@rescuelog/sync-protocol/cases';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import {
-  caseAddendumRecordSchema,
-  caseRecordSchema,
-  vitalSignRecordSchema,
-  type CaseRecord,
-} from '@rescuelog/sync-protocol/sync/entities';
+import { caseAddendumRecordSchema } from '@rescuelog/sync-protocol/records/case-addendum';
+import { caseRecordSchema, type CaseRecord } from '@rescuelog/sync-protocol/records/case';
+import { vitalSignRecordSchema } from '@rescuelog/sync-protocol/records/vital-sign';
 import { ApiError } from '../lib/api-error';
 import type { RequestOrigin } from './sync/push-service';
 import { lockSyncWrites, toWireRecord } from './sync/sync-tables';
+import { caseRecord } from '@rescuelog/sync-protocol/records/case';
+import { caseAddendumRecord } from '@rescuelog/sync-protocol/records/case-addendum';
+import { vitalSignRecord } from '@rescuelog/sync-protocol/records/vital-sign';
 
 export const CASE_NOT_FOUND_MESSAGE = 'Case not found';
 export const CASE_NOT_COMPLETED_MESSAGE =
@@ -63,9 +63,9 @@ export async function readCaseRecord(
         .orderBy('id')
         .execute();
       return {
-        case: caseRecordSchema.parse(toWireRecord(row)),
-        vitalSigns: vitals.map((v) => vitalSignRecordSchema.parse(toWireRecord(v))),
-        addenda: addenda.map((a) => caseAddendumRecordSchema.parse(toWireRecord(a))),
+        case: caseRecordSchema.parse(toWireRecord(caseRecord, row)),
+        vitalSigns: vitals.map((v) => vitalSignRecordSchema.parse(toWireRecord(vitalSignRecord, v))),
+        addenda: addenda.map((a) => caseAddendumRecordSchema.parse(toWireRecord(caseAddendumRecord, a))),
       };
     });
 }
@@ -119,7 +119,7 @@ export async function unlockCase(
         },
       })
       .execute();
-    return caseRecordSchema.parse(toWireRecord(updated));
+    return caseRecordSchema.parse(toWireRecord(caseRecord, updated));
   });
 }
 

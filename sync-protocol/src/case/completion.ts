@@ -27,7 +27,7 @@
 //   and a stored total that matches them.
 // Problems come in step order, then in the order the fields appear on the step; at most
 // one per field. Messages are short and say what to do.
-import type { CaseField, CaseRecord } from '../sync/entities';
+import type { CaseField, CaseRecord } from '../records/case';
 import { CASE_STEP_KEYS, type CaseStepKey } from './steps';
 import { CASE_FIELD_LABELS, CASE_FIELD_ORDER, FIELD_STEP } from './fields';
 import { computeGcsTotal, gcsPartsOf, isGcsEmpty } from './gcs';

@@ -25,19 +25,11 @@ import type {
   Reference,
   Resource,
 } from '@medplum/fhirtypes';
-import {
-  INTERVENTIONS,
-  type Intervention,
-  type VitalSignStatus,
-  type VitalSignType,
-} from '../sync/clinical';
-import {
-  BODY_REGIONS,
-  type CaseAddendumRecord,
-  type CaseField,
-  type CaseRecord,
-  type VitalSignRecord,
-} from '../sync/entities';
+import { INTERVENTIONS, type Intervention, type VitalSignStatus, type VitalSignType } from '../records/clinical';
+import { BODY_REGIONS } from '../records/clinical';
+import { type CaseAddendumRecord } from '../records/case-addendum';
+import { type CaseField, type CaseRecord } from '../records/case';
+import { type VitalSignRecord } from '../records/vital-sign';
 import { addendumAuthorLabel } from './addendum-author';
 import { tourniquetApplied } from './completion';
 import { BODY_REGION_LABELS, CASE_FIELD_LABELS, INTERVENTION_LABELS } from './fields';

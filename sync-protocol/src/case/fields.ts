@@ -2,9 +2,9 @@
 // edited on (domain.md "Case steps"), the DOM id of its input (completion problems link to
 // it) and its display text. Shared by the capture screens, the completed-case summary, the
 // handover and the server.
-import type { CaseField } from '../sync/entities';
-import { BODY_REGIONS, type BodyRegion } from '../sync/entities';
-import { INTERVENTIONS, type Intervention } from '../sync/clinical';
+import type { CaseField } from '../records/case';
+import { BODY_REGIONS, type BodyRegion } from '../records/clinical';
+import { INTERVENTIONS, type Intervention } from '../records/clinical';
 import type { CaseStepKey } from './steps';
 import { formatDateTime } from '../time';
 

@@ -14,8 +14,8 @@
 // range the record stores and codes to (E+M alone could be 2), and the 'T' tells the reader
 // the verbal part was not testable rather than absent. formatGcs always shows the parts,
 // because E, V and M carry more information than any total (Teasdale 2014).
-import { GCS_RANGES } from '../sync/clinical';
-import type { CaseRecord } from '../sync/entities';
+import { GCS_RANGES } from '../records/clinical';
+import type { CaseRecord } from '../records/case';
 
 export interface GcsOption {
   score: number;

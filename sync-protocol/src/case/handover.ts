@@ -5,19 +5,10 @@
 // shortened so the page stays one page, voided vital sign readings are left out and the
 // flags are recomputed for the patient's current approximate age (a reading taken before
 // the age was entered was flagged against adult ranges).
-import {
-  INTERVENTIONS,
-  VITAL_SIGNS,
-  VITAL_SIGN_TYPES,
-  type VitalSignStatus,
-  type VitalSignType,
-} from '../sync/clinical';
-import {
-  BODY_REGIONS,
-  type CaseField,
-  type CaseRecord,
-  type VitalSignRecord,
-} from '../sync/entities';
+import { INTERVENTIONS, VITAL_SIGNS, VITAL_SIGN_TYPES, type VitalSignStatus, type VitalSignType } from '../records/clinical';
+import { BODY_REGIONS } from '../records/clinical';
+import { type CaseField, type CaseRecord } from '../records/case';
+import { type VitalSignRecord } from '../records/vital-sign';
 import {
   BODY_REGION_LABELS,
   CASE_FIELD_LABELS,

@@ -34,7 +34,7 @@
 // infant band (the record cannot tell a 3-day-old from a 6-month-old). The neonate band
 // applies to fractional ages under one month (e.g. 0.05), for screens that ask in days.
 // Bounds are inclusive: a reading equal to a bound is normal.
-import { VITAL_SIGNS, type VitalSignStatus, type VitalSignType } from '../sync/clinical';
+import { VITAL_SIGNS, type VitalSignStatus, type VitalSignType } from '../records/clinical';
 
 export interface NormalRange {
   low?: number;

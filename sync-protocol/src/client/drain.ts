@@ -3,8 +3,8 @@
 // and the caller (sync-engine.ts in a page, the service worker's sync event) decides when
 // to try again. It never removes an entry the server did not acknowledge.
 import type { z } from 'zod';
-import { PROTOCOL_VERSION, SCHEMA_VERSION } from '../sync/versions';
-import { pushResponseSchema, type PushResponse } from '../sync/push-pull';
+import { PROTOCOL_VERSION, SCHEMA_VERSION } from '../platform/versions';
+import { pushResponseSchema, type PushResponse } from '../platform/push-pull';
 import type { SyncDatabase } from './local-db';
 import {
   outboxEntrySchema,

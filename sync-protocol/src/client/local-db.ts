@@ -2,32 +2,15 @@
 // service worker: both open it through this class so they agree on the name and on every
 // `version(n).stores()` step. The outbox is the source of truth for unsynced changes.
 //
-// Rows come back from IndexedDB as whatever was stored (possibly by an older build), so the
-// tables are typed `unknown`-ish here and every reader parses them with a zod schema
-// (outbox.ts, local-records.ts).
-import { Dexie, type Table } from 'dexie';
-import {
-  CASE_LIST_TABLE,
-  CASE_SUMMARY_TABLE,
-  SUMMARY_VERSION_ID,
-  caseSummaryMiddleware,
-  caseSummaryRow,
-} from './case-summaries';
+// The engine's own stores (outbox, rejections, syncState, serverCopies) are declared here;
+// the record stores come from the registry (one per kind, its indexes from its definition)
+// and the app's device schema (DeviceSchema: earlier versions, derived stores and their
+// middleware). Rows come back from IndexedDB as whatever was stored (possibly by an older
+// build), so every reader parses them with a zod schema (outbox.ts, local-records.ts).
+import { Dexie, type DBCore, type Middleware, type Table, type Transaction } from 'dexie';
+import type { Registry } from '../platform/registry';
 
-/** The synced domain tables, named like the server's tables (camelCase). */
-export const DOMAIN_TABLES = [
-  'cases',
-  'vitalSigns',
-  'cprSessions',
-  'cprEvents',
-  'incidentReports',
-  'mciIncidents',
-  'mciCasualties',
-  'caseAddenda',
-] as const;
-export type DomainTable = (typeof DOMAIN_TABLES)[number];
-
-/** A stored domain row: always keyed by the record's uuid; the rest is parsed on read. */
+/** A stored record row: always keyed by the record's id; the rest is parsed on read. */
 export interface StoredRecord {
   id: string;
   [field: string]: unknown;
@@ -50,18 +33,47 @@ export interface StoredServerCopyRow {
   id: string;
   [field: string]: unknown;
 }
-export interface StoredCaseSummaryRow {
-  id: string;
-  [field: string]: unknown;
-}
-export interface StoredCaseListRow {
-  id: string;
-  [field: string]: unknown;
-}
 export interface StoredSyncStateRow {
   key: string;
   [field: string]: unknown;
 }
+
+/** One shipped `version(n)` step of the app's stores (never edited once shipped). */
+export interface DeviceVersion {
+  version: number;
+  stores: Record<string, string | null>;
+  upgrade?: (tx: Transaction) => Promise<void>;
+}
+
+/**
+ * What the app adds to the engine's database: its registry, the versions it shipped before
+ * the registry (their steps stay, an installed app upgrades through them), derived stores
+ * and the middleware that keeps them.
+ */
+export interface DeviceSchema {
+  registry: Registry;
+  /** The version the registry's stores are declared at; raise it when a kind or index changes. */
+  version: number;
+  history: readonly DeviceVersion[];
+  middleware?: readonly Middleware<DBCore>[];
+}
+
+/** Engine stores in the steps they were introduced. */
+const ENGINE_VERSIONS: readonly DeviceVersion[] = [
+  {
+    version: 1,
+    stores: { outbox: 'seq, &mutationId, *entityIds', rejections: 'mutationId, seq', syncState: 'key' },
+  },
+  // v2: server copies. Rows pulled before the upgrade have none, so the pull cursor is
+  // reset: the next pull fetches every record again and fills them in.
+  {
+    version: 2,
+    stores: { serverCopies: 'id' },
+    upgrade: async (tx) => {
+      await tx.table('syncState').delete('pull');
+    },
+  },
+];
 
 export const DB_NAME_PREFIX = 'rescuelog-user-';
 
@@ -78,14 +90,7 @@ export interface IndexedDbDependencies {
 
 export class SyncDatabase extends Dexie {
   readonly userId: number;
-  cases!: Table<StoredRecord, string>;
-  vitalSigns!: Table<StoredRecord, string>;
-  cprSessions!: Table<StoredRecord, string>;
-  cprEvents!: Table<StoredRecord, string>;
-  incidentReports!: Table<StoredRecord, string>;
-  mciIncidents!: Table<StoredRecord, string>;
-  mciCasualties!: Table<StoredRecord, string>;
-  caseAddenda!: Table<StoredRecord, string>;
+  readonly registry: Registry;
   /** Keyed by seq, so reading in key order is reading in seq order. */
   outbox!: Table<StoredOutboxRow, number>;
   rejections!: Table<StoredRejectionRow, string>;
@@ -93,65 +98,53 @@ export class SyncDatabase extends Dexie {
   /** The server's state of every pulled record, to rebuild a local row after a rejection
    * (see server-copies.ts and docs/decisions/004). */
   serverCopies!: Table<StoredServerCopyRow, string>;
-  /** Derived, never synced: the list fields of every case (case-summaries.ts). */
-  caseSummaries!: Table<StoredCaseSummaryRow, string>;
-  /** Derived, never synced: the whole case list as last read, for the next app start
-   * (one row; case-summaries.ts). */
-  caseLists!: Table<StoredCaseListRow, string>;
 
-  constructor(userId: number, deps?: IndexedDbDependencies) {
+  constructor(userId: number, schema: DeviceSchema, deps?: IndexedDbDependencies) {
     super(
       syncDatabaseName(userId),
       deps ? (deps as ConstructorParameters<typeof Dexie>[1]) : undefined,
     );
     this.userId = userId;
-    // Append new versions below; never edit a shipped one (an installed app upgrades in place).
-    this.version(1).stores({
-      cases: 'id, caseId, userId, status',
-      vitalSigns: 'id, caseId',
-      cprSessions: 'id, sessionId, caseId',
-      cprEvents: 'id, cprSessionId',
-      incidentReports: 'id, incidentId, userId',
-      mciIncidents: 'id, incidentId',
-      mciCasualties: 'id, mciIncidentId, caseId',
-      caseAddenda: 'id, caseId',
-      outbox: 'seq, &mutationId, *entityIds',
-      rejections: 'mutationId, seq',
-      syncState: 'key',
+    this.registry = schema.registry;
+    const steps = new Map<number, DeviceVersion>();
+    for (const step of [...ENGINE_VERSIONS, ...schema.history]) {
+      const prior = steps.get(step.version);
+      const upgrades = [prior?.upgrade, step.upgrade].filter((u) => u !== undefined);
+      steps.set(step.version, {
+        version: step.version,
+        stores: { ...prior?.stores, ...step.stores },
+        ...(upgrades.length > 0
+          ? {
+              upgrade: async (tx: Transaction) => {
+                for (const upgrade of upgrades) await upgrade(tx);
+              },
+            }
+          : {}),
+      });
+    }
+    // The registry's stores at the schema's current version: every kind, its indexes.
+    const current = Object.fromEntries(
+      schema.registry.definitions.map((d) => [d.table, `id, ${d.device.indexes}`.replace(/, $/, '')]),
+    );
+    steps.set(schema.version, {
+      version: schema.version,
+      stores: { ...steps.get(schema.version)?.stores, ...current },
     });
-    // v2: server copies. Rows pulled before the upgrade have none, so the pull cursor is
-    // reset: the next pull fetches every record again and fills them in.
-    this.version(2)
-      .stores({ serverCopies: 'id' })
-      .upgrade(async (tx) => {
-        await tx.table('syncState').delete('pull');
-      });
-    // v3: cases indexed by createdAt, for case search by date and the newest cases first
-    // (client/case-search.ts). Index only; no data changes.
-    this.version(3).stores({ cases: 'id, caseId, userId, status, createdAt' });
-    // v4: reading whole case rows was too slow for search (5,000 rows: hundreds of ms), so a
-    // compact list copy of every case (case-summaries.ts), kept by a middleware, indexed by
-    // createdAt and by when it was written; the cases' own createdAt index of v3 goes.
-    this.version(4)
-      .stores({ cases: 'id, caseId, userId, status', caseSummaries: 'id, createdAt, stamp' })
-      .upgrade(async (tx) => {
-        const rows = await tx.table('cases').toArray();
-        await tx
-          .table(CASE_SUMMARY_TABLE)
-          .bulkPut([
-            ...rows.map((row) => caseSummaryRow(row, 1)),
-            { id: SUMMARY_VERSION_ID, stamp: 1 },
-          ]);
-      });
-    // v5: the first search after opening the app read all 5,000 summaries (p95 ~400 ms), so
-    // readers keep the whole list in one row between starts (case-summaries.ts). New table
-    // only; it fills on the first read.
-    this.version(5).stores({ [CASE_LIST_TABLE]: 'id' });
-    this.use(caseSummaryMiddleware);
+    for (const step of [...steps.values()].sort((a, b) => a.version - b.version)) {
+      const version = this.version(step.version).stores(step.stores);
+      if (step.upgrade) version.upgrade(step.upgrade);
+    }
+    for (const middleware of schema.middleware ?? []) this.use(middleware);
   }
 
-  domainTable(name: DomainTable): Table<StoredRecord, string> {
-    return this[name];
+  /** A store by name: a record kind's table (registry) or a derived store. */
+  store(name: string): Table<StoredRecord, string> {
+    return this.table(name) as Table<StoredRecord, string>;
+  }
+
+  /** The store of a record kind. */
+  records(kind: string): Table<StoredRecord, string> {
+    return this.store(this.registry.get(kind).table);
   }
 
   /**
@@ -163,14 +156,10 @@ export class SyncDatabase extends Dexie {
    */
   get writeTables(): Table[] {
     return [
-      ...DOMAIN_TABLES.map((t) => this.domainTable(t)),
+      ...this.registry.definitions.map((d) => this.table(d.table)),
       this.outbox,
       this.syncState,
       this.serverCopies,
     ] as Table[];
   }
-}
-
-export function openSyncDatabase(userId: number, deps?: IndexedDbDependencies): SyncDatabase {
-  return new SyncDatabase(userId, deps);
 }

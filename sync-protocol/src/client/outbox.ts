@@ -4,15 +4,11 @@
 // and a rejection moves to the rejections store, never into nothing). Nothing expires.
 import { z } from 'zod';
 import '../zod-config';
-import { SCHEMA_VERSION } from '../sync/versions';
-import {
-  mutationSchema,
-  type MutationArgs,
-  type MutationName,
-  type ParsedMutation,
-} from '../sync/mutations';
+import { mutationEnvelopeSchema } from '../platform/envelope';
+import type { ParsedMutation } from '../platform/registry';
+import { SCHEMA_VERSION } from '../platform/versions';
+import { runOnDevice } from './device-store';
 import type { SyncDatabase } from './local-db';
-import { applyMutationLocally } from './local-effects';
 
 export const OUTBOX_STATES = ['pending', 'inflight'] as const;
 
@@ -20,8 +16,9 @@ export const outboxEntrySchema = z.object({
   seq: z.number().int().min(1),
   mutationId: z.uuid(),
   /** Copy of mutation.entityIds for the multi-entry index ("is this record synced?"). */
-  entityIds: z.array(z.uuid()),
-  mutation: mutationSchema,
+  entityIds: z.array(z.string()),
+  /** The envelope; its args are parsed by the mutator's schema where they are applied. */
+  mutation: mutationEnvelopeSchema,
   /** 'inflight' while a push carrying it is in the air; a drainer that finds 'inflight'
    * under the lock knows the previous one died and treats it as pending. */
   state: z.enum(OUTBOX_STATES),
@@ -42,7 +39,7 @@ export const rejectionSchema = z.object({
     .array(z.object({ field: z.string(), serverValue: z.unknown(), clientValue: z.unknown() }))
     .default([]),
   /** The whole mutation as it was sent: the data the user typed is never lost. */
-  mutation: mutationSchema,
+  mutation: mutationEnvelopeSchema,
   rejectedAt: z.string(),
   /** Set when the user has read it and chose to dismiss it; the row stays. */
   dismissedAt: z.string().nullable(),
@@ -98,45 +95,45 @@ export async function getDeviceId(db: SyncDatabase): Promise<string> {
 }
 
 /** What a screen hands to saveMutation; the envelope's bookkeeping is filled in here. */
-export type MutationInput = {
-  [N in MutationName]: { name: N; args: MutationArgs<N> };
-}[MutationName] & {
-  entityIds: string[];
+export interface MutationInput {
+  name: string;
+  args: unknown;
   baseVersion: string | null;
   actorUserId: number;
-};
-
-/** Applies a mutation to the local domain tables; runs inside saveMutation's transaction. */
-export type ApplyLocally = (db: SyncDatabase, mutation: ParsedMutation) => Promise<void>;
+}
 
 /**
- * Saves one local change: allocates the next seq, applies the change to the domain tables
- * and appends the outbox entry, all in ONE transaction — either both are stored or neither.
+ * Saves one local change: allocates the next seq, runs the mutation's mutator on the
+ * device's tables and appends the outbox entry, all in ONE transaction: either both are
+ * stored or neither. A change the device can already tell the server would refuse (bad
+ * values, a locked or deleted record, text PostgreSQL cannot store) is refused here with
+ * the same Rejection the server would give, and nothing is stored.
  */
 export async function saveMutation(
   db: SyncDatabase,
   input: MutationInput,
-  applyLocally: ApplyLocally = applyMutationLocally,
   now: () => Date = () => new Date(),
 ): Promise<OutboxEntry> {
   return db.transaction('rw', db.writeTables, async () => {
     const device = await readOrCreateDevice(db);
     const seq = device.nextSeq;
     const clientTime = now().toISOString();
-    const mutation = mutationSchema.parse({
+    const mutator = db.registry.mutator(input.name);
+    const parsedArgs = mutator?.args.safeParse(input.args);
+    const mutation: ParsedMutation = db.registry.parseMutation({
       mutationId: randomUuid(),
       deviceId: device.deviceId,
       seq,
       actorUserId: input.actorUserId,
       name: input.name,
       args: input.args,
-      entityIds: input.entityIds,
+      entityIds: parsedArgs?.success ? mutator?.entityIds(parsedArgs.data) : [],
       baseVersion: input.baseVersion,
       clientTime,
       schemaVersion: SCHEMA_VERSION,
     });
     await db.syncState.put({ ...device, nextSeq: seq + 1 } satisfies DeviceState);
-    await applyLocally(db, mutation);
+    await runOnDevice(db, mutation);
     const entry: OutboxEntry = {
       seq,
       mutationId: mutation.mutationId,

@@ -3,10 +3,14 @@
 // records (rebase), so the user's unacknowledged edits stay visible on top of the server's
 // copy until the server acknowledges them. Each page is applied in one transaction together
 // with the cursor, so a crash never skips or half-applies a page.
-import { PROTOCOL_VERSION, SCHEMA_VERSION } from '../sync/versions';
-import { pullResponseSchema, PULL_DEFAULT_LIMIT, type SyncChange } from '../sync/push-pull';
+import { PROTOCOL_VERSION, SCHEMA_VERSION } from '../platform/versions';
+import {
+  parseChange,
+  pullResponseSchema,
+  PULL_DEFAULT_LIMIT,
+  type SyncChange,
+} from '../platform/push-pull';
 import type { SyncDatabase } from './local-db';
-import { ENTITY_TABLE } from './local-records';
 import { readOrCreateDevice, readPullState, type PullState } from './outbox';
 import { rebasePending, serverCopyOf } from './server-copies';
 import {
@@ -38,8 +42,8 @@ export interface PullOptions {
 }
 
 async function applyChange(db: SyncDatabase, change: SyncChange): Promise<void> {
-  const table = db.domainTable(ENTITY_TABLE[change.entity]);
-  const copy = serverCopyOf(change);
+  const table = db.records(change.entity);
+  const copy = serverCopyOf(db, change);
   // A tombstone without data: the record is gone for this user (deleted, or no longer
   // visible). The tombstone copy keeps the rebase below from recreating it out of pending
   // partial updates; the server rejects those and the inbox shows them.
@@ -80,19 +84,23 @@ export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
     const classified = classifyResponse(response, pullResponseSchema);
     if (classified.kind !== 'ok') return { ...classified, changes: total };
     const page = classified.data;
+    // Kinds this app version does not know (a newer server) are skipped, not an error.
+    const known = page.changes
+      .map((change) => parseChange(db.registry, change))
+      .filter((change): change is SyncChange => change !== null);
 
     await db.transaction('rw', db.writeTables, async () => {
       // Another pull (another tab) may have moved the cursor meanwhile: then this page is
       // stale and applying it could roll rows back. Drop it and let the loop re-read.
       const current = await readPullState(db);
       if (current.cursor !== cursor) return;
-      for (const change of page.changes) await applyChange(db, change);
+      for (const change of known) await applyChange(db, change);
       // Only awaited when it has work: an awaited async helper that touches no table can
       // end Dexie's transaction zone early in real browsers (see local-db.ts).
-      if (page.changes.length > 0)
+      if (known.length > 0)
         await rebasePending(
           db,
-          page.changes.map((c) => c.id),
+          known.map((c) => c.id),
         );
       await db.syncState.put({
         key: 'pull',

@@ -11,17 +11,17 @@
 // Every function here runs inside the caller's rw transaction over db.writeTables.
 import { z } from 'zod';
 import '../zod-config';
-import { versionSchema } from '../sync/entities';
-import type { SyncChange } from '../sync/push-pull';
-import { uuidSchema } from '../sync/values';
-import { DOMAIN_TABLES, type SyncDatabase } from './local-db';
-import { applyMutationLocally } from './local-effects';
-import { ENTITY_TABLE } from './local-records';
+import { parseChange, type SyncChange } from '../platform/push-pull';
+import { Rejection } from '../platform/rejections';
+import { versionSchema } from '../platform/values';
+import { runOnDevice } from './device-store';
+import type { SyncDatabase } from './local-db';
 import { outboxEntrySchema } from './outbox';
 
 export const serverCopySchema = z.object({
-  id: uuidSchema,
-  table: z.enum(DOMAIN_TABLES),
+  id: z.string().max(64),
+  /** The kind's store (its definition's table). */
+  table: z.string().max(100),
   /** The record as the server sent it; null when the server sent a tombstone. */
   data: z.record(z.string(), z.unknown()).nullable(),
   /** The server's version of it (absent on copies stored before it was kept). */
@@ -30,8 +30,8 @@ export const serverCopySchema = z.object({
 export type ServerCopy = z.infer<typeof serverCopySchema>;
 
 /** The server copy a pulled (or push-answered) change becomes. */
-export function serverCopyOf(change: SyncChange): ServerCopy {
-  const table = ENTITY_TABLE[change.entity];
+export function serverCopyOf(db: SyncDatabase, change: SyncChange): ServerCopy {
+  const table = db.registry.get(change.entity).table;
   return {
     id: change.id,
     table,
@@ -45,11 +45,30 @@ export function serverCopyOf(change: SyncChange): ServerCopy {
  * record's server copy, unless the copy already holds a newer version. The local row is
  * rebuilt from it by restoreFromServer.
  */
-export async function putServerCopy(db: SyncDatabase, change: SyncChange): Promise<void> {
-  const raw = await db.serverCopies.get(change.id);
+export async function putServerCopy(db: SyncDatabase, received: SyncChange): Promise<void> {
+  const change = parseChange(db.registry, received);
+  const raw = await db.serverCopies.get(received.id);
+  if (change === null) return;
   const existing = raw === undefined ? undefined : serverCopySchema.parse(raw);
   if (existing?.version !== undefined && BigInt(existing.version) > BigInt(change.version)) return;
-  await db.serverCopies.put(serverCopyOf(change));
+  await db.serverCopies.put(serverCopyOf(db, change));
+}
+
+/**
+ * A pending mutation applied again over newer server copies. One the device now refuses (its
+ * record was completed or deleted elsewhere meanwhile) leaves the server's copy as it is: the
+ * server will refuse it too, and the inbox shows it with its data.
+ */
+async function replay(db: SyncDatabase, raw: unknown): Promise<void> {
+  let mutation;
+  try {
+    mutation = db.registry.parseMutation(raw);
+    await runOnDevice(db, mutation);
+  } catch (error) {
+    if (!(error instanceof Rejection)) throw error;
+    // Touch a table so the awaited helper keeps Dexie's transaction zone (local-db.ts).
+    await db.syncState.get('device');
+  }
 }
 
 /**
@@ -65,13 +84,13 @@ export async function rebasePending(db: SyncDatabase, ids: readonly string[]): P
   const entries = [...new Map(rows.map((row) => [row.seq, row])).values()]
     .map((row) => outboxEntrySchema.parse(row))
     .sort((a, b) => a.seq - b.seq);
-  for (const entry of entries) await applyMutationLocally(db, entry.mutation);
+  for (const entry of entries) await replay(db, entry.mutation);
   const touched = [...new Set([...ids, ...entries.flatMap((entry) => entry.entityIds)])];
   const copies = await db.serverCopies.bulkGet(touched);
   for (const raw of copies) {
     if (raw === undefined) continue;
     const copy = serverCopySchema.parse(raw);
-    if (copy.data === null) await db.domainTable(copy.table).delete(copy.id);
+    if (copy.data === null) await db.store(copy.table).delete(copy.id);
   }
   return entries.length;
 }
@@ -87,9 +106,9 @@ export async function restoreFromServer(db: SyncDatabase, ids: readonly string[]
     const raw = await db.serverCopies.get(id);
     const copy = raw === undefined ? undefined : serverCopySchema.parse(raw);
     if (copy?.data) {
-      await db.domainTable(copy.table).put({ ...copy.data, id });
+      await db.store(copy.table).put({ ...copy.data, id });
     } else {
-      for (const table of DOMAIN_TABLES) await db.domainTable(table).delete(id);
+      for (const def of db.registry.definitions) await db.store(def.table).delete(id);
     }
   }
   await rebasePending(db, ids);

@@ -7,7 +7,7 @@ import { currentUserResponseSchema } from '../users';
 import { getActiveUser } from './active-user';
 import { drainOutbox, type DrainOutcome } from './drain';
 import { createDrainLock, type LockManagerLike } from './drain-lock';
-import { SyncDatabase, type IndexedDbDependencies } from './local-db';
+import { SyncDatabase, type DeviceSchema, type IndexedDbDependencies } from './local-db';
 import { createFetchTransport, type SyncTransport } from './transport';
 
 export type WorkerDrainOutcome =
@@ -17,6 +17,8 @@ export type WorkerDrainOutcome =
   | { kind: 'session-mismatch'; sessionUserId: number | null; activeUserId: number };
 
 export interface WorkerDrainOptions {
+  /** The app's device database (records/device.ts appDeviceSchema). */
+  schema: DeviceSchema;
   transport?: SyncTransport;
   /** The signed-in user's id per the server, null without a session. */
   sessionUserId?: () => Promise<number | null>;
@@ -33,11 +35,11 @@ export async function fetchSessionUserId(baseUrl = ''): Promise<number | null> {
 }
 
 export async function drainActiveUserOutbox(
-  options: WorkerDrainOptions = {},
+  options: WorkerDrainOptions,
 ): Promise<WorkerDrainOutcome> {
   const activeUserId = await getActiveUser(options.deps);
   if (activeUserId === null) return { kind: 'no-user' };
-  const db = new SyncDatabase(activeUserId, options.deps);
+  const db = new SyncDatabase(activeUserId, options.schema, options.deps);
   try {
     if ((await db.outbox.count()) === 0) return { kind: 'drained', acknowledged: 0, rejected: 0 };
     let sessionUserId: number | null;

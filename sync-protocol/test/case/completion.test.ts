@@ -5,7 +5,7 @@ import {
   validateCaseForCompletion,
   type CompletionProblem,
 } from '../../src/case/completion';
-import type { CaseRecord } from '../../src/sync/entities';
+import type { CaseRecord } from '../../src/records/case';
 import { ONE_VITAL, completeCase } from './fixtures';
 
 const problemsOf = (overrides: Partial<CaseRecord>, vitals = ONE_VITAL) =>

@@ -19,7 +19,7 @@ import {
   type FhirExportInput,
   type FhirVitalSignInput,
 } from '../../src/case/fhir';
-import { CASE_FIELD_DEFAULTS, type CaseRecord } from '../../src/sync/entities';
+import { CASE_FIELD_DEFAULTS, type CaseRecord } from '../../src/records/case';
 import {
   checkReferences,
   coreProfile,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CASE_FIELDS } from '../../src/sync/entities';
-import { INTERVENTIONS } from '../../src/sync/clinical';
+import { CASE_FIELDS } from '../../src/records/case';
+import { INTERVENTIONS } from '../../src/records/clinical';
 import { CASE_STEP_KEYS, stepPath } from '../../src/case/steps';
 import {
   CASE_FIELD_LABELS,

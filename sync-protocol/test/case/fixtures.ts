@@ -1,7 +1,7 @@
 // A case that meets every completion rule, as the device holds it (Partial<CaseRecord>),
 // for tests to break one answer at a time.
 import type { VitalLike } from '../../src/case/completion';
-import { CASE_FIELD_DEFAULTS, type CaseRecord } from '../../src/sync/entities';
+import { CASE_FIELD_DEFAULTS, type CaseRecord } from '../../src/records/case';
 
 export function completeCase(overrides: Partial<CaseRecord> = {}): Partial<CaseRecord> {
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { VITAL_SIGN_TYPES, type VitalSignType } from '../../src/sync/clinical';
+import { VITAL_SIGN_TYPES, type VitalSignType } from '../../src/records/clinical';
 import {
   ageBand,
   classifyVital,

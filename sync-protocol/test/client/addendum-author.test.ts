@@ -9,12 +9,13 @@ import { rememberAuthor } from '../../src/client/local-effects';
 import { readLocalRecord } from '../../src/client/local-records';
 import { saveMutation } from '../../src/client/outbox';
 import { restoreFromServer } from '../../src/client/server-copies';
+import { openAppDatabase } from '../../src/records/device';
 
 const USER_ID = 7;
 const opened: SyncDatabase[] = [];
 
 function openDb(userId = USER_ID): SyncDatabase {
-  const db = new SyncDatabase(userId, { indexedDB: new IDBFactory(), IDBKeyRange });
+  const db = openAppDatabase(userId, { indexedDB: new IDBFactory(), IDBKeyRange });
   opened.push(db);
   return db;
 }
@@ -37,7 +38,6 @@ async function saveAddendum(
       reason: 'Age from ID',
       changes: [{ field: 'approximateAge', before: 34, after: 35 }],
     },
-    entityIds: [caseId, id],
     baseVersion: null,
     actorUserId,
   });

@@ -4,7 +4,7 @@
 import { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateHumanId } from '../../src/sync/human-id';
+import { generateHumanId } from '../../src/platform/human-id';
 import { drainOutbox } from '../../src/client/drain';
 import { SyncDatabase, syncDatabaseName } from '../../src/client/local-db';
 import { readLocalRecord } from '../../src/client/local-records';
@@ -17,12 +17,13 @@ import {
 } from '../../src/client/outbox';
 import { pullChanges } from '../../src/client/pull';
 import { FakeSyncServer, fullCase } from './fake-sync-server';
+import { openAppDatabase } from '../../src/records/device';
 
 const USER_ID = 7;
 const opened: SyncDatabase[] = [];
 
 function openDb(): SyncDatabase {
-  const db = new SyncDatabase(USER_ID, { indexedDB: new IDBFactory(), IDBKeyRange });
+  const db = openAppDatabase(USER_ID, { indexedDB: new IDBFactory(), IDBKeyRange });
   opened.push(db);
   return db;
 }
@@ -70,7 +71,7 @@ describe('a rejected change', () => {
     const id = await pulledCase(db, server, { patientName: 'Thandi', incidentType: 'Fall' });
 
     const rejected = await saveMutation(db, caseUpsert(id, { patientName: 'Sipho' }, '1'));
-    expect(await db.cases.get(id)).toMatchObject({ patientName: 'Sipho' });
+    expect(await db.table('cases').get(id)).toMatchObject({ patientName: 'Sipho' });
     server.rejectIds.add(rejected.mutationId);
     expect(await drainOutbox({ db, transport: server })).toMatchObject({
       kind: 'drained',
@@ -191,7 +192,7 @@ describe('a rejected change', () => {
       kind: 'drained',
       rejected: 1,
     });
-    expect(await db.cases.get(id)).toBeUndefined();
+    expect(await db.table('cases').get(id)).toBeUndefined();
     expect((await readRejections(db))[0]?.mutation.args).toMatchObject({
       id,
       fields: { patientName: 'Naledi' },
@@ -237,14 +238,14 @@ describe('a record another device deleted', () => {
     const server = new FakeSyncServer();
     const id = await pulledCase(db, server, { patientName: 'Thandi' });
     const edit = await saveMutation(db, caseUpsert(id, { incidentType: 'MVA' }, '1'));
-    expect(await db.cases.get(id)).toMatchObject({ incidentType: 'MVA' });
+    expect(await db.table('cases').get(id)).toMatchObject({ incidentType: 'MVA' });
 
     server.serverWrite({ entity: 'case', id, deleted: true, data: null });
     expect(await pullChanges({ db, transport: server })).toMatchObject({
       kind: 'pulled',
       changes: 1,
     });
-    expect(await db.cases.get(id)).toBeUndefined();
+    expect(await db.table('cases').get(id)).toBeUndefined();
     // Still pending: the server decides (it rejects an edit of a deleted case).
     expect(await readOutbox(db)).toHaveLength(1);
 
@@ -253,7 +254,7 @@ describe('a record another device deleted', () => {
       kind: 'drained',
       rejected: 1,
     });
-    expect(await db.cases.get(id)).toBeUndefined();
+    expect(await db.table('cases').get(id)).toBeUndefined();
     expect((await readRejections(db))[0]?.mutation.args).toMatchObject({
       id,
       fields: { incidentType: 'MVA' },
@@ -272,10 +273,10 @@ describe('upgrading a database from before server copies', () => {
     await old.table('cases').put({ id: crypto.randomUUID(), patientName: 'Thandi' });
     old.close();
 
-    const db = new SyncDatabase(USER_ID, { indexedDB, IDBKeyRange });
+    const db = openAppDatabase(USER_ID, { indexedDB, IDBKeyRange });
     opened.push(db);
     expect(await readPullState(db)).toEqual({ key: 'pull', cursor: null, lastPullAt: null });
-    expect(await db.cases.count()).toBe(1);
+    expect(await db.table('cases').count()).toBe(1);
     expect(await db.serverCopies.count()).toBe(0);
   });
 });

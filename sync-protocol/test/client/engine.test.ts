@@ -1,6 +1,6 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateHumanId } from '../../src/sync/human-id';
+import { generateHumanId } from '../../src/platform/human-id';
 import { clearActiveUser, getActiveUser, setActiveUser } from '../../src/client/active-user';
 import { drainOutbox } from '../../src/client/drain';
 import { createLeaseLock } from '../../src/client/drain-lock';
@@ -19,12 +19,13 @@ import { pullChanges } from '../../src/client/pull';
 import { SyncEngine } from '../../src/client/sync-engine';
 import { drainActiveUserOutbox } from '../../src/client/worker-drain';
 import { FakeSyncServer, fullCase } from './fake-sync-server';
+import { openAppDatabase } from '../../src/records/device';
 
 const USER_ID = 7;
 const opened: SyncDatabase[] = [];
 
 function openDb(factory = new IDBFactory()): SyncDatabase {
-  const db = new SyncDatabase(USER_ID, { indexedDB: factory, IDBKeyRange });
+  const db = openAppDatabase(USER_ID, { indexedDB: factory, IDBKeyRange });
   opened.push(db);
   return db;
 }
@@ -100,7 +101,7 @@ describe('saveMutation', () => {
         throw new Error('disk full');
       }),
     ).rejects.toThrow('disk full');
-    expect(await db.cases.get(id)).toBeUndefined();
+    expect(await db.table('cases').get(id)).toBeUndefined();
     expect(await pendingCount(db)).toBe(0);
     await saveCases(db, 1);
     expect((await readOutbox(db)).map((e) => e.seq)).toEqual([1]);
@@ -489,7 +490,7 @@ describe('pull', () => {
       incidentType: 'Assault',
       version: '3',
     });
-    expect(await db.cases.get(gone)).toBeUndefined();
+    expect(await db.table('cases').get(gone)).toBeUndefined();
 
     // Once the server has it, the server's copy is the truth.
     expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained' });
@@ -518,7 +519,7 @@ describe('pull', () => {
       kind: 'pulled',
       changes: 7,
     });
-    expect(await db.cases.count()).toBe(7);
+    expect(await db.table('cases').count()).toBe(7);
     expect(await pullChanges({ db, transport: server, limit: 3 })).toMatchObject({
       kind: 'pulled',
       changes: 0,

@@ -2,14 +2,10 @@
 // push contract (per-device last applied seq, duplicates, gap stops the batch, rejections)
 // and a versioned pull, and can be told to fail in the ways real networks do. The engine is
 // also tested against the real API over HTTP in api/test/sync-client-engine.test.ts.
-import { CASE_FIELD_DEFAULTS, CASE_FIELDS, type CaseRecord } from '../../src/sync/entities';
-import { mutationSchema, type ParsedMutation } from '../../src/sync/mutations';
-import {
-  pullRequestSchema,
-  pushRequestSchema,
-  type MutationResult,
-  type SyncChange,
-} from '../../src/sync/push-pull';
+import { CASE_FIELD_DEFAULTS, CASE_FIELDS, type CaseRecord } from '../../src/records/case';
+import { mutationSchema } from '../../src/MISSING';
+import { type ParsedMutation } from '../../src/platform/registry';
+import { pullRequestSchema, pushRequestSchema, type MutationResult, type SyncChange } from '../../src/platform/push-pull';
 import type { SyncTransport, TransportResponse } from '../../src/client/transport';
 
 export type Fault =

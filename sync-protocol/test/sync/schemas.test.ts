@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  ADVANCED_INTERVENTIONS,
-  INTERVENTIONS,
-  INTERVENTION_GROUPS,
-  VITAL_SIGNS,
-  VITAL_SIGN_TYPES,
-} from '../../src/sync/clinical';
-import { CASE_FIELDS, caseFieldsSchema, caseRecordSchema } from '../../src/sync/entities';
-import { generateHumanId } from '../../src/sync/human-id';
-import {
-  MUTATION_ARGS_SCHEMAS,
-  MUTATION_NAMES,
-  mutationSchema,
-  type Mutation,
-} from '../../src/sync/mutations';
-import { pullResponseSchema, pushRequestSchema } from '../../src/sync/push-pull';
-import { latitudeSchema, longitudeSchema, timestampSchema } from '../../src/sync/values';
+import { ADVANCED_INTERVENTIONS, INTERVENTIONS, INTERVENTION_GROUPS, VITAL_SIGNS, VITAL_SIGN_TYPES } from '../../src/records/clinical';
+import { CASE_FIELDS, caseFieldsSchema, caseRecordSchema } from '../../src/records/case';
+import { generateHumanId } from '../../src/platform/human-id';
+import { MUTATION_ARGS_SCHEMAS, MUTATION_NAMES, mutationSchema, type Mutation } from '../../src/MISSING';
+import { pullResponseSchema, pushRequestSchema } from '../../src/platform/push-pull';
+import { latitudeSchema, longitudeSchema, timestampSchema } from '../../src/platform/values';
 
 const uuid = () => crypto.randomUUID();
 

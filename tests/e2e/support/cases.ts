@@ -14,7 +14,7 @@ import {
   type CaseSummary,
 } from '@rescuelog/sync-protocol/cases';
 import type { Permissions } from '@rescuelog/sync-protocol/permissions';
-import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/sync/versions';
+import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
 import {
   apiApprove,
   apiLogin,

@@ -15,7 +15,8 @@ import {
   createFetchTransport,
   type SyncTransport,
 } from '@rescuelog/sync-protocol/client/transport';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
+import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
 export interface ChaosPageApi {
   start(userId: number): void;
@@ -54,7 +55,6 @@ async function saveCase(patientName: string): Promise<string> {
       humanId: generateHumanId('C'),
       fields: { patientName, incidentType: 'Chaos test' },
     },
-    entityIds: [id],
     baseVersion: null,
     actorUserId: userId,
   });
@@ -64,7 +64,7 @@ async function saveCase(patientName: string): Promise<string> {
 const api: ChaosPageApi = {
   start(id) {
     userId = id;
-    db = new SyncDatabase(id);
+    db = openAppDatabase(id);
     // Short timeout and backoff so a hung request and retries fit in a test.
     engine = new SyncEngine({
       db,
@@ -75,7 +75,7 @@ const api: ChaosPageApi = {
   },
   open(id) {
     userId = id;
-    db = new SyncDatabase(id);
+    db = openAppDatabase(id);
   },
   async drain(batchSize) {
     const fetchTransport = createFetchTransport();

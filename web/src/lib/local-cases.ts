@@ -14,7 +14,7 @@ import {
   searchLocalCases,
   warmLocalCaseList,
   type LocalCaseSearchResult,
-} from '@rescuelog/sync-protocol/client/case-search';
+} from '@rescuelog/sync-protocol/case/device-search';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect } from 'react';
 import { useSyncSession } from './sync/use-sync';

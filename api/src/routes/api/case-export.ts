@@ -2,16 +2,17 @@
 // from the server's rows by the same function the web app uses offline
 // (sync-protocol/src/case/fhir.ts; decision 008). :caseId is the human case number. Who may:
 // the responder who logged it, or anyone whose casesLogged entry allows view (the rule pull
-// uses, sync-access.ts canSeeAll). Every export is audited as `case.export`; a refusal as
+// uses, platform/access.ts canSeeAll). Every export is audited as `case.export`; a refusal as
 // `access.denied` (both carry details.caseId, so they show in the case's access history).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { buildFhirBundle } from '@rescuelog/sync-protocol/case/fhir';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { humanIdSchema } from '@rescuelog/sync-protocol/sync/human-id';
+import { humanIdSchema } from '@rescuelog/sync-protocol/platform/human-id';
 import { ApiError, parseInput, unauthenticated } from '../../lib/api-error';
 import { readCaseForExport } from '../../services/case-export-service';
-import { canSeeAll } from '../../services/sync/sync-access';
+import { canSeeAll } from '@rescuelog/sync-protocol/platform/access';
+import { CASE_ACCESS } from '@rescuelog/sync-protocol/records/case';
 
 export const FHIR_JSON = 'application/fhir+json';
 export const CASE_NOT_FOUND_MESSAGE = 'Case not found';
@@ -29,7 +30,7 @@ export async function caseExportRoutes(fastify: FastifyInstance): Promise<void> 
     if (!found || found.deleted)
       throw new ApiError(404, ErrorCode.NOT_FOUND, CASE_NOT_FOUND_MESSAGE);
     const { record } = found;
-    if (record.userId !== user.id && !canSeeAll(user, 'case')) {
+    if (record.userId !== user.id && !canSeeAll(user, CASE_ACCESS)) {
       throw await fastify.deny(request, ErrorCode.FORBIDDEN, CASE_EXPORT_FORBIDDEN_MESSAGE, {
         caseId: record.id,
         humanId: record.caseId,

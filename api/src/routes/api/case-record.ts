@@ -19,7 +19,8 @@ import {
   unlockCase,
 } from '../../services/case-record-service';
 import type { RequestOrigin } from '../../services/sync/push-service';
-import { canSeeAll } from '../../services/sync/sync-access';
+import { canSeeAll } from '@rescuelog/sync-protocol/platform/access';
+import { CASE_ACCESS } from '@rescuelog/sync-protocol/records/case';
 
 export const CASE_VIEW_FORBIDDEN_MESSAGE = 'You do not have permission to view this case.';
 
@@ -36,7 +37,7 @@ export async function caseRecordRoutes(fastify: FastifyInstance): Promise<void> 
     const record = await readCaseRecord(fastify.db, caseId);
     if (!record) throw new ApiError(404, ErrorCode.NOT_FOUND, CASE_NOT_FOUND_MESSAGE);
     const id = record.case.id;
-    if (record.case.userId !== user.id && !canSeeAll(user, 'case')) {
+    if (record.case.userId !== user.id && !canSeeAll(user, CASE_ACCESS)) {
       throw await fastify.deny(request, ErrorCode.FORBIDDEN, CASE_VIEW_FORBIDDEN_MESSAGE, {
         caseId: id,
         humanId: caseId,

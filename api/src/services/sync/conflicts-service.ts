@@ -2,71 +2,56 @@
 // keeping the server's value, the client's, or a custom one. A resolution is written as a
 // new version of the field (so every device pulls it) and audited by the route.
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import type { Database, JsonValue, SyncConflict as ConflictRow } from '@rescuelog/db/schema';
 import { ErrorCode, validationErrorBody } from '@rescuelog/sync-protocol/errors';
-import type { ConflictResolution, SyncConflict } from '@rescuelog/sync-protocol/sync/conflicts';
-import {
-  caseFieldsSchema,
-  cprSessionFieldsSchema,
-  incidentReportFieldsSchema,
-  mciCasualtyFieldsSchema,
-  mciIncidentFieldsSchema,
-} from '@rescuelog/sync-protocol/sync/entities';
+import type { ConflictResolution, SyncConflict } from '@rescuelog/sync-protocol/platform/conflicts';
+import { asJson, sameValue } from '@rescuelog/sync-protocol/platform/json';
+import type { RecordDefinition } from '@rescuelog/sync-protocol/platform/record';
+import type { Registry } from '@rescuelog/sync-protocol/platform/registry';
 import { ApiError } from '../../lib/api-error';
 import {
-  ENTITY_TABLE,
-  asJson,
   dynamic,
-  entityOfConflictType,
   lockSyncWrites,
   nextVersion,
   readFieldVersions,
-  sameValue,
   toDbValue,
   toWireValue,
-  type LwwEntity,
   type Row,
 } from './sync-tables';
 
-const FIELD_SCHEMAS = {
-  case: caseFieldsSchema,
-  cprSession: cprSessionFieldsSchema,
-  incidentReport: incidentReportFieldsSchema,
-  mciIncident: mciIncidentFieldsSchema,
-  mciCasualty: mciCasualtyFieldsSchema,
-} as const;
-
-const HUMAN_ID_COLUMN: Record<LwwEntity, string | null> = {
-  case: 'caseId',
-  cprSession: 'sessionId',
-  incidentReport: 'incidentId',
-  mciIncident: 'incidentId',
-  mciCasualty: 'tagNumber',
-};
+/** A field's own schema, from the kind's record schema. */
+function fieldSchema(def: RecordDefinition, field: string): z.ZodType {
+  const record = def.record;
+  const shape = record instanceof z.ZodObject ? (record.shape as Record<string, z.ZodType>) : {};
+  return shape[field] ?? z.never();
+}
 
 const notFound = () => new ApiError(404, ErrorCode.NOT_FOUND, 'Conflict not found');
 
-function entityOf(row: ConflictRow): LwwEntity {
-  const entity = entityOfConflictType(row.entityType);
-  if (!entity) throw new Error(`Unknown conflict entity type ${row.entityType}`);
-  return entity;
+function definitionOf(registry: Registry, row: ConflictRow): RecordDefinition {
+  const def = registry.byTable(row.entityType);
+  if (!def) throw new Error(`Unknown conflict entity type ${row.entityType}`);
+  return def;
 }
 
 async function toDto(
   db: Kysely<Database>,
+  registry: Registry,
   row: ConflictRow,
   withCurrent: boolean,
 ): Promise<SyncConflict> {
-  const entity = entityOf(row);
+  const def = definitionOf(registry, row);
   const record = await dynamic(db)
-    .selectFrom(ENTITY_TABLE[entity])
+    .selectFrom(def.table)
     .selectAll()
     .where('id', '=', row.entityId)
     .executeTakeFirst();
-  const humanIdColumn = HUMAN_ID_COLUMN[entity];
+  const humanIdColumn = def.humanId?.column;
   return {
     id: String(row.id),
-    entity,
+    entity: def.kind,
+    kindLabel: def.label,
     entityId: row.entityId,
     humanId: record && humanIdColumn ? String(record[humanIdColumn]) : null,
     field: row.field,
@@ -76,7 +61,7 @@ async function toDto(
     clientValue: row.clientValue,
     clientAuthor: row.clientAuthor,
     ...(withCurrent && record
-      ? { currentValue: asJson(toWireValue(row.field, record[row.field])) }
+      ? { currentValue: asJson(toWireValue(def, row.field, record[row.field])) }
       : {}),
     createdAt: row.createdAt.toISOString(),
     resolvedAt: row.resolvedAt ? row.resolvedAt.toISOString() : null,
@@ -87,6 +72,7 @@ async function toDto(
 
 export async function listConflicts(
   db: Kysely<Database>,
+  registry: Registry,
   filter: { resolved: boolean | undefined; limit: number },
 ): Promise<SyncConflict[]> {
   let query = db.selectFrom('syncConflicts').selectAll();
@@ -94,18 +80,22 @@ export async function listConflicts(
   if (filter.resolved === false) query = query.where('resolvedAt', 'is', null);
   const rows = await query.orderBy('id', 'desc').limit(filter.limit).execute();
   const out: SyncConflict[] = [];
-  for (const row of rows) out.push(await toDto(db, row, false));
+  for (const row of rows) out.push(await toDto(db, registry, row, false));
   return out;
 }
 
-export async function getConflict(db: Kysely<Database>, id: string): Promise<SyncConflict> {
+export async function getConflict(
+  db: Kysely<Database>,
+  registry: Registry,
+  id: string,
+): Promise<SyncConflict> {
   const row = await db
     .selectFrom('syncConflicts')
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) throw notFound();
-  return toDto(db, row, true);
+  return toDto(db, registry, row, true);
 }
 
 export interface ResolvedConflict {
@@ -116,6 +106,7 @@ export interface ResolvedConflict {
 
 export async function resolveConflict(
   db: Kysely<Database>,
+  registry: Registry,
   adminId: number,
   id: string,
   choice: ConflictResolution,
@@ -132,8 +123,8 @@ export async function resolveConflict(
     if (!row) throw notFound();
     if (row.resolvedAt !== null)
       throw new ApiError(409, ErrorCode.CONFLICT, 'This conflict has already been resolved');
-    const entity = entityOf(row);
-    const table = ENTITY_TABLE[entity];
+    const def = definitionOf(registry, row);
+    const table = def.table;
     const record: Row | undefined = await dynamic(tx)
       .selectFrom(table)
       .selectAll()
@@ -143,7 +134,7 @@ export async function resolveConflict(
 
     const chosen: unknown =
       choice === 'server' ? row.serverValue : choice === 'client' ? row.clientValue : custom;
-    const parsed = FIELD_SCHEMAS[entity].safeParse({ [row.field]: chosen });
+    const parsed = z.object({ [row.field]: fieldSchema(def, row.field) }).safeParse({ [row.field]: chosen });
     if (!parsed.success) {
       const body = validationErrorBody(parsed.error.issues);
       throw new ApiError(400, ErrorCode.VALIDATION_FAILED, body.error, {
@@ -151,12 +142,12 @@ export async function resolveConflict(
       });
     }
     const value = (parsed.data as Record<string, unknown>)[row.field];
-    const before = asJson(toWireValue(row.field, record[row.field]));
+    const before = asJson(toWireValue(def, row.field, record[row.field]));
     if (!sameValue(before, value)) {
       const version = await nextVersion(tx);
       const versions = { ...readFieldVersions(record), [row.field]: { version, by: adminId } };
       const set: Row = { [row.field]: toDbValue(value), fieldVersions: JSON.stringify(versions) };
-      if (entity === 'case') set.updatedBy = adminId;
+      if (def.updatedByColumn) set[def.updatedByColumn] = adminId;
       await dynamic(tx).updateTable(table).set(set).where('id', '=', row.entityId).execute();
     }
     const resolved = await tx
@@ -168,7 +159,7 @@ export async function resolveConflict(
     return { resolved, before, after: asJson(value) };
   });
   return {
-    conflict: await toDto(db, result.resolved, true),
+    conflict: await toDto(db, registry, result.resolved, true),
     before: result.before,
     after: result.after,
   };

@@ -7,25 +7,24 @@ import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Database, JsonValue, NewAuditEntry } from '@rescuelog/db/schema';
 import { databaseError } from '@rescuelog/db/errors';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
+import { mutationResultSchema, type MutationResult, type PushResponse } from '@rescuelog/sync-protocol/platform/push-pull';
+import type { Actor } from '@rescuelog/sync-protocol/platform/access';
+import type { RawMutation } from '@rescuelog/sync-protocol/platform/envelope';
+import type { ParsedMutation, Registry } from '@rescuelog/sync-protocol/platform/registry';
 import {
-  mutationSchema,
-  type ParsedMutation,
-  type RawMutation,
-} from '@rescuelog/sync-protocol/sync/mutations';
-import {
-  mutationResultSchema,
-  type MutationResult,
-  type PushResponse,
-} from '@rescuelog/sync-protocol/sync/push-pull';
-import { REJECTION_MESSAGES, RejectionCode } from '@rescuelog/sync-protocol/sync/rejections';
-import { uuidSchema } from '@rescuelog/sync-protocol/sync/values';
-import { MIN_SCHEMA_VERSION } from '@rescuelog/sync-protocol/sync/versions';
+  Rejection,
+  REJECTION_MESSAGES,
+  RejectionCode,
+} from '@rescuelog/sync-protocol/platform/rejections';
+import { uuidSchema } from '@rescuelog/sync-protocol/platform/values';
 import { ApiError } from '../../lib/api-error';
-import { toJsonValue } from '../../lib/json-value';
-import { applyMutation, Rejection, type AuditWrite } from './apply-mutation';
+import { boundedJsonValue, toJsonValue } from '../../lib/json-value';
 import { readVisibleRecords } from './pull-service';
-import type { Actor } from './sync-access';
+import { runOnServer, type AuditWrite } from './server-store';
 import { dynamic, lockSyncWrites, reserveVersions, type Row } from './sync-tables';
+
+/** A stored rejection keeps at most this much of the refused args (the device keeps all of it). */
+export const REJECTION_ARGS_LIMIT_BYTES = 64 * 1024;
 
 export interface RequestOrigin {
   ip: string | null;
@@ -46,7 +45,7 @@ export const ACTOR_MISMATCH_MESSAGE =
  * A push's audit entries, inserted together before it commits: one statement for the batch
  * instead of one per mutation. Entries of a mutation that is rolled back to its savepoint are
  * dropped with it. `direct` writes at once instead, for a mutation that reads the audit log
- * itself (see READS_AUDIT_LOG).
+ * itself (an access event, server-store.ts recordAccess).
  */
 interface AuditBuffer {
   rows: NewAuditEntry[];
@@ -116,51 +115,17 @@ function permanentDatabaseRefusal(error: unknown): Rejection | undefined {
   return undefined;
 }
 
-/** Where a NUL character sits in `value` (PostgreSQL stores no NUL in text or jsonb), or null. */
-function nulCharacterPath(value: unknown, path: string[] = []): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : null;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = nulCharacterPath(item, [...path, String(i)]);
-      if (found !== null) return found;
-    }
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      const found = nulCharacterPath(key, [...path, key]) ?? nulCharacterPath(item, [...path, key]);
-      if (found !== null) return found;
-    }
+/** Checks one mutation with the registry: a Rejection of its own, or the parsed mutation. */
+function validateMutation(
+  registry: Registry,
+  raw: RawMutation,
+): Rejection | { mutation: ParsedMutation } {
+  try {
+    return { mutation: registry.parseMutation(raw) };
+  } catch (error) {
+    if (error instanceof Rejection) return error;
+    throw error;
   }
-  return null;
-}
-
-function validateMutation(raw: RawMutation): Rejection | { mutation: ParsedMutation } {
-  if (raw.schemaVersion !== undefined && raw.schemaVersion < MIN_SCHEMA_VERSION) {
-    return new Rejection(RejectionCode.SCHEMA_VERSION_UNSUPPORTED);
-  }
-  // Refused here, as this one mutation's rejection: PostgreSQL would fail the whole batch on
-  // it (in the audit entry, outside the mutation's savepoint), and a device would retry a
-  // batch that can never apply, holding back every change behind it.
-  const nulAt = nulCharacterPath(raw.args, ['args']);
-  if (nulAt !== null) {
-    return new Rejection(
-      RejectionCode.VALIDATION_FAILED,
-      `${nulAt}: Invalid input (a NUL character)`,
-      { issues: [{ path: nulAt, message: 'Invalid input' }] },
-    );
-  }
-  const parsed = mutationSchema.safeParse(raw);
-  if (parsed.success) return { mutation: parsed.data };
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
-  return new Rejection(
-    RejectionCode.VALIDATION_FAILED,
-    `${where}${issue?.message ?? 'Invalid input'}`,
-    {
-      issues: parsed.error.issues
-        .slice(0, 20)
-        .map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
-    },
-  );
 }
 
 /** The mutation ids of these that the server has handled before (applied or rejected). */
@@ -174,27 +139,22 @@ async function readHandled(tx: Transaction<Database>, mutationIds: string[]): Pr
   return new Set(rows.map((row) => row.mutationId));
 }
 
-/**
- * Mutations whose apply reads the audit log (apply-mutation.ts: an access event is looked up
- * by its id, so a replay under another mutation adds no second entry). Their entries are
- * written at once, after everything buffered before them.
- */
-const READS_AUDIT_LOG = new Set<string>(['case.access']);
-
 type NewAppliedMutation = Insertable<Database['appliedMutations']>;
 
-/** The table a mutation creates its record in, looked up by args.id, and its number column. */
-const CREATES: Record<string, { table: string; humanIdColumn: string | null }> = {
-  'case.upsert': { table: 'cases', humanIdColumn: 'caseId' },
-  'cprSession.upsert': { table: 'cprSessions', humanIdColumn: 'sessionId' },
-  'incidentReport.upsert': { table: 'incidentReports', humanIdColumn: 'incidentId' },
-  'mciIncident.upsert': { table: 'mciIncidents', humanIdColumn: 'incidentId' },
-  'mciCasualty.record': { table: 'mciCasualties', humanIdColumn: null },
-  'vitalSign.record': { table: 'vitalSigns', humanIdColumn: null },
-  'cprEvent.record': { table: 'cprEvents', humanIdColumn: null },
-  'cprEvent.void': { table: 'cprEvents', humanIdColumn: null },
-  'case.addendum': { table: 'caseAddenda', humanIdColumn: null },
-};
+/** The table a mutation may create its record in (looked up by args.id) and its number column. */
+function createdBy(
+  registry: Registry,
+  name: string,
+): { table: string; humanIdColumn: string | null; deferrable: boolean } | null {
+  const mutator = registry.mutator(name);
+  if (!mutator?.creates) return null;
+  const def = registry.get(mutator.kind);
+  return {
+    table: def.table,
+    humanIdColumn: def.humanId?.column ?? null,
+    deferrable: mutator.deferrable === true,
+  };
+}
 
 /** Every string in a mutation's args and entity ids (what it could write rows under). */
 function namedValues(raw: RawMutation): string[] {
@@ -218,14 +178,18 @@ function namedValues(raw: RawMutation): string[] {
 class Absences {
   private readonly absent = new Map<string, Set<string>>();
 
-  static async read(tx: Transaction<Database>, mutations: RawMutation[]): Promise<Absences> {
+  static async read(
+    tx: Transaction<Database>,
+    registry: Registry,
+    mutations: RawMutation[],
+  ): Promise<Absences> {
     const found = new Absences();
     const wanted = new Map<
       string,
       { humanIdColumn: string | null; ids: Set<string>; numbers: Set<string> }
     >();
     for (const raw of mutations) {
-      const create = CREATES[raw.name];
+      const create = createdBy(registry, raw.name);
       const args: unknown = raw.args;
       if (!create || args === null || typeof args !== 'object') continue;
       const entry = wanted.get(create.table) ?? {
@@ -276,13 +240,6 @@ class Absences {
   }
 }
 
-/** Last-write-wins creates whose rows may wait for one multi-row insert (createLww). */
-const DEFERRABLE_CREATES = new Set([
-  'case.upsert',
-  'cprSession.upsert',
-  'incidentReport.upsert',
-  'mciIncident.upsert',
-]);
 /** Values per insert statement: far below PostgreSQL's 65,535 parameters. */
 const INSERT_PARAMETERS = 30_000;
 
@@ -304,10 +261,14 @@ class PendingInserts {
   constructor(private readonly tx: Transaction<Database>) {}
 
   /** The table a mutation's create would insert into, when it may wait; else null. */
-  static deferrable(mutation: ParsedMutation, absences: Absences): string | null {
-    const create = CREATES[mutation.name];
-    if (!create || !DEFERRABLE_CREATES.has(mutation.name)) return null;
-    // The args apply-mutation reads (its checks of absence use these very values).
+  static deferrable(
+    registry: Registry,
+    mutation: ParsedMutation,
+    absences: Absences,
+  ): string | null {
+    const create = createdBy(registry, mutation.name);
+    if (!create?.deferrable) return null;
+    // The args the mutator reads (its checks of absence use these very values).
     const args: unknown = mutation.args;
     if (args === null || typeof args !== 'object' || !('id' in args) || typeof args.id !== 'string')
       return null;
@@ -368,13 +329,30 @@ function entityIdsOf(raw: RawMutation | undefined): string[] {
   return raw.entityIds.filter((x): x is string => uuidSchema.safeParse(x).success);
 }
 
-const PERMISSION_CODES = new Set<RejectionCode>([RejectionCode.FORBIDDEN, RejectionCode.NOT_OWNER]);
-/** Mutations whose args.id is the case's id. */
-const CASE_MUTATIONS = new Set(['case.upsert', 'case.complete', 'case.delete']);
+const PERMISSION_CODES = new Set<string>([RejectionCode.FORBIDDEN, RejectionCode.NOT_OWNER]);
+
+/**
+ * The root record a refused mutation is about, as `{ <rootKind>Id: id }`: a refused change
+ * to a case or its children (vital sign, addendum, access record) belongs in that case's
+ * access history, which finds entries by details.caseId.
+ */
+function rootRecordOf(registry: Registry, raw: RawMutation): Record<string, string> {
+  const mutator = registry.mutator(raw.name);
+  const args: unknown = raw.args;
+  if (!mutator || args === null || typeof args !== 'object') return {};
+  const def = registry.get(mutator.kind);
+  const root = def.parent ? registry.get(def.parent.kind) : def;
+  const key = def.parent?.column ?? `${root.kind}Id`;
+  const value =
+    key in args ? (args as Record<string, unknown>)[key] : def.parent ? undefined : 'id' in args ? args.id : undefined;
+  const id = uuidSchema.safeParse(value);
+  return id.success ? { [`${root.kind}Id`]: id.data } : {};
+}
 
 /** Kept in sync_rejections with the data, audited (a permission refusal as a denial). */
 async function recordRejection(
   tx: Transaction<Database>,
+  registry: Registry,
   actor: Actor,
   origin: RequestOrigin,
   deviceId: string,
@@ -391,26 +369,14 @@ async function recordRejection(
       details: {
         name: raw.name,
         message: rejection.message,
-        ...rejection.details,
-        args: toJsonValue(raw.args),
+        ...(toJsonValue(rejection.details) as Record<string, JsonValue>),
+        args: boundedJsonValue(raw.args, REJECTION_ARGS_LIMIT_BYTES),
       } satisfies Record<string, JsonValue>,
     })
     .execute();
   const entityIds = Array.isArray(raw.entityIds)
     ? raw.entityIds.filter((x): x is string => typeof x === 'string')
     : [];
-  // A refused change to a case or its children (vital sign, addendum, access record) belongs
-  // in that case's access history, which finds entries by details.caseId.
-  const args: unknown = raw.args;
-  const caseIdArg =
-    args === null || typeof args !== 'object'
-      ? undefined
-      : 'caseId' in args
-        ? args.caseId
-        : CASE_MUTATIONS.has(raw.name) && 'id' in args
-          ? args.id
-          : undefined;
-  const caseId = caseIdArg === undefined ? undefined : uuidSchema.safeParse(caseIdArg);
   await writeAudit(
     tx,
     actor,
@@ -424,8 +390,8 @@ async function recordRejection(
         deviceId,
         seq: raw.seq,
         code: rejection.code,
-        ...(caseId?.success ? { caseId: caseId.data } : {}),
-        ...rejection.details,
+        ...rootRecordOf(registry, raw),
+        ...(toJsonValue(rejection.details) as Record<string, JsonValue>),
       },
     },
     PERMISSION_CODES.has(rejection.code) ? 'denied' : 'failure',
@@ -486,6 +452,7 @@ function replayedResult(
 
 export async function pushBatch(
   db: Kysely<Database>,
+  registry: Registry,
   actor: Actor,
   origin: RequestOrigin,
   batch: PushBatch,
@@ -509,10 +476,10 @@ export async function pushBatch(
   // batch runs again from the start, each mutation in its own savepoint, so that only the
   // failing one is undone. Either way one transaction commits, in seq order.
   try {
-    return await applyBatch(db, actor, origin, batch.deviceId, ordered, false);
+    return await applyBatch(db, registry, actor, origin, batch.deviceId, ordered, false);
   } catch (error) {
     if (!(error instanceof RetryWithSavepoints)) throw error;
-    return applyBatch(db, actor, origin, batch.deviceId, ordered, true);
+    return applyBatch(db, registry, actor, origin, batch.deviceId, ordered, true);
   }
 }
 
@@ -526,6 +493,7 @@ class RetryWithSavepoints extends Error {
 
 async function applyBatch(
   db: Kysely<Database>,
+  registry: Registry,
   actor: Actor,
   origin: RequestOrigin,
   deviceId: string,
@@ -563,7 +531,7 @@ async function applyBatch(
       ordered.filter((raw) => raw.seq <= last || handled.has(raw.mutationId)),
     );
     if (fresh.length > 1) await reserveVersions(tx, fresh.length);
-    const absences = await Absences.read(tx, fresh);
+    const absences = await Absences.read(tx, registry, fresh);
     const audit: AuditBuffer = { rows: [], direct: false };
     auditBuffers.set(tx, audit);
     const inserts = new PendingInserts(tx);
@@ -584,31 +552,39 @@ async function applyBatch(
         continue;
       }
 
-      const checked = validateMutation(raw);
+      const checked = validateMutation(registry, raw);
       let rejection: Rejection | undefined = checked instanceof Rejection ? checked : undefined;
       let result: MutationResult | undefined;
       const insertTable =
         savepoints || checked instanceof Rejection
           ? null
-          : PendingInserts.deferrable(checked.mutation, absences);
+          : PendingInserts.deferrable(registry, checked.mutation, absences);
       await inserts.before(insertTable);
       if (!(checked instanceof Rejection)) {
         if (insertTable !== null) inserts.collect(insertTable);
-        audit.direct = READS_AUDIT_LOG.has(checked.mutation.name);
-        // Entries already buffered go in first, outside the savepoint, so a rollback of this
-        // mutation cannot take them along.
-        if (audit.direct) await flushAudit(tx);
+        // With savepoints, entries already buffered go in first, outside the savepoint, so a
+        // rollback of this mutation cannot take them along (an access event flushes them).
+        if (savepoints) await flushAudit(tx);
         const mark = audit.rows.length;
         if (savepoints) await sql`savepoint sync_mutation`.execute(tx);
         try {
-          const applied = await applyMutation({
+          const applied = await runOnServer({
             tx,
+            registry,
             actor,
             mutation: checked.mutation,
-            audit: (entry) => writeAudit(tx, actor, origin, entry, 'success'),
+            // An entry the mutator must find in the log (an access event's id): what the push
+            // buffered goes in first, then this one, at once.
+            auditNow: async (entry) => {
+              await flushAudit(tx);
+              audit.direct = true;
+              await writeAudit(tx, actor, origin, entry, 'success');
+              audit.direct = false;
+            },
             knownAbsent: absences.knownAbsent,
             ...(insertTable !== null ? { insertLater: inserts.add } : {}),
           });
+          if (applied.audit) await writeAudit(tx, actor, origin, applied.audit, 'success');
           if (savepoints) await sql`release savepoint sync_mutation`.execute(tx);
           result = {
             seq: raw.seq,
@@ -627,10 +603,9 @@ async function applyBatch(
           // Its audit entries were never written (or were rolled back with it).
           audit.rows.length = mark;
         }
-        audit.direct = false;
       }
       if (rejection) {
-        await recordRejection(tx, actor, origin, deviceId, raw, rejection);
+        await recordRejection(tx, registry, actor, origin, deviceId, raw, rejection);
         result = {
           seq: raw.seq,
           mutationId: raw.mutationId,
@@ -668,7 +643,7 @@ async function applyBatch(
       const raw = ordered.find((m) => m.seq === result.seq && m.mutationId === result.mutationId);
       for (const id of entityIdsOf(raw)) undoIds.add(id);
     }
-    const records = await readVisibleRecords(tx, actor, [...undoIds]);
+    const records = await readVisibleRecords(tx, registry, actor, [...undoIds]);
     return { lastAppliedSeq: last, results, ...(records.length > 0 ? { records } : {}) };
   });
 }

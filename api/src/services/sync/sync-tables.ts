@@ -1,39 +1,10 @@
-// How synced entities map to tables, and how values cross between the database and the
-// wire. The sync engine treats the eight tables alike, so it reaches them through one
-// dynamically typed view of the database; every value written has been validated by the
-// sync-protocol mutation schemas first.
+// How synced records map to tables, and how values cross between the database and the
+// wire. The sync engine treats every kind alike, through its definition in the registry and
+// one dynamically typed view of the database; every value written has been validated by the
+// kind's mutator schema first.
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, DbExecutor, JsonValue } from '@rescuelog/db/schema';
-import type { SyncEntity } from '@rescuelog/sync-protocol/sync/entities';
-
-export const ENTITY_TABLE = {
-  case: 'cases',
-  vitalSign: 'vitalSigns',
-  cprSession: 'cprSessions',
-  cprEvent: 'cprEvents',
-  incidentReport: 'incidentReports',
-  mciIncident: 'mciIncidents',
-  mciCasualty: 'mciCasualties',
-  caseAddendum: 'caseAddenda',
-} as const satisfies Record<SyncEntity, keyof Database>;
-export type SyncTable = (typeof ENTITY_TABLE)[SyncEntity];
-
-/** sync_conflicts.entity_type holds the SQL table name. */
-export const CONFLICT_ENTITY_TYPE = {
-  case: 'cases',
-  cprSession: 'cpr_sessions',
-  incidentReport: 'incident_reports',
-  mciIncident: 'mci_incidents',
-  mciCasualty: 'mci_casualties',
-} as const;
-export type LwwEntity = keyof typeof CONFLICT_ENTITY_TYPE;
-
-export function entityOfConflictType(type: string): LwwEntity | undefined {
-  const found = (Object.entries(CONFLICT_ENTITY_TYPE) as [LwwEntity, string][]).find(
-    ([, t]) => t === type,
-  );
-  return found?.[0];
-}
+import type { Database, DbExecutor } from '@rescuelog/db/schema';
+import type { RecordDefinition } from '@rescuelog/sync-protocol/platform/record';
 
 export type Row = Record<string, unknown>;
 type DynamicDatabase = Record<string, Row>;
@@ -53,28 +24,21 @@ export function readFieldVersions(row: Row): FieldVersions {
     : {};
 }
 
-/** numeric columns: exact strings from the driver, numbers on the wire. */
-const NUMERIC_COLUMNS = new Set([
-  'incidentLatitude',
-  'incidentLongitude',
-  'capillaryRefillTime',
-  'latitude',
-  'longitude',
-  'numericValue',
-]);
+type Columns = Pick<RecordDefinition, 'numericColumns'>;
 
-export function toWireValue(column: string, value: unknown): unknown {
+/** A column's value as the wire carries it: timestamps as ISO strings, numeric as numbers. */
+export function toWireValue(def: Columns, column: string, value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'string' && NUMERIC_COLUMNS.has(column)) return Number(value);
+  if (typeof value === 'string' && def.numericColumns?.includes(column)) return Number(value);
   return value;
 }
 
 /** A row as pull sends it: wire values, version as a decimal string, no bookkeeping columns. */
-export function toWireRecord(row: Row): Record<string, unknown> {
+export function toWireRecord(def: Columns, row: Row): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [column, value] of Object.entries(row)) {
     if (column === 'fieldVersions') continue;
-    out[column] = column === 'version' ? String(value) : toWireValue(column, value);
+    out[column] = column === 'version' ? String(value) : toWireValue(def, column, value);
   }
   return out;
 }
@@ -88,26 +52,6 @@ export function toDbValue(value: unknown): unknown {
 
 export function toDbValues(values: Record<string, unknown>): Row {
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, toDbValue(v)]));
-}
-
-/** JSON with sorted keys: jsonb reorders object keys, so equality must not depend on order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-export function sameValue(a: unknown, b: unknown): boolean {
-  return canonicalJson(a) === canonicalJson(b);
-}
-
-export function asJson(value: unknown): JsonValue {
-  return JSON.parse(canonicalJson(value)) as JsonValue;
 }
 
 /**

@@ -2,7 +2,7 @@
 // at once (before or without the server), merged with GET /api/cases, one entry per case.
 import 'fake-indexeddb/auto';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,7 +61,6 @@ async function caseMadeHere(incidentType: string): Promise<string> {
   await saveLocalChange({
     name: 'case.upsert',
     args: { id, humanId: caseId, fields: { incidentType } },
-    entityIds: [id],
     baseVersion: null,
     actorUserId: USER.id,
   });

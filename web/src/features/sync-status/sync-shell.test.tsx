@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
 import { makeUser } from '@/test/fixtures';
 import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
+import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
 const USER = makeUser({ id: 7 });
 
@@ -41,7 +42,6 @@ async function saveOneCase(): Promise<void> {
   await saveLocalChange({
     name: 'case.upsert',
     args: { id, humanId: generateHumanId('C'), fields: { patientName: 'Unsynced Patient' } },
-    entityIds: [id],
     baseVersion: null,
     actorUserId: USER.id,
   });
@@ -83,7 +83,7 @@ describe('sync in the app shell', () => {
     await waitFor(() => expect(getSyncSession()).toBeNull());
     // Kept: the same user's database still holds the change.
     const { SyncDatabase } = await import('@rescuelog/sync-protocol/client/local-db');
-    const db = new SyncDatabase(USER.id);
+    const db = openAppDatabase(USER.id);
     expect(await db.outbox.count()).toBe(1);
     db.close();
   });

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
-import { pushRequestSchema } from '@rescuelog/sync-protocol/sync/push-pull';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { pushRequestSchema } from '@rescuelog/sync-protocol/platform/push-pull';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import type { MutationInput } from '@rescuelog/sync-protocol/client/outbox';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -90,7 +90,6 @@ function newCase(patientName: string): { id: string; input: MutationInput } {
     input: {
       name: 'case.upsert',
       args: { id, humanId: generateHumanId('C'), fields: { patientName, incidentType: 'Fall' } },
-      entityIds: [id],
       baseVersion: null,
       actorUserId: USER.id,
     },

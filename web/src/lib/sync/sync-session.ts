@@ -18,6 +18,7 @@ import {
 } from '@rescuelog/sync-protocol/client/transport';
 import { OUTBOX_SYNC_TAG } from '@rescuelog/sync-protocol/sw-messages';
 import { wireSyncTriggers } from './sync-triggers';
+import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
 export interface SyncSession {
   userId: number;
@@ -68,7 +69,7 @@ export function startSyncSession(userId: number, options: StartOptions = {}): Sy
     return current.session;
   }
   stopSyncSession();
-  const db = new SyncDatabase(userId);
+  const db = openAppDatabase(userId);
   const engine = new SyncEngine({ db, transport: options.transport ?? createFetchTransport() });
   let wasAuthRequired = false;
   const unsubscribe = engine.subscribe((status: SyncStatus) => {
@@ -116,7 +117,7 @@ export async function pendingCount(): Promise<number> {
 export async function wipeLocalData(userId: number): Promise<void> {
   if (current?.session.userId === userId) stopSyncSession();
   if (!localDatabaseAvailable()) return;
-  await new SyncDatabase(userId).delete();
+  await openAppDatabase(userId).delete();
   await clearActiveUser();
 }
 

@@ -3,10 +3,7 @@
 // POST /api/admin/conflicts/:id/resolve { choice: 'server' | 'client' | 'custom', value? }.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  conflictListQuerySchema,
-  conflictResolveSchema,
-} from '@rescuelog/sync-protocol/sync/conflicts';
+import { conflictListQuerySchema, conflictResolveSchema } from '@rescuelog/sync-protocol/platform/conflicts';
 import { parseInput, unauthenticated } from '../../../lib/api-error';
 import {
   getConflict,
@@ -21,12 +18,12 @@ const conflictParamsSchema = z.strictObject({
 export async function adminConflictRoutes(fastify: FastifyInstance): Promise<void> {
   fastify.get('/admin/conflicts', async (request) => {
     const { resolved, limit } = parseInput(conflictListQuerySchema, request.query);
-    return { conflicts: await listConflicts(fastify.db, { resolved, limit }) };
+    return { conflicts: await listConflicts(fastify.db, fastify.records, { resolved, limit }) };
   });
 
   fastify.get('/admin/conflicts/:id', async (request) => {
     const { id } = parseInput(conflictParamsSchema, request.params);
-    const conflict = await getConflict(fastify.db, id);
+    const conflict = await getConflict(fastify.db, fastify.records, id);
     await fastify.audit.record(request, {
       action: 'sync.conflict.view',
       outcome: 'success',
@@ -43,6 +40,7 @@ export async function adminConflictRoutes(fastify: FastifyInstance): Promise<voi
     const { choice, value } = parseInput(conflictResolveSchema, request.body);
     const { conflict, before, after } = await resolveConflict(
       fastify.db,
+      fastify.records,
       request.user.id,
       id,
       choice,

@@ -3,8 +3,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { pullRequestSchema, pushRequestSchema } from '@rescuelog/sync-protocol/sync/push-pull';
-import { MIN_PROTOCOL_VERSION } from '@rescuelog/sync-protocol/sync/versions';
+import { pullRequestSchema, pushRequestSchema } from '@rescuelog/sync-protocol/platform/push-pull';
+import { MIN_PROTOCOL_VERSION } from '@rescuelog/sync-protocol/platform/versions';
 import { ApiError, parseInput, unauthenticated } from '../../../lib/api-error';
 import { pullChanges } from '../../../services/sync/pull-service';
 import { pushBatch, type RequestOrigin } from '../../../services/sync/push-service';
@@ -33,7 +33,7 @@ export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
     if (!request.user) throw unauthenticated();
     requireSupportedProtocol(request.body);
     const body = parseInput(pushRequestSchema, request.body);
-    return pushBatch(fastify.db, request.user, origin(request), {
+    return pushBatch(fastify.db, fastify.records, request.user, origin(request), {
       deviceId: body.deviceId,
       mutations: body.mutations,
     });
@@ -43,9 +43,10 @@ export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
     if (!request.user) throw unauthenticated();
     requireSupportedProtocol(request.body);
     const body = parseInput(pullRequestSchema, request.body);
-    const response = await pullChanges(fastify.db, request.user, {
+    const response = await pullChanges(fastify.db, fastify.records, request.user, {
       cursor: body.cursor,
       limit: body.limit,
+      schemaVersion: body.schemaVersion,
     });
     if (response.changes.length > 0) {
       // Downloading patient records to a device is a view of them (POPIA): which ones, by whom.

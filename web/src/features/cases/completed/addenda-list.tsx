@@ -1,8 +1,8 @@
 // The addenda of a case, oldest first: who wrote each (the name and call sign the addendum
 // was signed with), when, why, and every field's value before and after.
 import { CASE_FIELD_LABELS, formatCaseValue } from '@rescuelog/sync-protocol/case/fields';
-import type { CaseField } from '@rescuelog/sync-protocol/sync/entities';
-import { CASE_FIELDS } from '@rescuelog/sync-protocol/sync/entities';
+import type { CaseField } from '@rescuelog/sync-protocol/records/case';
+import { CASE_FIELDS } from '@rescuelog/sync-protocol/records/case';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import type { LocalAddendum } from '../data/use-case';
 

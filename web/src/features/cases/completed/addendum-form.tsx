@@ -10,7 +10,7 @@ import {
   formatCaseValue,
 } from '@rescuelog/sync-protocol/case/fields';
 import { CASE_STEPS } from '@rescuelog/sync-protocol/case/steps';
-import type { CaseField } from '@rescuelog/sync-protocol/sync/entities';
+import type { CaseField } from '@rescuelog/sync-protocol/records/case';
 import { Plus, Trash2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { useUser } from '@/lib/auth';

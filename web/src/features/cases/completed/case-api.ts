@@ -8,7 +8,7 @@ import {
   CASE_ACCESS_HISTORY_DEFAULT_LIMIT,
   type CaseRecordResponse,
 } from '@rescuelog/sync-protocol/cases';
-import { caseRecordSchema } from '@rescuelog/sync-protocol/sync/entities';
+import { caseRecordSchema } from '@rescuelog/sync-protocol/records/case';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { getJson, HttpError, sendJson, throwIfNotOk } from '@/lib/api-client';

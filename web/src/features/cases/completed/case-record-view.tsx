@@ -9,7 +9,7 @@ import {
   type VitalLike2,
 } from '@rescuelog/sync-protocol/case/handover';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
-import type { VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
+import type { VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
 import { FilePlus2, Lock, PencilLine } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { useUser } from '@/lib/auth';

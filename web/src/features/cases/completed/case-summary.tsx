@@ -10,7 +10,7 @@ import {
   isEmptyCaseValue,
 } from '@rescuelog/sync-protocol/case/fields';
 import { CASE_STEPS, stepPath, type CaseStepKey } from '@rescuelog/sync-protocol/case/steps';
-import { CASE_FIELD_DEFAULTS, type CaseField } from '@rescuelog/sync-protocol/sync/entities';
+import { CASE_FIELD_DEFAULTS, type CaseField } from '@rescuelog/sync-protocol/records/case';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { LocalCase } from '../data/use-case';

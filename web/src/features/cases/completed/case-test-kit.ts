@@ -3,8 +3,8 @@
 // tests can read them), and cases put on the device the way a screen would save them.
 import 'fake-indexeddb/auto';
 import { readOutbox, type OutboxEntry } from '@rescuelog/sync-protocol/client/outbox';
-import type { CaseFields } from '@rescuelog/sync-protocol/sync/entities';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import type { CaseFields } from '@rescuelog/sync-protocol/records/case';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import type { User } from '@rescuelog/sync-protocol/users';
 import { http, HttpResponse } from 'msw';
 import {
@@ -52,7 +52,6 @@ export async function seedCase(fields: CaseFields): Promise<{ id: string; caseId
   await saveLocalChange({
     name: 'case.upsert',
     args: { id, humanId: caseId, fields },
-    entityIds: [id],
     baseVersion: null,
     actorUserId: session.userId,
   });
@@ -109,5 +108,5 @@ export async function outbox(): Promise<OutboxEntry[]> {
 /** The stored case row (after local effects). */
 export async function storedCase(id: string): Promise<Record<string, unknown> | undefined> {
   const session = getSyncSession();
-  return (await session?.db.cases.get(id)) as Record<string, unknown> | undefined;
+  return (await session?.db.table('cases').get(id)) as Record<string, unknown> | undefined;
 }

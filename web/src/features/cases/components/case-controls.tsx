@@ -2,7 +2,7 @@
 // buttons instead of small selects, a "Now" button on every time. Each control reads its
 // value from the case record and writes through useCaseForm().save.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import type { CaseField, CaseFields } from '@rescuelog/sync-protocol/sync/entities';
+import type { CaseField, CaseFields } from '@rescuelog/sync-protocol/records/case';
 import { caseFieldId, useCaseForm } from './case-form';
 import { fromZonedInputValue, toZonedInputValue } from '@rescuelog/sync-protocol/time';
 import './case-form.css';

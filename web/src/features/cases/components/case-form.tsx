@@ -3,7 +3,7 @@
 // user goes: choices at once, typed text after a pause and when the field loses focus or
 // the screen closes. There is no save button to forget.
 import { createContext, use, useCallback, useMemo, useState, type ReactNode } from 'react';
-import type { CaseField, CaseFields } from '@rescuelog/sync-protocol/sync/entities';
+import type { CaseField, CaseFields } from '@rescuelog/sync-protocol/records/case';
 import { saveCaseFields, validateCaseFields } from '../data/case-writes';
 import type { LocalCase } from '../data/use-case';
 

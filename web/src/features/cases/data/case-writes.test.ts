@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { generateHumanId, HUMAN_ID_PATTERN } from '@rescuelog/sync-protocol/sync/human-id';
+import { generateHumanId, HUMAN_ID_PATTERN } from '@rescuelog/sync-protocol/platform/human-id';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getSyncSession, stopSyncSession } from '@/lib/sync/sync-session';
 import { makeUser } from '@/test/fixtures';

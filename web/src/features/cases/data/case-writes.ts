@@ -1,12 +1,12 @@
 // Every change a case screen makes goes through here: one synced mutation per change, saved
 // on the device (domain row + outbox entry in one IndexedDB transaction) and pushed later by
 // the sync engine. Nothing here waits for the network.
-import { caseFieldsSchema, type CaseField, type CaseFields } from '@rescuelog/sync-protocol/sync/entities';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
-import { jsonValueSchema } from '@rescuelog/sync-protocol/sync/values';
+import { caseFieldsSchema, type CaseField, type CaseFields } from '@rescuelog/sync-protocol/records/case';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
+import { jsonValueSchema } from '@rescuelog/sync-protocol/platform/values';
 import type { z } from 'zod';
-import type { CaseAccessAction } from '@rescuelog/sync-protocol/sync/mutations';
-import type { VitalSignStatus, VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
+import type { CaseAccessAction } from '@rescuelog/sync-protocol/records/case';
+import type { VitalSignStatus, VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
 import { rememberAuthor } from '@rescuelog/sync-protocol/client/local-effects';
 import { getSyncSession, saveLocalChange, type SyncSession } from '@/lib/sync/sync-session';
 
@@ -33,7 +33,6 @@ export async function createCase(initial: CaseFields = {}): Promise<{ id: string
   await saveLocalChange({
     name: 'case.upsert',
     args: { id, humanId: caseId, fields: initial },
-    entityIds: [id],
     baseVersion: null,
     actorUserId: session.userId,
   });
@@ -61,7 +60,6 @@ export async function saveCaseFields(record: Pick<LocalCase, 'id' | 'version' | 
   await saveLocalChange({
     name: 'case.upsert',
     args: { id: record.id, fields },
-    entityIds: [record.id],
     baseVersion: record.version ?? null,
     actorUserId: session.userId,
   });
@@ -73,7 +71,6 @@ export async function completeCase(record: Pick<LocalCase, 'id' | 'version'>, co
   await saveLocalChange({
     name: 'case.complete',
     args: { id: record.id, completedAt: completedAt.toISOString() },
-    entityIds: [record.id],
     baseVersion: record.version ?? null,
     actorUserId: session.userId,
   });
@@ -108,7 +105,6 @@ export async function addCaseAddendum(record: Pick<LocalCase, 'id' | 'version'>,
       reason,
       changes: changes.map((c) => ({ field: c.field, before: json(c.before), after: json(c.after) })),
     },
-    entityIds: [record.id, id],
     baseVersion: record.version ?? null,
     actorUserId: session.userId,
   });
@@ -141,7 +137,6 @@ export async function recordVitalSign(caseUuid: string, entry: VitalSignEntry): 
       timestamp: entry.timestamp.toISOString(),
       notes: entry.notes ?? null,
     },
-    entityIds: [id, caseUuid],
     baseVersion: null,
     actorUserId: session.userId,
   });
@@ -154,7 +149,6 @@ export async function voidVitalSign(vitalId: string, caseUuid: string, reason: s
   await saveLocalChange({
     name: 'vitalSign.void',
     args: { id: vitalId, reason },
-    entityIds: [vitalId, caseUuid],
     baseVersion: null,
     actorUserId: session.userId,
   });
@@ -183,7 +177,6 @@ export async function recordCaseAccess(caseUuid: string, action: CaseAccessActio
     name: 'case.access',
     args: { id, caseId: caseUuid, action, ...(detail ? { detail } : {}) },
     // Not the case's id: a pending access record must not mark the case "not yet synced".
-    entityIds: [id],
     baseVersion: null,
     actorUserId: session.userId,
   });

@@ -4,7 +4,7 @@
 // longer parses is reported, never silently dropped.
 import { parseLocalRecords, type LocalRecord } from '@rescuelog/sync-protocol/client/local-records';
 import { LOCAL_RECORD_SCHEMAS } from '@rescuelog/sync-protocol/client/local-records';
-import { parseHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { parseHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { localDatabaseAvailable } from '@/lib/sync/sync-session';
 import { useSyncSession } from '@/lib/sync/use-sync';
@@ -37,7 +37,7 @@ export function useCaseByCaseId(rawCaseId: string | undefined): CaseLookup {
     // then the case is loading, not "cannot be stored here".
     if (!session) return localDatabaseAvailable() ? { state: 'loading' } : { state: 'no-device-store' };
     if (!caseId) return { state: 'missing', caseId };
-    const rows = await session.db.cases.where('caseId').equals(caseId).toArray();
+    const rows = await session.db.table('cases').where('caseId').equals(caseId).toArray();
     const live = rows.filter((r) => r.deletedAt === null || r.deletedAt === undefined);
     const row = live[0];
     if (!row) return { state: 'missing', caseId };
@@ -57,7 +57,7 @@ export function useCaseVitalSigns(caseUuid: string | undefined): LocalVitalSign[
   const session = useSyncSession();
   return useLiveQuery(async () => {
     if (!session || !caseUuid) return [];
-    const rows = await session.db.vitalSigns.where('caseId').equals(caseUuid).toArray();
+    const rows = await session.db.table('vitalSigns').where('caseId').equals(caseUuid).toArray();
     return parseLocalRecords('vitalSign', rows, (error) => {
       console.error('Unreadable vital sign row', error);
     }).sort(byTimestamp);
@@ -69,7 +69,7 @@ export function useCaseAddenda(caseUuid: string | undefined): LocalAddendum[] | 
   const session = useSyncSession();
   return useLiveQuery(async () => {
     if (!session || !caseUuid) return [];
-    const rows = await session.db.caseAddenda.where('caseId').equals(caseUuid).toArray();
+    const rows = await session.db.table('caseAddenda').where('caseId').equals(caseUuid).toArray();
     return parseLocalRecords('caseAddendum', rows, (error) => {
       console.error('Unreadable addendum row', error);
     }).sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));

@@ -6,9 +6,10 @@ import type { Bundle, Resource } from '@medplum/fhirtypes';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { saveMutation, type MutationInput } from '@rescuelog/sync-protocol/client/outbox';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { fhirBundleProblems } from '../../../../../sync-protocol/test/case/fhir-validator';
 import { CaseNotOnDeviceError, downloadBlob, exportCaseAsFhir, fhirFileName } from './fhir-export';
+import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
 const USER_ID = 41;
 const NOW = new Date('2026-11-21T12:00:00.000Z');
@@ -23,7 +24,7 @@ afterEach(async () => {
 });
 
 function openDb(): SyncDatabase {
-  db = new SyncDatabase(USER_ID);
+  db = openAppDatabase(USER_ID);
   return db;
 }
 

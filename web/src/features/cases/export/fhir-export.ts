@@ -49,11 +49,11 @@ export async function exportCaseAsFhir(
   // One read transaction: the case and its rows as of one moment, even while a pull writes.
   const { record, vitals, addenda } = await db.transaction(
     'r',
-    [db.cases, db.vitalSigns, db.caseAddenda],
+    [db.table('cases'), db.table('vitalSigns'), db.table('caseAddenda')],
     async () => {
-      const row = await db.cases.get(caseUuid);
-      const vitalRows = await db.vitalSigns.where('caseId').equals(caseUuid).toArray();
-      const addendumRows = await db.caseAddenda.where('caseId').equals(caseUuid).toArray();
+      const row = await db.table('cases').get(caseUuid);
+      const vitalRows = await db.table('vitalSigns').where('caseId').equals(caseUuid).toArray();
+      const addendumRows = await db.table('caseAddenda').where('caseId').equals(caseUuid).toArray();
       return { record: row, vitals: vitalRows, addenda: addendumRows };
     },
   );

@@ -15,7 +15,7 @@ import {
   type GcsOption,
   type GcsParts,
 } from '@rescuelog/sync-protocol/case/gcs';
-import type { CaseFields } from '@rescuelog/sync-protocol/sync/entities';
+import type { CaseFields } from '@rescuelog/sync-protocol/records/case';
 import { useEffect, useRef, useState } from 'react';
 import { caseFieldId, useCaseForm } from '../components/case-form';
 

@@ -3,7 +3,7 @@
 // blocks; Complete Case is where they must be right.
 import { TIME_ORDER, type ResponseTimeField } from '@rescuelog/sync-protocol/case/completion';
 import { CASE_FIELD_LABELS } from '@rescuelog/sync-protocol/case/fields';
-import type { CaseField } from '@rescuelog/sync-protocol/sync/entities';
+import type { CaseField } from '@rescuelog/sync-protocol/records/case';
 import type { LocalCase } from '../data/use-case';
 
 export interface TimeOrderWarning {

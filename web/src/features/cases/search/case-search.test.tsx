@@ -2,7 +2,7 @@
 // level (MSW): server results merged with cases only this device has, keyset "Load more",
 // filters in the URL, offline search over the device, empty, error and bad-URL states.
 import 'fake-indexeddb/auto';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -47,7 +47,7 @@ async function pulledCase(c: CaseSummary): Promise<void> {
   const session = getSyncSession();
   if (!session) throw new Error('no session');
   const row = { ...c, deletedAt: null, version: '5', updatedAt: c.createdAt };
-  await session.db.cases.put(row);
+  await session.db.table('cases').put(row);
   await session.db.serverCopies.put({ id: c.id, table: 'cases', data: row });
 }
 
@@ -201,7 +201,7 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
     });
     await pulledCase(c);
     const session = getSyncSession();
-    await session?.db.cases.update(c.id, {
+    await session?.db.table('cases').update(c.id, {
       status: 'completed',
       patientName: 'Named on the device',
     });
@@ -403,7 +403,7 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
         deletedAt: null,
       };
     });
-    await session?.db.cases.bulkPut(rows);
+    await session?.db.table('cases').bulkPut(rows);
     const { user } = renderSearch();
     await waitFor(async () => expect(await resultCards()).toHaveLength(50));
     expect(screen.getByText('Showing 50 of 60 cases on this device')).toBeInTheDocument();

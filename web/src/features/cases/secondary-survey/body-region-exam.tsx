@@ -2,11 +2,8 @@
 // also ticks examined: a finding means the region was looked at) and notes. Notes open once
 // the region is examined, so an untouched region stays one line.
 import { BODY_REGION_LABELS, isEmptyCaseValue } from '@rescuelog/sync-protocol/case/fields';
-import {
-  BODY_REGIONS,
-  type BodyRegion,
-  type CaseFields,
-} from '@rescuelog/sync-protocol/sync/entities';
+import { BODY_REGIONS, type BodyRegion } from '@rescuelog/sync-protocol/records/clinical';
+import { type CaseFields } from '@rescuelog/sync-protocol/records/case';
 import { CaseCheckbox, CaseSection, CaseTextField, ChoiceGroup } from '../components/case-controls';
 import { caseFieldId, useCaseForm } from '../components/case-form';
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { deviceOf, outbox, seedCase, storedCase, wipeDevice } from '../completed/case-test-kit';
-import { INTERVENTIONS } from '@rescuelog/sync-protocol/sync/clinical';
+import { INTERVENTIONS } from '@rescuelog/sync-protocol/records/clinical';
 import { checkScope } from './scope-of-practice';
 
 const N = INTERVENTIONS.length;
@@ -127,7 +127,7 @@ describe('Treatment Provided', { timeout: 30_000 }, () => {
     const { caseId } = await seedCase({ cprPerformed: true });
     const { completeCase } = await import('../data/case-writes');
     const { getSyncSession } = await import('@/lib/sync/sync-session');
-    const row = await getSyncSession()?.db.cases.where('caseId').equals(caseId).first();
+    const row = await getSyncSession()?.db.table('cases').where('caseId').equals(caseId).first();
     await completeCase({ id: String(row?.id) });
     renderApp(`/treatment-provided/${caseId}`);
     const cpr = await screen.findByRole('checkbox', { name: 'CPR performed' });

@@ -5,7 +5,7 @@ import {
   formatNormalRange,
   normalRange,
 } from '@rescuelog/sync-protocol/case/vital-ranges';
-import type { VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
+import type { VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
 import { flagText } from './vital-display';
 import './vitals.css';
 

@@ -5,7 +5,7 @@
 // rate 3 readings, latest 128 /min HIGH, rising'. Voided readings are left out.
 import { formatTime } from '@rescuelog/sync-protocol/time';
 import { normalRange } from '@rescuelog/sync-protocol/case/vital-ranges';
-import { VITAL_SIGNS, type VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
+import { VITAL_SIGNS, type VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
 import {
   chartSummary,
   liveReadings,

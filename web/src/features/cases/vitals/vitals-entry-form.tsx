@@ -8,7 +8,7 @@ import {
   type ParsedVital,
 } from '@rescuelog/sync-protocol/case/vital-ranges';
 import { formatTime, fromZonedInputValue, toZonedInputValue } from '@rescuelog/sync-protocol/time';
-import { VITAL_SIGNS, type VitalSignType } from '@rescuelog/sync-protocol/sync/clinical';
+import { VITAL_SIGNS, type VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { recordVitalSign } from '../data/case-writes';
 import type { LocalCase } from '../data/use-case';

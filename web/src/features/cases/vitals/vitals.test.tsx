@@ -27,7 +27,7 @@ interface Row {
 
 async function storedVitals(caseUuid: string): Promise<Row[]> {
   const rows =
-    (await getSyncSession()?.db.vitalSigns.where('caseId').equals(caseUuid).toArray()) ?? [];
+    (await getSyncSession()?.db.table('vitalSigns').where('caseId').equals(caseUuid).toArray()) ?? [];
   return rows as unknown as Row[];
 }
 

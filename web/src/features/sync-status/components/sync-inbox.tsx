@@ -2,8 +2,8 @@
 // with the reason and the data the user entered, so nothing disappears silently. Dismissing
 // marks it read; the row and its data stay on the device.
 import { dismissRejection, type Rejection } from '@rescuelog/sync-protocol/client/outbox';
-import type { MutationName } from '@rescuelog/sync-protocol/sync/mutations';
-import { REJECTION_MESSAGES, type RejectionCode } from '@rescuelog/sync-protocol/sync/rejections';
+import type { MutationName } from '@rescuelog/sync-protocol/MISSING';
+import { REJECTION_MESSAGES, type RejectionCode } from '@rescuelog/sync-protocol/platform/rejections';
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';

@@ -67,3 +67,13 @@ export const longText = z.string().max(20_000);
 /** Any JSON value (jsonb columns with free structure). */
 export const jsonValueSchema = z.json();
 export const jsonObjectSchema = z.record(z.string().max(200), z.json());
+
+/** A server version: bigint as a decimal string. */
+export const versionSchema = z.string().regex(/^\d{1,19}$/, 'Invalid version');
+
+/** Columns every synced record has on the server. */
+export const serverColumns = {
+  version: versionSchema,
+  updatedAt: timestampSchema,
+  deletedAt: timestampSchema.nullable(),
+};

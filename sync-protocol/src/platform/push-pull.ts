@@ -1,15 +1,9 @@
 // POST /api/sync/push and POST /api/sync/pull bodies and answers.
 import { z } from 'zod';
 import '../zod-config';
-import {
-  SYNC_RECORD_SCHEMAS,
-  versionSchema,
-  type SyncEntity,
-  type SyncRecordMap,
-} from './entities';
-import { rawMutationSchema } from './mutations';
-import { REJECTION_CODES } from './rejections';
-import { jsonValueSchema, uuidSchema } from './values';
+import { rawMutationSchema } from './envelope';
+import type { Registry } from './registry';
+import { jsonValueSchema, uuidSchema, versionSchema } from './values';
 
 export const PUSH_MAX_MUTATIONS = 200;
 export const PULL_DEFAULT_LIMIT = 500;
@@ -42,7 +36,8 @@ export const mutationResultSchema = z.object({
   seq: z.number().int(),
   mutationId: z.string(),
   status: z.enum(MUTATION_RESULT_STATUSES),
-  code: z.enum(REJECTION_CODES).optional(),
+  /** A code of REJECTION_CODES (a newer server may send one this client does not know). */
+  code: z.string().max(100).optional(),
   message: z.string().optional(),
   /** Fields where another person's newer write was overwritten (and kept for review). */
   conflicts: z.array(syncConflictReportSchema).optional(),
@@ -57,35 +52,28 @@ export const pullRequestSchema = z.object({
 });
 export type PullRequest = z.input<typeof pullRequestSchema>;
 
-function changeVariant<E extends SyncEntity>(entity: E) {
-  return z.object({
-    entity: z.literal(entity),
-    id: z.string(),
-    version: versionSchema,
-    deleted: z.boolean(),
-    /** null for a tombstone. */
-    data: SYNC_RECORD_SCHEMAS[entity].nullable(),
-  });
-}
-
-export const syncChangeSchema = z.discriminatedUnion('entity', [
-  changeVariant('case'),
-  changeVariant('vitalSign'),
-  changeVariant('cprSession'),
-  changeVariant('cprEvent'),
-  changeVariant('incidentReport'),
-  changeVariant('mciIncident'),
-  changeVariant('mciCasualty'),
-  changeVariant('caseAddendum'),
-]);
+/**
+ * One changed record. Read loosely here: `data` is parsed with the kind's record schema by
+ * parseChange, and a kind this client does not know (a newer server) is skipped, never an
+ * error that would stop every later change from arriving.
+ */
+export const syncChangeSchema = z.object({
+  entity: z.string().max(100),
+  id: z.string().max(64),
+  version: versionSchema,
+  deleted: z.boolean(),
+  /** null for a tombstone. */
+  data: z.record(z.string(), z.unknown()).nullable(),
+});
 export type SyncChange = z.output<typeof syncChangeSchema>;
-export type SyncChangeOf<E extends SyncEntity> = {
-  entity: E;
-  id: string;
-  version: string;
-  deleted: boolean;
-  data: SyncRecordMap[E] | null;
-};
+
+/** A change with its data parsed by its kind's schema, or null for a kind the registry lacks. */
+export function parseChange(registry: Registry, change: SyncChange): SyncChange | null {
+  if (!registry.has(change.entity)) return null;
+  if (change.data === null) return change;
+  const data = registry.get(change.entity).record.parse(change.data) as Record<string, unknown>;
+  return { ...change, data };
+}
 
 /**
  * Results cover the mutations up to a gap (seq > last + 1), in seq order. The client

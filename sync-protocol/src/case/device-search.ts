@@ -24,8 +24,8 @@ import {
   SUMMARY_VERSION_ID,
   summaryVersionSchema,
   type StoredCaseSummary,
-} from './case-summaries';
-import type { SyncDatabase } from './local-db';
+} from './device-summaries';
+import type { SyncDatabase } from '../client/local-db';
 
 /** A case as the device holds it, in the shape of the server's CaseSummary. */
 export type LocalCaseSummary = CaseSummary;
@@ -75,12 +75,12 @@ const PLACE_UP_TO = 64;
 
 /** Rewrites every case summary from the cases (after a gap was found; normally never). */
 export async function rebuildCaseSummaries(db: SyncDatabase): Promise<void> {
-  await db.transaction('rw', [db.cases, db.caseSummaries], async () => {
-    const version = summaryVersionSchema.safeParse(await db.caseSummaries.get(SUMMARY_VERSION_ID));
+  await db.transaction('rw', [db.store('cases'), db.store('caseSummaries')], async () => {
+    const version = summaryVersionSchema.safeParse(await db.store('caseSummaries').get(SUMMARY_VERSION_ID));
     const stamp = (version.success ? version.data.stamp : 0) + 1;
-    const rows = await db.cases.toArray();
-    await db.caseSummaries.clear();
-    await db.caseSummaries.bulkPut([
+    const rows = await db.store('cases').toArray();
+    await db.store('caseSummaries').clear();
+    await db.store('caseSummaries').bulkPut([
       ...rows.map((row) => caseSummaryRow(row, stamp)),
       { id: SUMMARY_VERSION_ID, stamp },
     ]);
@@ -111,10 +111,10 @@ function scheduleStore(db: SyncDatabase, list: KeptList, replace: boolean): void
         [...list.others].filter(([, bad]) => !bad).map(([id]) => id),
         list.list.unreadable,
       );
-      await db.transaction('rw', db.caseLists, async () => {
-        const stored = storedCaseListSchema.safeParse(await db.caseLists.get(CASE_LIST_ID));
+      await db.transaction('rw', db.store('caseLists'), async () => {
+        const stored = storedCaseListSchema.safeParse(await db.store('caseLists').get(CASE_LIST_ID));
         if (replace || !stored.success || stored.data.version < list.version)
-          await db.caseLists.put(row);
+          await db.store('caseLists').put(row);
       });
     } finally {
       // Not retried before more changes if it failed (full storage): it is only a shortcut.
@@ -266,18 +266,18 @@ async function readCaseList(db: SyncDatabase): Promise<CaseList> {
   // Read on its own, only at the first search of this database object: a transaction over
   // caseLists waits while a list is being stored, which searches while typing never should.
   // Any stored list is a consistent one at its version, so it need not be read with the rest.
-  const stored: unknown = previous ? undefined : await db.caseLists.get(CASE_LIST_ID);
+  const stored: unknown = previous ? undefined : await db.store('caseLists').get(CASE_LIST_ID);
   // A stored list not trusted (damaged, a case twice, newer than the summaries) is replaced
   // even at the same or a newer version: kept, every start would read every summary again.
   let untrusted = false;
   const read = await db.transaction(
     'r',
-    [db.cases, db.caseSummaries],
+    [db.store('cases'), db.store('caseSummaries')],
     async (): Promise<KeptList | CaseList> => {
       const [caseCount, summaryCount, versionRow] = await Promise.all([
-        db.cases.count(),
-        db.caseSummaries.count(),
-        db.caseSummaries.get(SUMMARY_VERSION_ID),
+        db.store('cases').count(),
+        db.store('caseSummaries').count(),
+        db.store('caseSummaries').get(SUMMARY_VERSION_ID),
       ]);
       const parsedVersion = summaryVersionSchema.safeParse(versionRow);
       const version = parsedVersion.success ? parsedVersion.data.stamp : 0;
@@ -295,7 +295,7 @@ async function readCaseList(db: SyncDatabase): Promise<CaseList> {
             base.version === version
               ? []
               : parseSummaries(
-                  await db.caseSummaries
+                  await db.store('caseSummaries')
                     .where('stamp')
                     .between(base.version, version, false, true)
                     .toArray(),
@@ -307,16 +307,16 @@ async function readCaseList(db: SyncDatabase): Promise<CaseList> {
           if (list && sizeOf(list) > rowCount) {
             const trimmed = withoutRemoved(
               list,
-              new Set(await db.caseSummaries.toCollection().primaryKeys()),
+              new Set(await db.store('caseSummaries').toCollection().primaryKeys()),
             );
             if (sizeOf(trimmed) === rowCount) return trimmed;
           }
         }
-        const all = parseSummaries(await db.caseSummaries.toArray());
+        const all = parseSummaries(await db.store('caseSummaries').toArray());
         if (all) return listOfSummaries(version, all);
       }
       scheduleRebuild(db);
-      return toList((await db.cases.toArray()).map((row) => caseSummaryRow(row, 0)));
+      return toList((await db.store('cases').toArray()).map((row) => caseSummaryRow(row, 0)));
     },
   );
   if (!('version' in read)) return read;
@@ -357,15 +357,15 @@ export async function searchLocalCases(
  */
 export async function recentLocalCases(db: SyncDatabase, n: number): Promise<LocalCaseSummary[]> {
   if (n <= 0) return [];
-  const read = await db.transaction('r', [db.cases, db.caseSummaries], async () => {
+  const read = await db.transaction('r', [db.store('cases'), db.store('caseSummaries')], async () => {
     const [caseCount, summaryCount, versionRow] = await Promise.all([
-      db.cases.count(),
-      db.caseSummaries.count(),
-      db.caseSummaries.get(SUMMARY_VERSION_ID),
+      db.store('cases').count(),
+      db.store('caseSummaries').count(),
+      db.store('caseSummaries').get(SUMMARY_VERSION_ID),
     ]);
     // The summary table also holds its version row, which is no case.
     if (caseCount !== summaryCount - (versionRow === undefined ? 0 : 1)) return null;
-    const newest = await db.caseSummaries
+    const newest = await db.store('caseSummaries')
       .orderBy('createdAt')
       .reverse()
       .filter((row) => row.listed === true)
@@ -373,7 +373,7 @@ export async function recentLocalCases(db: SyncDatabase, n: number): Promise<Loc
       .toArray();
     const boundary = newest.at(-1)?.createdAt;
     if (newest.length < n || typeof boundary !== 'string') return null;
-    return db.caseSummaries.where('createdAt').aboveOrEqual(boundary).toArray();
+    return db.store('caseSummaries').where('createdAt').aboveOrEqual(boundary).toArray();
   });
   if (read === null) {
     // A gap in the summaries, or fewer than n cases with a createdAt (those without one are

@@ -18,8 +18,8 @@ import type {
 import { z } from 'zod';
 import '../zod-config';
 import { CASE_STATUSES, type CaseStatus, type CaseSummary } from '../cases';
-import { caseRecordSchema } from '../sync/entities';
-import { uuidSchema } from '../sync/values';
+import { caseRecordSchema } from '../records/case';
+import { uuidSchema } from '../platform/values';
 
 export const CASE_SUMMARY_TABLE = 'caseSummaries';
 

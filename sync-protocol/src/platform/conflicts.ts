@@ -2,7 +2,6 @@
 // GET /api/admin/conflicts/:id, POST /api/admin/conflicts/:id/resolve.
 import { z } from 'zod';
 import '../zod-config';
-import { syncEntitySchema } from './entities';
 import { jsonValueSchema } from './values';
 
 export const conflictListQuerySchema = z.strictObject({
@@ -18,7 +17,10 @@ export type ConflictResolution = (typeof CONFLICT_RESOLUTIONS)[number];
 
 export const syncConflictSchema = z.object({
   id: z.string(),
-  entity: syncEntitySchema,
+  /** The record kind (registry). */
+  entity: z.string(),
+  /** The kind's label for people, e.g. 'case'. */
+  kindLabel: z.string().optional(),
   entityId: z.string(),
   /** The record's human id (caseId, sessionId, incidentId) when it has one. */
   humanId: z.string().nullable(),

@@ -30,6 +30,12 @@ export const RejectionCode = {
   CASE_INCOMPLETE: 'CASE_INCOMPLETE',
   /** The envelope's actorUserId is not the signed-in user. */
   ACTOR_MISMATCH: 'ACTOR_MISMATCH',
+  /** A text holds what PostgreSQL cannot store (a NUL character, a lone UTF-16 surrogate). */
+  TEXT_NOT_STORABLE: 'TEXT_NOT_STORABLE',
+  /** A value nested deeper than any form makes (storable.ts MAX_VALUE_DEPTH). */
+  VALUE_TOO_DEEP: 'VALUE_TOO_DEEP',
+  /** One change larger than the server takes (storable.ts MAX_MUTATION_BYTES). */
+  MUTATION_TOO_LARGE: 'MUTATION_TOO_LARGE',
 } as const;
 export type RejectionCode = (typeof RejectionCode)[keyof typeof RejectionCode];
 export const REJECTION_CODES = Object.values(RejectionCode) as [RejectionCode, ...RejectionCode[]];
@@ -49,4 +55,25 @@ export const REJECTION_MESSAGES: Record<RejectionCode, string> = {
   INVALID_STATE: 'The record is not in a state that allows this change.',
   ACTOR_MISMATCH: 'The change was made by a different user.',
   CASE_INCOMPLETE: 'The case cannot be completed: required fields are missing.',
+  TEXT_NOT_STORABLE: 'The text contains a character that cannot be stored.',
+  VALUE_TOO_DEEP: 'The value is nested too deeply to be stored.',
+  MUTATION_TOO_LARGE: 'The change is too large to be sent (2 MiB at most).',
 };
+
+/** Details a rejection carries: plain JSON. */
+export type RejectionDetails = Record<string, unknown>;
+
+/**
+ * A mutation that can never apply: thrown by a mutator (on the device, the save is refused;
+ * on the server, the push acknowledges the mutation as rejected and goes on).
+ */
+export class Rejection extends Error {
+  constructor(
+    readonly code: RejectionCode,
+    message: string = REJECTION_MESSAGES[code],
+    readonly details: RejectionDetails = {},
+  ) {
+    super(message);
+    this.name = 'Rejection';
+  }
+}

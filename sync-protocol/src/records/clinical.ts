@@ -263,3 +263,15 @@ export type ReportPriority = (typeof REPORT_PRIORITIES)[number];
 
 export const RECORD_STATUSES = ['in_progress', 'completed'] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];
+
+/** The body regions of the secondary survey (case fields <region>Examined/Abnormal/Notes). */
+export const BODY_REGIONS = [
+  'head',
+  'neck',
+  'chest',
+  'abdomen',
+  'pelvis',
+  'back',
+  'extremities',
+] as const;
+export type BodyRegion = (typeof BODY_REGIONS)[number];

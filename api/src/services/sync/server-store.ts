@@ -1,0 +1,338 @@
+// The server side of a mutator (sync-protocol platform/mutator.ts): MutatorTx inside the push
+// transaction. What only the server can do happens here: permissions (the kind's family
+// rule), numbers (human ids) checked against every device's, field versions and conflicts
+// (per-field last write wins, the server the authority: when a field was written after the
+// mutation's base by another person, the later write still wins and both values are kept in
+// sync_conflicts for review, so nothing is silently overwritten), the author's name from
+// users, and one audit entry per mutation that wrote something.
+import { sql, type Transaction } from 'kysely';
+import type { Database, JsonValue } from '@rescuelog/db/schema';
+import { decideAccess, ownersOf, type Actor } from '@rescuelog/sync-protocol/platform/access';
+import { asJson, sameValue } from '@rescuelog/sync-protocol/platform/json';
+import type {
+  AccessEvent,
+  ConflictReport,
+  MutatorTx,
+  Row,
+  UpdateOptions,
+  UpdateResult,
+} from '@rescuelog/sync-protocol/platform/mutator';
+import type { ParsedMutation, Registry } from '@rescuelog/sync-protocol/platform/registry';
+import {
+  Rejection,
+  REJECTION_MESSAGES,
+  RejectionCode,
+} from '@rescuelog/sync-protocol/platform/rejections';
+import { toJsonValue } from '../../lib/json-value';
+import {
+  dynamic,
+  nextVersion,
+  readFieldVersions,
+  toDbValues,
+  toWireRecord,
+  toWireValue,
+  type FieldVersions,
+} from './sync-tables';
+
+export interface AuditWrite {
+  action: string;
+  entityType: string;
+  entityId: string;
+  details: Record<string, JsonValue>;
+}
+
+export interface ServerStoreOptions {
+  tx: Transaction<Database>;
+  registry: Registry;
+  actor: Actor;
+  mutation: ParsedMutation;
+  /** Writes an audit entry now (after what the push buffered), for reads of the log. */
+  auditNow: (entry: AuditWrite) => Promise<void>;
+  /**
+   * Optional (the push gives it): true when no row of `table` has `column` = `value`, read
+   * once for the whole batch. Spares a create its existence and number-clash reads.
+   */
+  knownAbsent?: (table: string, column: string, value: string) => boolean;
+  /**
+   * Optional (the push gives it only to a create it knows is one): takes the new row to
+   * insert later together with the creates after it (one statement for many).
+   */
+  insertLater?: (table: string, row: Row) => void;
+}
+
+export interface ServerStore {
+  tx: MutatorTx;
+  /** Fields where the mutation replaced another person's newer value. */
+  conflicts: ConflictReport[];
+  /** The mutation's audit entry, or null when it wrote nothing (a replay, a no-op). */
+  auditEntry(): AuditWrite | null;
+}
+
+export function serverStore(options: ServerStoreOptions): ServerStore {
+  const { tx, registry, actor, mutation } = options;
+  const d = dynamic(tx);
+  /** Raw rows read by this mutation, so update() needs no second read. */
+  const rows = new Map<string, Row | undefined>();
+  const conflicts: ConflictReport[] = [];
+  let notes: Record<string, JsonValue> = {};
+  let wrote = false;
+  const key = (kind: string, id: string) => `${kind}:${id}`;
+
+  async function readRaw(kind: string, id: string): Promise<Row | undefined> {
+    const k = key(kind, id);
+    if (rows.has(k)) return rows.get(k);
+    const def = registry.get(kind);
+    const row = options.knownAbsent?.(def.table, 'id', id)
+      ? undefined
+      : await d.selectFrom(def.table).selectAll().where('id', '=', id).executeTakeFirst();
+    rows.set(k, row);
+    return row;
+  }
+
+  async function get(kind: string, id: string): Promise<Row | undefined> {
+    const row = await readRaw(kind, id);
+    return row ? toWireRecord(registry.get(kind), row) : undefined;
+  }
+
+  function note(details: Record<string, JsonValue>): void {
+    notes = { ...notes, ...details };
+  }
+
+  async function recordConflict(
+    kind: string,
+    id: string,
+    field: string,
+    serverValue: unknown,
+    clientValue: unknown,
+    serverAuthor: number,
+  ): Promise<void> {
+    const report = { field, serverValue: asJson(serverValue), clientValue: asJson(clientValue) };
+    conflicts.push(report);
+    await tx
+      .insertInto('syncConflicts')
+      .values({
+        entityType: registry.get(kind).sqlTable,
+        entityId: id,
+        field,
+        baseVersion: mutation.baseVersion,
+        serverValue: JSON.stringify(report.serverValue),
+        clientValue: JSON.stringify(report.clientValue),
+        serverAuthor,
+        clientAuthor: actor.id,
+      })
+      .execute();
+  }
+
+  const store: MutatorTx = {
+    location: 'server',
+    mutation,
+    get,
+    async require(kind, id) {
+      const row = await get(kind, id);
+      const label = registry.get(kind).label;
+      if (!row)
+        throw new Rejection(RejectionCode.NOT_FOUND, `The ${label} does not exist on the server.`, {
+          id,
+        });
+      if (row.deletedAt !== null)
+        throw new Rejection(RejectionCode.DELETED, `The ${label} was deleted.`, { id });
+      return row;
+    },
+    notFound: (kind, id) =>
+      new Rejection(RejectionCode.NOT_FOUND, REJECTION_MESSAGES.NOT_FOUND, {
+        id,
+        kind,
+      }),
+    async list(kind, column, value) {
+      const def = registry.get(kind);
+      const found = await d.selectFrom(def.table).selectAll().where(column, '=', value).execute();
+      return found.map((row) => toWireRecord(def, row));
+    },
+    async insert(kind, values) {
+      const def = registry.get(kind);
+      const id = String(values.id);
+      const row: Row = {
+        ...toDbValues(values),
+        id,
+        userId: actor.id,
+        createdAt: mutation.clientTime,
+      };
+      const humanId = def.humanId ? values[def.humanId.column] : undefined;
+      if (def.humanId && typeof humanId === 'string') {
+        const column = def.humanId.column;
+        const clash = options.knownAbsent?.(def.table, column, humanId)
+          ? undefined
+          : await d.selectFrom(def.table).select(['id']).where(column, '=', humanId).executeTakeFirst();
+        if (clash)
+          // Two devices made the same number: reported, never merged.
+          throw new Rejection(
+            RejectionCode.HUMAN_ID_COLLISION,
+            `Another record already has the number ${humanId}.`,
+            { humanId, existingId: String(clash.id) },
+          );
+      }
+      const bookkeeping = new Set(['id', def.humanId?.column, def.parent?.column]);
+      const fields = Object.keys(values).filter((k) => !bookkeeping.has(k));
+      let version: string | undefined;
+      if (def.lww) {
+        version = await nextVersion(tx);
+        const fieldVersions: FieldVersions = Object.fromEntries(
+          fields.map((f) => [f, { version: version as string, by: actor.id }]),
+        );
+        row.fieldVersions = JSON.stringify(fieldVersions);
+      }
+      if (def.updatedByColumn) row[def.updatedByColumn] = actor.id;
+      if (options.insertLater) options.insertLater(def.table, row);
+      else await d.insertInto(def.table).values(row).execute();
+      rows.delete(key(kind, id));
+      wrote = true;
+      const parent = def.parent ? values[def.parent.column] : undefined;
+      note({
+        created: true,
+        fields,
+        ...(version !== undefined ? { fieldVersion: version } : {}),
+        ...(typeof humanId === 'string' ? { humanId } : {}),
+        ...(def.parent && typeof parent === 'string' ? { [def.parent.column]: parent } : {}),
+      });
+    },
+    async update(kind, id, changes, updateOptions: UpdateOptions = {}): Promise<UpdateResult> {
+      const def = registry.get(kind);
+      const existing = await readRaw(kind, id);
+      if (!existing) throw store.notFound(kind, id);
+      const versions = readFieldVersions(existing);
+      const base = BigInt(mutation.baseVersion ?? '0');
+      const changed: Row = {};
+      for (const [field, value] of Object.entries(changes)) {
+        if (value === undefined) continue;
+        const serverValue = toWireValue(def, field, existing[field]);
+        if (sameValue(serverValue, value)) continue;
+        const written = def.lww ? versions[field] : undefined;
+        const concurrent =
+          written !== undefined &&
+          written.by !== actor.id &&
+          (updateOptions.before
+            ? !sameValue(serverValue, updateOptions.before[field])
+            : BigInt(written.version) > base);
+        if (concurrent) await recordConflict(kind, id, field, serverValue, value, written.by);
+        changed[field] = value;
+      }
+      const names = Object.keys(changed);
+      if (names.length === 0) return { changed: [], conflicts: [] };
+      const set: Row = toDbValues(changed);
+      let version: string | undefined;
+      if (def.lww) {
+        version = await nextVersion(tx);
+        const next: FieldVersions = { ...versions };
+        for (const field of names) next[field] = { version, by: actor.id };
+        set.fieldVersions = JSON.stringify(next);
+      }
+      if (def.updatedByColumn) set[def.updatedByColumn] = actor.id;
+      await d.updateTable(def.table).set(set).where('id', '=', id).execute();
+      rows.set(key(kind, id), { ...existing, ...set, fieldVersions: set.fieldVersions ?? existing.fieldVersions });
+      wrote = true;
+      const mine = conflicts.filter((c) => names.includes(c.field));
+      note({
+        fields: names,
+        ...(version !== undefined ? { fieldVersion: version } : {}),
+        ...(mine.length > 0 ? { conflicts: mine.map((c) => c.field) } : {}),
+      });
+      return { changed: names, conflicts: mine };
+    },
+    async tombstone(kind, id) {
+      const def = registry.get(kind);
+      await d
+        .updateTable(def.table)
+        .set({ deletedAt: mutation.clientTime })
+        .where('id', '=', id)
+        .execute();
+      rows.delete(key(kind, id));
+      wrote = true;
+    },
+    authorize(kind, verb, row) {
+      const access = registry.family(kind);
+      if (!access) throw new Rejection(RejectionCode.FORBIDDEN);
+      const decision = decideAccess(actor, access, verb, ownersOf(row, registry.ownerColumns(kind)));
+      if (!decision.allowed)
+        throw new Rejection(decision.code, REJECTION_MESSAGES[decision.code], {
+          module: decision.module,
+          action: decision.action,
+        });
+    },
+    async author(userId) {
+      const user = await tx
+        .selectFrom('users')
+        .select(['fullName', 'callSign'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      return user ?? null;
+    },
+    note,
+    async recordAccess(event: AccessEvent) {
+      const def = registry.get(event.kind);
+      const record = await get(event.kind, event.recordId);
+      const action = `${event.kind}.${event.action}`;
+      const seen = await tx
+        .selectFrom('auditLog')
+        .select(['action', 'entityId'])
+        .where(sql<boolean>`details ? 'accessEventId'`)
+        .where(sql<string>`details->>'accessEventId'`, '=', event.id)
+        .executeTakeFirst();
+      if (seen) {
+        if (seen.action === action && seen.entityId === event.recordId) return;
+        throw new Rejection(RejectionCode.APPEND_ONLY, REJECTION_MESSAGES.APPEND_ONLY, {
+          id: event.id,
+        });
+      }
+      const humanId = def.humanId && record ? record[def.humanId.column] : undefined;
+      await options.auditNow({
+        action,
+        entityType: event.kind,
+        entityId: event.recordId,
+        details: toJsonValue({
+          accessEventId: event.id,
+          [`${event.kind}Id`]: event.recordId,
+          ...(typeof humanId === 'string' ? { humanId } : {}),
+          source: 'device',
+          occurredAt: mutation.clientTime,
+          ...(event.detail !== undefined ? { detail: event.detail } : {}),
+          ...(record && record.deletedAt !== null ? { [`${event.kind}Deleted`]: true } : {}),
+          mutationId: mutation.mutationId,
+          deviceId: mutation.deviceId,
+          seq: mutation.seq,
+        }) as Record<string, JsonValue>,
+      });
+    },
+  };
+
+  return {
+    tx: store,
+    conflicts,
+    auditEntry() {
+      if (!wrote) return null;
+      const mutator = registry.mutator(mutation.name);
+      const ids = mutator ? mutator.entityIds(mutation.args) : [];
+      return {
+        action: `sync.${mutation.name}`,
+        entityType: mutator?.kind ?? mutation.name,
+        entityId: ids[0] ?? mutation.mutationId,
+        details: {
+          mutationId: mutation.mutationId,
+          deviceId: mutation.deviceId,
+          seq: mutation.seq,
+          ...notes,
+        },
+      };
+    },
+  };
+}
+
+/** Runs a parsed mutation's mutator on the server. */
+export async function runOnServer(
+  options: ServerStoreOptions,
+): Promise<{ conflicts: ConflictReport[]; audit: AuditWrite | null }> {
+  const mutator = options.registry.mutator(options.mutation.name);
+  if (!mutator) throw new Rejection(RejectionCode.VALIDATION_FAILED);
+  const store = serverStore(options);
+  await mutator.apply(store.tx, options.mutation.args);
+  return { conflicts: store.conflicts, audit: store.auditEntry() };
+}

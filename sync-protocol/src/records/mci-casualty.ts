@@ -1,0 +1,113 @@
+// mciCasualty: one row per casualty, so two responders can triage at once
+import { z } from 'zod';
+import '../zod-config';
+import { triageColourSchema } from './clinical';
+import { nShort, nLong, nTime } from './field-types';
+import { definedValues } from '../platform/json';
+import { defineMutator } from '../platform/mutator';
+import { defineRecord } from '../platform/record';
+import { Rejection, REJECTION_MESSAGES, RejectionCode } from '../platform/rejections';
+import { assertWritable } from '../platform/verbs';
+import { timestampSchema, uuidSchema, serverColumns } from '../platform/values';
+
+const mciCasualtyFieldShape = {
+  tagNumber: z.string().min(1).max(50),
+  triageColour: triageColourSchema,
+  description: nLong,
+  location: nShort,
+  /** Link to a full patient case (cases.id). */
+  caseId: uuidSchema.nullable(),
+  transportDestination: nShort,
+  transported: z.boolean(),
+  transportedAt: nTime,
+};
+export const MCI_CASUALTY_FIELDS = Object.keys(
+  mciCasualtyFieldShape,
+) as (keyof typeof mciCasualtyFieldShape)[];
+export type MciCasualtyField = keyof typeof mciCasualtyFieldShape;
+export const mciCasualtyFieldsSchema = z.strictObject(mciCasualtyFieldShape).partial();
+export type MciCasualtyFields = z.output<typeof mciCasualtyFieldsSchema>;
+
+export const mciCasualtyInputSchema = z.strictObject({
+  id: uuidSchema,
+  mciIncidentId: uuidSchema,
+  tagNumber: mciCasualtyFieldShape.tagNumber,
+  triageColour: triageColourSchema,
+  description: nLong.default(null),
+  location: nShort.default(null),
+  caseId: uuidSchema.nullable().default(null),
+  transportDestination: nShort.default(null),
+});
+
+export const mciCasualtyRecordSchema = z.object({
+  id: uuidSchema,
+  mciIncidentId: uuidSchema,
+  ...mciCasualtyFieldShape,
+  userId: z.number().int(),
+  createdAt: timestampSchema,
+  ...serverColumns,
+});
+export type MciCasualtyRecord = z.output<typeof mciCasualtyRecordSchema>;
+
+// ---------------------------------------------------------------------------------------
+// The definition and its mutations
+// ---------------------------------------------------------------------------------------
+
+/** Adds a casualty. Anyone who may triage adds casualties to any incident: two responders
+ * triage at once. A replay of the same casualty is fine; later changes go through update. */
+export const mciCasualtyRecordMutator = defineMutator({
+  name: 'mciCasualty.record',
+  kind: 'mciCasualty',
+  args: mciCasualtyInputSchema,
+  entityIds: (a) => [a.id, a.mciIncidentId],
+  creates: true,
+  async apply(tx, a) {
+    await tx.require('mciIncident', a.mciIncidentId);
+    tx.authorize('mciCasualty', 'create');
+    const existing = await tx.get('mciCasualty', a.id);
+    if (existing) {
+      if (existing.mciIncidentId !== a.mciIncidentId)
+        throw new Rejection(RejectionCode.APPEND_ONLY, REJECTION_MESSAGES.APPEND_ONLY, {
+          id: a.id,
+        });
+      return;
+    }
+    await tx.insert('mciCasualty', { ...a, transported: false, transportedAt: null });
+  },
+});
+
+/** Retriage, transport: per field, last write wins. */
+export const mciCasualtyUpdate = defineMutator({
+  name: 'mciCasualty.update',
+  kind: 'mciCasualty',
+  args: z.strictObject({ id: uuidSchema, fields: mciCasualtyFieldsSchema }),
+  entityIds: (a) => [a.id],
+  async apply(tx, a) {
+    const row = await tx.get('mciCasualty', a.id);
+    if (!row) throw tx.notFound('mciCasualty', a.id);
+    assertWritable({}, row);
+    tx.authorize('mciCasualty', 'change', row);
+    await tx.update('mciCasualty', a.id, definedValues(a.fields));
+  },
+});
+
+export const mciCasualtyRecord = defineRecord({
+  kind: 'mciCasualty',
+  label: 'casualty',
+  table: 'mciCasualties',
+  sqlTable: 'mci_casualties',
+  record: mciCasualtyRecordSchema,
+  defaults: { transported: false, transportedAt: null },
+  lww: true,
+  parent: { kind: 'mciIncident', column: 'mciIncidentId' },
+  access: {
+    module: 'multiPatient',
+    logModule: 'multiPatientLogs',
+    viewAction: 'view',
+    seeAllWith: ['multiPatient', 'create'],
+    // At an incident, whoever commands or treats may retriage or transport any casualty.
+    changeAnyWith: ['multiPatient', 'edit'],
+  },
+  device: { indexes: 'mciIncidentId, caseId' },
+  mutators: [mciCasualtyRecordMutator, mciCasualtyUpdate],
+});

@@ -1,0 +1,67 @@
+// mciIncident: a mass-casualty incident; casualties are their own rows
+import { z } from 'zod';
+import '../zod-config';
+import { RECORD_STATUSES } from './clinical';
+import { nShort, nLong, nTime } from './field-types';
+import { defineRecord, type RecordDefinition } from '../platform/record';
+import { upsertMutator } from '../platform/verbs';
+import { jsonValueSchema, latitudeSchema, longitudeSchema, timestampSchema, uuidSchema, serverColumns } from '../platform/values';
+
+const mciIncidentFieldShape = {
+  incidentType: nShort,
+  description: nLong,
+  location: nShort,
+  latitude: latitudeSchema.nullable(),
+  longitude: longitudeSchema.nullable(),
+  startedAt: timestampSchema,
+  endedAt: nTime,
+  resources: z.array(jsonValueSchema).max(1000),
+  status: z.enum(RECORD_STATUSES),
+  completedAt: nTime,
+};
+export const MCI_INCIDENT_FIELDS = Object.keys(
+  mciIncidentFieldShape,
+) as (keyof typeof mciIncidentFieldShape)[];
+export type MciIncidentField = keyof typeof mciIncidentFieldShape;
+export const mciIncidentFieldsSchema = z.strictObject(mciIncidentFieldShape).partial();
+export type MciIncidentFields = z.output<typeof mciIncidentFieldsSchema>;
+export const MCI_INCIDENT_REQUIRED_ON_CREATE: readonly MciIncidentField[] = ['startedAt'];
+
+export const mciIncidentRecordSchema = z.object({
+  id: uuidSchema,
+  incidentId: z.string(),
+  ...mciIncidentFieldShape,
+  createdAt: timestampSchema,
+  userId: z.number().int(),
+  ...serverColumns,
+});
+export type MciIncidentRecord = z.output<typeof mciIncidentRecordSchema>;
+
+const mciIncidentKind = {
+  kind: 'mciIncident',
+  label: 'incident',
+  table: 'mciIncidents',
+  sqlTable: 'mci_incidents',
+  record: mciIncidentRecordSchema,
+  defaults: { resources: [], status: 'in_progress', completedAt: null } as Partial<MciIncidentRecord>,
+  lww: true,
+  humanId: { column: 'incidentId', prefix: 'I' },
+  access: {
+    module: 'multiPatient',
+    logModule: 'multiPatientLogs',
+    viewAction: 'view',
+    // Whoever may triage must see the incidents to add casualties to them.
+    seeAllWith: ['multiPatient', 'create'],
+  },
+  numericColumns: ['latitude', 'longitude'],
+  device: { indexes: 'incidentId' },
+} as const satisfies Omit<RecordDefinition<MciIncidentRecord>, 'mutators'>;
+
+export const mciIncidentRecord = defineRecord({
+  ...mciIncidentKind,
+  mutators: [
+    upsertMutator(mciIncidentKind, mciIncidentFieldsSchema, {
+      requiredOnCreate: MCI_INCIDENT_REQUIRED_ON_CREATE,
+    }),
+  ],
+});

@@ -1,0 +1,51 @@
+// The app's record kinds, in one list: the registry the device, the service worker and the
+// server are built with. Adding a kind: one definition file here, its migration, and one
+// line in APP_RECORDS (README "Adding a record kind").
+import type { z } from 'zod';
+import { createRegistry } from '../platform/registry';
+import { caseRecord, type CaseRecord } from './case';
+import { caseAddendumRecord, type CaseAddendumRecord } from './case-addendum';
+import { cprEventRecord, type CprEventRecord } from './cpr-event';
+import { cprSessionRecord, type CprSessionRecord } from './cpr-session';
+import { incidentReportRecord, type IncidentReportRecord } from './incident-report';
+import { mciCasualtyRecord, type MciCasualtyRecord } from './mci-casualty';
+import { mciIncidentRecord, type MciIncidentRecord } from './mci-incident';
+import { vitalSignRecord, type VitalSignRecord } from './vital-sign';
+
+export const APP_RECORDS = [
+  caseRecord,
+  vitalSignRecord,
+  cprSessionRecord,
+  cprEventRecord,
+  incidentReportRecord,
+  mciIncidentRecord,
+  mciCasualtyRecord,
+  caseAddendumRecord,
+] as const;
+
+export const appRegistry = createRegistry(APP_RECORDS);
+
+/** The record type of each app kind (typed reads: useLocalRecord, readLocalRecord). */
+export interface SyncRecordMap {
+  case: CaseRecord;
+  vitalSign: VitalSignRecord;
+  cprSession: CprSessionRecord;
+  cprEvent: CprEventRecord;
+  incidentReport: IncidentReportRecord;
+  mciIncident: MciIncidentRecord;
+  mciCasualty: MciCasualtyRecord;
+  caseAddendum: CaseAddendumRecord;
+}
+export type SyncEntity = keyof SyncRecordMap;
+
+type AppMutator = (typeof APP_RECORDS)[number]['mutators'][number];
+/** Every mutation name the app knows, e.g. 'case.upsert'. */
+export type AppMutationName = AppMutator['name'];
+/** What a screen passes as a mutation's args (before parsing: defaults may be left out). */
+export type AppMutationArgs<N extends AppMutationName> = z.input<
+  Extract<AppMutator, { name: N }>['args']
+>;
+/** One mutation as a screen asks for it. */
+export type AppMutation = {
+  [N in AppMutationName]: { name: N; args: AppMutationArgs<N> };
+}[AppMutationName];
