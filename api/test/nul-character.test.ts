@@ -4,6 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
+import { pushResponseSchema } from '@rescuelog/sync-protocol/platform/push-pull';
+import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
 import type { TestApp } from './helpers';
 import { buildSyncApp, caseRow, Device, syncUser, type SyncUser } from './sync-fixtures';
 
@@ -35,7 +37,7 @@ describe('a NUL character in input', () => {
       }),
     );
     expect(response.results.map((r) => r.code ?? r.status)).toEqual([
-      'VALIDATION_FAILED',
+      'TEXT_NOT_STORABLE',
       'applied',
     ]);
     expect(response.results[0]?.message).toContain('args.fields.patientName');
@@ -52,6 +54,71 @@ describe('a NUL character in input', () => {
       await t.db.selectFrom('cases').select('id').where('id', '=', bad).executeTakeFirst(),
     ).toBeUndefined();
     expect((await caseRow(t, good))?.patientName).toBe('Thandi');
+  });
+
+  it('refuses a lone surrogate, a 10,000-deep value and a 3 MiB note each with its own code; the rest of the batch applies', async () => {
+    const device = new Device(alice);
+    // JSON.stringify cannot write a 10,000-deep value (its stack), so it goes in as text, the
+    // way a hostile client would send it.
+    const DEEP = '__deep__';
+    const ids = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const mutations = [
+      device.m('case.upsert', {
+        id: ids[0] ?? '',
+        humanId: generateHumanId('C'),
+        fields: { additionalNotes: 'pain \uD83D score' },
+      }),
+      device.m('case.upsert', {
+        id: ids[1] ?? '',
+        humanId: generateHumanId('C'),
+        fields: { incidentPatients: [DEEP] },
+      }),
+      device.m('case.upsert', {
+        id: ids[2] ?? '',
+        humanId: generateHumanId('C'),
+        fields: { additionalNotes: 'x'.repeat(3 * 1024 * 1024) },
+      }),
+      device.m('case.upsert', {
+        id: ids[3] ?? '',
+        humanId: generateHumanId('C'),
+        fields: { patientName: 'Sipho' },
+      }),
+    ];
+    const text = JSON.stringify({
+      protocolVersion: PROTOCOL_VERSION,
+      schemaVersion: SCHEMA_VERSION,
+      deviceId: device.deviceId,
+      mutations,
+    }).replace(`"${DEEP}"`, `${'['.repeat(10_000)}"bottom"${']'.repeat(10_000)}`);
+    const res = await alice.client.request('POST', '/api/sync/push', {
+      body: text,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(200);
+    const response = pushResponseSchema.parse(await res.json());
+    expect(response.results.map((r) => r.code ?? r.status)).toEqual([
+      'TEXT_NOT_STORABLE',
+      'VALUE_TOO_DEEP',
+      'MUTATION_TOO_LARGE',
+      'applied',
+    ]);
+    expect(response.results[0]?.message).toContain('args.fields.additionalNotes');
+    expect(response.lastAppliedSeq).toBe(4);
+    expect((await caseRow(t, ids[3] ?? ''))?.patientName).toBe('Sipho');
+    // Each refusal is on record, the big one without its 3 MiB (the device keeps the data).
+    const stored = await t.db
+      .selectFrom('syncRejections')
+      .select(['reason', 'details'])
+      .where('deviceId', '=', device.deviceId)
+      .orderBy('seq')
+      .execute();
+    expect(stored.map((r) => r.reason)).toEqual([
+      'TEXT_NOT_STORABLE',
+      'VALUE_TOO_DEEP',
+      'MUTATION_TOO_LARGE',
+    ]);
+    expect(JSON.stringify(stored[0]?.details)).toContain('pain \uFFFD score');
+    expect(stored[2]?.details).toMatchObject({ args: { truncated: true } });
   });
 
   it('answers a case search filter holding one with 400 Invalid input', async () => {

@@ -131,13 +131,14 @@ export class Registry {
       throw new Rejection(RejectionCode.VALIDATION_FAILED, `name: Unknown change ${m.name}`, {
         name: m.name,
       });
+    const unstorable = findUnstorable(m.args);
+    if (unstorable)
+      throw new Rejection(unstorable.code, unstorable.message, { path: unstorable.path });
+    // After the depth check: serialising a 10,000-deep value would overflow the stack.
     if (jsonBytes(m.args) > MAX_MUTATION_BYTES)
       throw new Rejection(RejectionCode.MUTATION_TOO_LARGE, undefined, {
         limitBytes: MAX_MUTATION_BYTES,
       });
-    const unstorable = findUnstorable(m.args);
-    if (unstorable)
-      throw new Rejection(unstorable.code, unstorable.message, { path: unstorable.path });
     const args = mutator.args.safeParse(m.args);
     if (!args.success) throw validationRejection(args.error, 'args');
     return { ...m, args: args.data };

@@ -158,14 +158,21 @@ function createdBy(
 
 /** Every string in a mutation's args and entity ids (what it could write rows under). */
 function namedValues(raw: RawMutation): string[] {
+  // Iterative, and no deeper than any valid mutation goes (a hostile 10,000-deep value is
+  // refused as VALUE_TOO_DEEP; walking it recursively would overflow the stack first).
   const out: string[] = [];
-  const walk = (value: unknown): void => {
+  const stack: { value: unknown; depth: number }[] = [
+    { value: raw.args, depth: 0 },
+    { value: raw.entityIds, depth: 0 },
+  ];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (!item) break;
+    const { value, depth } = item;
     if (typeof value === 'string') out.push(value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
-  };
-  walk(raw.args);
-  walk(raw.entityIds);
+    else if (value !== null && typeof value === 'object' && depth < 32)
+      for (const child of Object.values(value)) stack.push({ value: child, depth: depth + 1 });
+  }
   return out;
 }
 
