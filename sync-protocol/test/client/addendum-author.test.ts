@@ -5,7 +5,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SyncDatabase } from '../../src/client/local-db';
-import { rememberAuthor } from '../../src/client/local-effects';
+import { rememberAuthor } from '../../src/client/device-store';
 import { readLocalRecord } from '../../src/client/local-records';
 import { saveMutation } from '../../src/client/outbox';
 import { restoreFromServer } from '../../src/client/server-copies';
@@ -23,6 +23,15 @@ function openDb(userId = USER_ID): SyncDatabase {
 afterEach(() => {
   for (const db of opened.splice(0)) db.close();
 });
+
+/** A completed case as the server sent it: the record an addendum corrects. */
+async function completedCase(db: SyncDatabase): Promise<string> {
+  const caseId = crypto.randomUUID();
+  const data = { id: caseId, status: 'completed', approximateAge: 34, userId: db.userId, deletedAt: null };
+  await db.store('cases').put(data);
+  await db.serverCopies.put({ id: caseId, table: 'cases', data, version: '5' });
+  return caseId;
+}
 
 async function saveAddendum(
   db: SyncDatabase,
@@ -48,7 +57,7 @@ describe('the author of a pending addendum on the device', () => {
   it('is the signed-in user as the device knows them, offline, in the parsed local record', async () => {
     const db = openDb();
     await rememberAuthor(db, { fullName: 'Thandi Nkosi', callSign: 'Rescue 12' });
-    const id = await saveAddendum(db, crypto.randomUUID());
+    const id = await saveAddendum(db, await completedCase(db));
     expect(await readLocalRecord(db, 'caseAddendum', id)).toMatchObject({
       userId: USER_ID,
       authorName: 'Thandi Nkosi',
@@ -59,10 +68,11 @@ describe('the author of a pending addendum on the device', () => {
   it('stays signed when the row is rebuilt from the server copy + pending outbox', async () => {
     const db = openDb();
     await rememberAuthor(db, { fullName: 'Thandi Nkosi', callSign: null });
-    const caseId = crypto.randomUUID();
+    const caseId = await completedCase(db);
     const id = await saveAddendum(db, caseId);
     // What the drain does after a rejection of another change naming these records: reset to
-    // the server's copy (none yet: removed) and replay what is still pending.
+    // the server's copy (the case; none yet for the addendum: removed) and replay what is
+    // still pending.
     await db.transaction('rw', db.writeTables, async () => {
       await restoreFromServer(db, [caseId, id]);
     });
@@ -74,7 +84,7 @@ describe('the author of a pending addendum on the device', () => {
 
   it('is unnamed when the device knows no profile for the author (shown by user number, never a guess)', async () => {
     const db = openDb();
-    const id = await saveAddendum(db, crypto.randomUUID());
+    const id = await saveAddendum(db, await completedCase(db));
     expect(await readLocalRecord(db, 'caseAddendum', id)).toMatchObject({
       userId: USER_ID,
       authorName: null,

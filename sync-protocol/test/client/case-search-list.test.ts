@@ -155,7 +155,7 @@ describe('the case list stored for the next start', () => {
     expect(found.cases.find((c) => c.id === rows[4]?.id)?.patientName).toBe('Renamed since');
     expect(found.cases.find((c) => c.id === rows[5]?.id)?.patientName).toBe('From the stored list');
     await listStored(next);
-    const restored = storedCaseListSchema.parse(await next.caseLists.get(CASE_LIST_ID));
+    const restored = storedCaseListSchema.parse(await next.store('caseLists').get(CASE_LIST_ID));
     expect([...restored.ids, ...restored.unlisted, ...restored.unreadable]).toHaveLength(57);
   });
 
@@ -223,7 +223,7 @@ describe('the case list stored for the next start', () => {
       await db.table('caseLists').put(bad);
       const next = openDb(idb);
       await searchLocalCases(next, {}, ctx);
-      await vi.waitFor(async () => expect(await next.caseLists.get(CASE_LIST_ID)).toEqual(good));
+      await vi.waitFor(async () => expect(await next.store('caseLists').get(CASE_LIST_ID)).toEqual(good));
     }
   });
 

@@ -259,9 +259,9 @@ describe('the case summaries', () => {
     expect((await searchLocalCases(db, { patientName: 'after' }, ctx)).total).toBe(1);
     // A second database object on the same IndexedDB (another tab, the service worker).
     const other = openDb(factory);
-    await other.cases.delete(a.id);
+    await other.store('cases').delete(a.id);
     expect((await searchLocalCases(db, {}, ctx)).total).toBe(0);
-    await other.cases.put(row({ caseId: 'C-FROM-ELSEWHERE' }));
+    await other.store('cases').put(row({ caseId: 'C-FROM-ELSEWHERE' }));
     expect((await searchLocalCases(db, {}, ctx)).cases.map((c) => c.caseId)).toEqual([
       'C-FROM-ELSEWHERE',
     ]);

@@ -1,5 +1,5 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateHumanId } from '../../src/platform/human-id';
 import { clearActiveUser, getActiveUser, setActiveUser } from '../../src/client/active-user';
 import { drainOutbox } from '../../src/client/drain';
@@ -19,7 +19,7 @@ import { pullChanges } from '../../src/client/pull';
 import { SyncEngine } from '../../src/client/sync-engine';
 import { drainActiveUserOutbox } from '../../src/client/worker-drain';
 import { FakeSyncServer, fullCase } from './fake-sync-server';
-import { openAppDatabase } from '../../src/records/device';
+import { appDeviceSchema, openAppDatabase } from '../../src/records/device';
 
 const USER_ID = 7;
 const opened: SyncDatabase[] = [];
@@ -95,12 +95,14 @@ describe('saveMutation', () => {
   it('stores neither the row nor the entry (and uses no seq) when the local write fails', async () => {
     const db = openDb();
     const id = crypto.randomUUID();
+    // The outbox write fails after the mutator already wrote the case row.
+    const add = vi.spyOn(db.outbox, 'add').mockImplementationOnce(() => {
+      throw new Error('disk full');
+    });
     await expect(
-      saveMutation(db, caseUpsert(id, { patientName: 'X' }, generateHumanId('C')), async (d) => {
-        await d.cases.put({ id, patientName: 'half written' });
-        throw new Error('disk full');
-      }),
+      saveMutation(db, caseUpsert(id, { patientName: 'X' }, generateHumanId('C'))),
     ).rejects.toThrow('disk full');
+    add.mockRestore();
     expect(await db.table('cases').get(id)).toBeUndefined();
     expect(await pendingCount(db)).toBe(0);
     await saveCases(db, 1);
@@ -258,7 +260,6 @@ describe('drain', () => {
         { patientName: 'Old' },
         generateHumanId('C', undefined, new Date('2025-01-01')),
       ),
-      undefined,
       () => new Date('2025-01-01T08:00:00Z'),
     );
     const server = new FakeSyncServer();
@@ -533,7 +534,7 @@ describe('drainActiveUserOutbox (the service worker path)', () => {
     const deps = { indexedDB: factory, IDBKeyRange };
     const server = new FakeSyncServer();
     expect(
-      await drainActiveUserOutbox({ deps, transport: server, sessionUserId: async () => USER_ID }),
+      await drainActiveUserOutbox({ schema: appDeviceSchema, deps, transport: server, sessionUserId: async () => USER_ID }),
     ).toEqual({ kind: 'no-user' });
 
     const db = openDb(factory);
@@ -541,7 +542,7 @@ describe('drainActiveUserOutbox (the service worker path)', () => {
     await setActiveUser(USER_ID, deps);
     expect(await getActiveUser(deps)).toBe(USER_ID);
     expect(
-      await drainActiveUserOutbox({ deps, transport: server, sessionUserId: async () => 99 }),
+      await drainActiveUserOutbox({ schema: appDeviceSchema, deps, transport: server, sessionUserId: async () => 99 }),
     ).toEqual({
       kind: 'session-mismatch',
       sessionUserId: 99,
@@ -549,7 +550,7 @@ describe('drainActiveUserOutbox (the service worker path)', () => {
     });
     expect(server.requests).toEqual([]);
     expect(
-      await drainActiveUserOutbox({ deps, transport: server, sessionUserId: async () => USER_ID }),
+      await drainActiveUserOutbox({ schema: appDeviceSchema, deps, transport: server, sessionUserId: async () => USER_ID }),
     ).toMatchObject({ kind: 'drained', acknowledged: 4 });
     expect(await pendingCount(db)).toBe(0);
     await clearActiveUser(deps);

@@ -3,7 +3,7 @@
 // and a versioned pull, and can be told to fail in the ways real networks do. The engine is
 // also tested against the real API over HTTP in api/test/sync-client-engine.test.ts.
 import { CASE_FIELD_DEFAULTS, CASE_FIELDS, type CaseRecord } from '../../src/records/case';
-import { mutationSchema } from '../../src/MISSING';
+import { appRegistry } from '../../src/records/registry';
 import { type ParsedMutation } from '../../src/platform/registry';
 import { pullRequestSchema, pushRequestSchema, type MutationResult, type SyncChange } from '../../src/platform/push-pull';
 import type { SyncTransport, TransportResponse } from '../../src/client/transport';
@@ -115,7 +115,7 @@ export class FakeSyncServer implements SyncTransport {
         continue;
       }
       if (raw.seq > last + 1) break;
-      const mutation = mutationSchema.parse(raw);
+      const mutation = appRegistry.parseMutation(raw);
       last = raw.seq;
       if (this.rejectIds.has(mutation.mutationId)) {
         results.push({
