@@ -81,11 +81,11 @@ test('after ten minutes of 503 the app syncs within a minute of the server comin
   await expect(caseSyncMark(page)).toHaveText(/Not yet synced/);
   await expect(syncBar(page)).toContainText('Sync failed: Service Unavailable');
 
-  // Ten minutes of the page's clock, in 30 s steps: the app keeps trying (pushes and
-  // probes), and every one is refused.
+  // Ten minutes of the page's clock, in 30 s steps: the app keeps trying, at least once a
+  // minute (pushes and probes), and every one is refused.
   while ((await pageNow(page)) - outageStart < 10 * MINUTE) await advance(page, 30_000);
   const refused = proxy.counts.unavailable;
-  expect(refused, 'requests refused during the outage').toBeGreaterThanOrEqual(20);
+  expect(refused, 'requests refused during the outage').toBeGreaterThanOrEqual(10);
   await expect(caseSyncMark(page)).toHaveText(/Not yet synced/);
   await expect(syncBar(page)).toContainText(/\d+ changes? not yet synced/);
 
@@ -106,10 +106,15 @@ test('after ten minutes of 503 the app syncs within a minute of the server comin
   }
   expect(syncedAfter, 'page-clock ms from recovery to "All changes synced"').not.toBeNull();
   expect(syncedAfter!).toBeLessThanOrEqual(MINUTE);
-  test.info().annotations.push({
-    type: 'synced after recovery',
-    description: `${String(syncedAfter)} ms of the page's clock`,
-  });
+  test
+    .info()
+    .annotations.push(
+      { type: 'requests refused during the outage', description: String(refused) },
+      {
+        type: 'synced after recovery',
+        description: `${String(syncedAfter)} ms of the page's clock`,
+      },
+    );
   await expect(caseSyncMark(page)).not.toHaveText(/Not yet synced/);
   const { case: record } = await apiGetCase(admin.request, caseId);
   expect(record.patientName).toBe(patientName);
