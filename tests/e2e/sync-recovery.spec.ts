@@ -106,15 +106,13 @@ test('after ten minutes of 503 the app syncs within a minute of the server comin
   }
   expect(syncedAfter, 'page-clock ms from recovery to "All changes synced"').not.toBeNull();
   expect(syncedAfter!).toBeLessThanOrEqual(MINUTE);
-  test
-    .info()
-    .annotations.push(
-      { type: 'requests refused during the outage', description: String(refused) },
-      {
-        type: 'synced after recovery',
-        description: `${String(syncedAfter)} ms of the page's clock`,
-      },
-    );
+  test.info().annotations.push(
+    { type: 'requests refused during the outage', description: String(refused) },
+    {
+      type: 'synced after recovery',
+      description: `${String(syncedAfter)} ms of the page's clock`,
+    },
+  );
   await expect(caseSyncMark(page)).not.toHaveText(/Not yet synced/);
   const { case: record } = await apiGetCase(admin.request, caseId);
   expect(record.patientName).toBe(patientName);
