@@ -53,10 +53,11 @@ export default defineConfig({
     },
     // Sync chaos (issue 4): its own fault-injecting proxy in front of the run's server; the
     // test-only engine page and the real case screens. Background Sync: the service worker
-    // delivers a change with every page closed.
+    // delivers a change with every page closed. Recovery (issue 10): synced within a minute
+    // of the server's return after ten minutes of 503.
     {
       name: 'sync',
-      testMatch: /sync-(chaos(-cases)?|background|worker-start)\.spec\.ts$/,
+      testMatch: /sync-(chaos(-cases)?|background|worker-start|recovery)\.spec\.ts$/,
       dependencies: ['app'],
     },
     // Patient cases online (issue 5): addenda, handover, FHIR export, search, access.

@@ -1,14 +1,15 @@
 // The sync loop of one open app: drain the outbox, then pull, under the drain lock; on a
-// retryable failure wait (exponential backoff with jitter) and try again; on 401/403 pause
-// until the user signs in; on 426 stop until the app is updated. The status it reports is
-// what the always-visible sync indicator shows. Framework-free: the web app wraps it in a
-// store, tests drive it directly.
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
+// retryable failure wait (exponential backoff with jitter, or the server's Retry-After, never
+// more than a minute) and try again, probing GET /api/ready meanwhile so a server that comes
+// back is used at once; on 401/403 pause until the user signs in; on 426 stop until the app
+// is updated. The status it reports is what the always-visible sync indicator shows.
+// Framework-free: the web app wraps it in a store, tests drive it directly. Decision 016.
+import { DEFAULT_BACKOFF, retryDelay, type BackoffPolicy } from './backoff';
 import { drainOutbox, type DrainOutcome } from './drain';
 import { createDrainLock, type DrainLock } from './drain-lock';
 import type { SyncDatabase } from './local-db';
 import { pullChanges, type PullOutcome } from './pull';
-import type { SyncTransport } from './transport';
+import type { RetryReason, SyncTransport } from './transport';
 
 export type SyncTrigger =
   | 'app-start'
@@ -20,7 +21,9 @@ export type SyncTrigger =
   | 'sign-in'
   | 'worker-start'
   | 'background-sync'
-  | 'manual';
+  | 'manual'
+  /** A health probe saw the server come back while the engine was backing off. */
+  | 'health';
 
 export type SyncPhase = 'idle' | 'syncing' | 'backoff' | 'auth-required' | 'update-required';
 
@@ -49,6 +52,27 @@ export interface SyncEngineOptions {
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
+  /** How often to probe the server (transport.ready) while backing off; 15 s by default. */
+  probeIntervalMs?: number;
+  /** Whether the device has a network at all; no probes without one (the `online` event
+   * wakes the engine instead). navigator.onLine by default. */
+  isOnline?: () => boolean;
+}
+
+export const DEFAULT_PROBE_INTERVAL_MS = 15_000;
+
+/** Failures after which the server may be down or unreachable, so a probe can tell when it is
+ * back. Not a 429 or a 4xx: the server answered, it is up. */
+const PROBED_REASONS: ReadonlySet<RetryReason | 'not-acknowledged'> = new Set([
+  'network',
+  'server-error',
+  'captive-portal',
+  'bad-response',
+]);
+
+function browserOnline(): boolean {
+  const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
+  return nav?.onLine !== false;
 }
 
 type Listener = (status: SyncStatus) => void;
@@ -69,10 +93,17 @@ export class SyncEngine {
   /** A trigger that arrived while a sync was running; it runs once more afterwards. */
   private rerun: SyncTrigger | null = null;
   private timer: unknown = null;
+  private probeTimer: unknown = null;
+  /** A probe found the server down during this run of failures: the next probe that finds it
+   * ready is news, and syncs at once. */
+  private probeSawDown = false;
+  /** Counts attempts, so a probe answer that arrives after another attempt began is dropped. */
+  private attempts = 0;
   private stopped = false;
   private readonly now: () => number;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
+  private readonly isOnline: () => boolean;
 
   constructor(private readonly options: SyncEngineOptions) {
     this.lock = options.lock ?? createDrainLock(options.db);
@@ -80,6 +111,7 @@ export class SyncEngine {
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
     this.clearTimer =
       options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>));
+    this.isOnline = options.isOnline ?? browserOnline;
   }
 
   getStatus(): SyncStatus {
@@ -137,6 +169,50 @@ export class SyncEngine {
   private cancelTimer(): void {
     if (this.timer !== null) this.clearTimer(this.timer);
     this.timer = null;
+    if (this.probeTimer !== null) this.clearTimer(this.probeTimer);
+    this.probeTimer = null;
+  }
+
+  /** Schedules the next probe while backing off, unless the retry itself comes first. */
+  private scheduleProbe(): void {
+    if (this.stopped || !this.options.transport.ready) return;
+    const interval = this.options.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS;
+    const { phase, nextRetryAt } = this.status;
+    if (phase !== 'backoff' || nextRetryAt === null || this.now() + interval >= nextRetryAt) return;
+    this.probeTimer = this.setTimer(() => {
+      this.probeTimer = null;
+      void this.probe();
+    }, interval);
+  }
+
+  private async probe(): Promise<void> {
+    const { transport } = this.options;
+    if (this.stopped || this.status.phase !== 'backoff' || !transport.ready) return;
+    if (!this.isOnline()) {
+      this.scheduleProbe();
+      return;
+    }
+    const attempt = this.attempts;
+    let up: boolean;
+    try {
+      up = await transport.ready();
+    } catch {
+      up = false;
+    }
+    // A sync (online, visible, Sync now, the retry) may have started meanwhile.
+    if (this.stopped || this.status.phase !== 'backoff' || this.attempts !== attempt) return;
+    if (!up) {
+      this.probeSawDown = true;
+      this.scheduleProbe();
+      return;
+    }
+    if (this.probeSawDown) {
+      this.probeSawDown = false;
+      void this.sync('health');
+    }
+    // Ready without having been seen down: the server is up and the failure is something a
+    // probe cannot see (a push-only fault, a slow push). Probing on would only turn every
+    // probe into a push; the backoff's own retry decides.
   }
 
   private async runLoop(): Promise<SyncStatus> {
@@ -155,6 +231,7 @@ export class SyncEngine {
   }
 
   private async runOnce(): Promise<void> {
+    this.attempts += 1;
     this.cancelTimer();
     const phaseBefore = this.status.phase;
     this.set({ phase: 'syncing', nextRetryAt: null });
@@ -197,6 +274,7 @@ export class SyncEngine {
     switch (outcome.kind) {
       case 'drained':
       case 'pulled':
+        this.probeSawDown = false;
         this.set({
           phase: 'idle',
           lastError: null,
@@ -213,9 +291,11 @@ export class SyncEngine {
         return;
       case 'retry': {
         const failures = this.status.failures + 1;
-        const delay = Math.max(
-          outcome.retryAfterMs ?? 0,
-          backoffDelay(failures, this.options.backoff ?? DEFAULT_BACKOFF, this.options.random),
+        const delay = retryDelay(
+          failures,
+          outcome.retryAfterMs,
+          this.options.backoff ?? DEFAULT_BACKOFF,
+          this.options.random,
         );
         const nextRetryAt = this.now() + delay;
         this.set({ phase: 'backoff', lastError: outcome.message, failures, nextRetryAt });
@@ -224,6 +304,7 @@ export class SyncEngine {
             this.timer = null;
             void this.sync('retry');
           }, delay);
+          if (PROBED_REASONS.has(outcome.reason)) this.scheduleProbe();
         }
         return;
       }

@@ -1,12 +1,17 @@
 // How the sync client talks HTTP: a tiny interface (so tests and the fault-injecting proxy
 // can stand in front of the real API) and a fetch implementation, plus the one place that
 // decides what a response means for the queue.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { apiErrorBodySchema, ErrorCode } from '../errors';
 
 export const SYNC_PUSH_PATH = '/api/sync/push';
 export const SYNC_PULL_PATH = '/api/sync/pull';
 export type SyncPath = typeof SYNC_PUSH_PATH | typeof SYNC_PULL_PATH;
+/** Public, no session, no body: the process is up and its database answers (200) or not (503). */
+export const READY_PATH = '/api/ready';
+
+/** GET /api/ready's answer when the server can take a push. */
+export const readyResponseSchema = z.object({ status: z.literal('ready') });
 
 export interface TransportResponse {
   status: number;
@@ -19,6 +24,9 @@ export interface TransportResponse {
  * reset, timed out). */
 export interface SyncTransport {
   post(path: SyncPath, body: unknown): Promise<TransportResponse>;
+  /** Optional cheap check, used while backing off, that the server is back: true only for
+   * the API's own "ready" answer; false for anything else, including no answer at all. */
+  ready?(): Promise<boolean>;
 }
 
 /** The part of fetch the transport uses, so the same code type-checks in window, worker
@@ -26,9 +34,9 @@ export interface SyncTransport {
 export type FetchLike = (
   url: string,
   init: {
-    method: 'POST';
+    method: 'POST' | 'GET';
     headers: Record<string, string>;
-    body: string;
+    body?: string;
     credentials: 'include';
     signal: AbortSignal;
     cache: 'no-store';
@@ -50,13 +58,15 @@ export interface FetchTransportOptions {
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** A probe is a tiny GET: a server that takes longer than this is not "back". */
+export const READY_PROBE_TIMEOUT_MS = 5_000;
 
 export function createFetchTransport(options: FetchTransportOptions = {}): SyncTransport {
   const baseUrl = options.baseUrl ?? '';
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const doFetch: FetchLike = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
   return {
     async post(path, body) {
-      const doFetch: FetchLike = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
       const response = await doFetch(`${baseUrl}${path}`, {
         method: 'POST',
         headers: {
@@ -80,6 +90,22 @@ export function createFetchTransport(options: FetchTransportOptions = {}): SyncT
         body: text,
       };
     },
+    async ready() {
+      try {
+        const response = await doFetch(`${baseUrl}${READY_PATH}`, {
+          method: 'GET',
+          headers: { ...options.headers?.() },
+          credentials: 'include',
+          cache: 'no-store',
+          signal: AbortSignal.timeout(Math.min(timeoutMs, READY_PROBE_TIMEOUT_MS)),
+        });
+        if (response.status !== 200) return false;
+        // A captive portal answers 200 with its own page: only our JSON counts.
+        return readyResponseSchema.safeParse(parseJson(await response.text())).success;
+      } catch {
+        return false;
+      }
+    },
   };
 }
 
@@ -99,11 +125,32 @@ export type Classified<T> =
       retryAfterMs: number | null;
     };
 
-function parseRetryAfter(header: string | null, bodySeconds: number | undefined): number | null {
+/**
+ * A Retry-After as milliseconds from `now`: the API's own `retryAfterSeconds` first, else
+ * the header, which is either delay-seconds or an HTTP-date (RFC 9110 §10.2.3). A date in
+ * the past is 0; anything unreadable is null (the backoff alone decides). Not clamped here:
+ * the engine caps every wait (backoff.ts).
+ */
+export function parseRetryAfter(
+  header: string | null,
+  bodySeconds?: number,
+  now: number = Date.now(),
+): number | null {
   if (bodySeconds !== undefined) return bodySeconds * 1000;
   if (header === null) return null;
-  const seconds = Number(header);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // The three HTTP-date forms, each in GMT: IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"),
+  // RFC 850 ("Sunday, 06-Nov-94 08:49:37 GMT") and asctime ("Sun Nov  6 08:49:37 1994",
+  // which names no zone). Matching them first keeps Date.parse's looser readings ("12.5",
+  // "2026", a local time) out.
+  let date: string | null = null;
+  if (/^[A-Za-z]{3,9}, [\w -]+ \d\d:\d\d:\d\d GMT$/.test(value)) date = value;
+  else if (/^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/.test(value))
+    date = `${value} GMT`;
+  if (date === null) return null;
+  const at = Date.parse(date);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 function parseJson(text: string): unknown {
@@ -180,12 +227,15 @@ export function classifyResponse<S extends z.ZodType>(
     };
   }
   if (response.status >= 500) {
+    // A 503 from a server in maintenance or a load balancer with no healthy backend often
+    // says when to come back.
+    const bodySeconds = apiError?.success ? apiError.data.retryAfterSeconds : undefined;
     return {
       kind: 'retry',
       reason: 'server-error',
       status: response.status,
       message: errorText,
-      retryAfterMs: null,
+      retryAfterMs: parseRetryAfter(response.retryAfter, bodySeconds),
     };
   }
   if (response.status >= 300 && response.status < 400) {

@@ -1,7 +1,9 @@
 // A fault-injecting HTTP proxy for the sync chaos spec: the browser talks to it, it forwards
 // to the real server, and while a fault is set it breaks the sync API's requests the ways
 // real networks do — refuse (connection reset), hang, cut the response after the server
-// committed, answer 500, or answer with a captive portal's HTML page. It also serves the
+// committed, answer 500, or answer with a captive portal's HTML page; or the whole server is
+// unavailable (503 with Retry-After: 3600 to the sync API and to GET /api/ready, the
+// engine's health probe, as a maintenance page would answer). It also serves the
 // chaos test page and its script (the client engine bundled from sync-protocol) on the same
 // origin, so the page's IndexedDB, cookies and Web Locks are the app's.
 import {
@@ -13,7 +15,8 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Fault = 'refuse' | 'hang' | 'cut-after-commit' | 'server-error' | 'captive-portal';
+export type Fault =
+  'refuse' | 'hang' | 'cut-after-commit' | 'server-error' | 'captive-portal' | 'unavailable';
 
 export interface FaultProxy {
   origin: string;
@@ -29,6 +32,7 @@ export interface StaticFile {
 }
 
 const SYNC_PATH = /^\/api\/sync\//;
+const READY_PATH = '/api/ready';
 
 export async function startFaultProxy(
   target: string,
@@ -45,6 +49,7 @@ export async function startFaultProxy(
       'cut-after-commit': 0,
       'server-error': 0,
       'captive-portal': 0,
+      unavailable: 0,
       passed: 0,
     },
     close: async () => {
@@ -96,8 +101,11 @@ export async function startFaultProxy(
       res.end(file.body);
       return;
     }
-    const fault = SYNC_PATH.test(url.pathname) ? proxy.fault : null;
-    if (SYNC_PATH.test(url.pathname)) proxy.counts[fault ?? 'passed'] += 1;
+    const faulted =
+      SYNC_PATH.test(url.pathname) ||
+      (proxy.fault === 'unavailable' && url.pathname === READY_PATH);
+    const fault = faulted ? proxy.fault : null;
+    if (faulted) proxy.counts[fault ?? 'passed'] += 1;
     switch (fault) {
       case null:
         forward(req, res);
@@ -121,6 +129,11 @@ export async function startFaultProxy(
         res.end(
           '<!doctype html><title>Station Wi-Fi</title><p>Accept the terms of use to continue.</p>',
         );
+        return;
+      case 'unavailable':
+        req.resume();
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '3600' });
+        res.end(JSON.stringify({ error: 'Service Unavailable', code: 'SERVICE_UNAVAILABLE' }));
         return;
       case 'cut-after-commit':
         // The server applies the batch; the device never hears about it.
