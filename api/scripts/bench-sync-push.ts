@@ -152,7 +152,10 @@ export async function runPushBench(
       const mutations = Array.from({ length: BATCH }, () =>
         caseCreate(batchedDevice, user.id, ++seq),
       );
-      const response = await pushBatch(db, appRegistry, actor, origin, { deviceId: batchedDevice, mutations });
+      const response = await pushBatch(db, appRegistry, actor, origin, {
+        deviceId: batchedDevice,
+        mutations,
+      });
       if (response.results.some((r) => r.status !== 'applied'))
         throw new Error('a batched mutation was not applied');
     }

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseRecordResponseSchema } from '@rescuelog/sync-protocol/cases';
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
 import { rememberAuthor } from '@rescuelog/sync-protocol/client/device-store';
-import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { pullChanges } from '@rescuelog/sync-protocol/client/pull';
 import type { MutationEnvelope as Mutation } from '@rescuelog/sync-protocol/platform/envelope';
@@ -116,7 +115,11 @@ describe('addenda name their author', () => {
     const forged = addendum(device, c.id);
     const inArgs = {
       ...forged,
-      args: { ...(forged.args as Record<string, unknown>), authorName: 'Dr Someone Else', authorCallSign: 'HQ-1' },
+      args: {
+        ...(forged.args as Record<string, unknown>),
+        authorName: 'Dr Someone Else',
+        authorCallSign: 'HQ-1',
+      },
     };
     const res = await device.pushRaw([inArgs]);
     expect(res.status).toBe(200);

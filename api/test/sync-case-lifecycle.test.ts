@@ -5,7 +5,6 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
-import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { readRejections, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { pullChanges } from '@rescuelog/sync-protocol/client/pull';
 import { RejectionCode } from '@rescuelog/sync-protocol/platform/rejections';
@@ -417,7 +416,10 @@ describe('case lifecycle through sync', () => {
       try {
         const transport = transportAs(alice);
         expect(await pullChanges({ db, transport })).toMatchObject({ kind: 'pulled' });
-        expect(await db.table('cases').get(id)).toMatchObject({ status: 'completed', approximateAge: 34 });
+        expect(await db.store('cases').get(id)).toMatchObject({
+          status: 'completed',
+          approximateAge: 34,
+        });
         await saveMutation(db, {
           name: 'case.addendum',
           args: {
@@ -432,14 +434,17 @@ describe('case lifecycle through sync', () => {
           baseVersion: null,
           actorUserId: alice.id,
         });
-        expect(await db.table('cases').get(id)).toMatchObject({ approximateAge: 35, patientGender: 'male' });
+        expect(await db.store('cases').get(id)).toMatchObject({
+          approximateAge: 35,
+          patientGender: 'male',
+        });
         expect(await drainOutbox({ db, transport })).toMatchObject({
           kind: 'drained',
           rejected: 0,
         });
         expect(await pullChanges({ db, transport })).toMatchObject({ kind: 'pulled' });
         const server = await caseRow(t, id);
-        expect(await db.table('cases').get(id)).toMatchObject({
+        expect(await db.store('cases').get(id)).toMatchObject({
           approximateAge: 35,
           patientGender: 'male',
           version: server.version,

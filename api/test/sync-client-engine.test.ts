@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
-import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { readLocalRecord } from '@rescuelog/sync-protocol/client/local-records';
 import {
   pendingCount,
@@ -184,7 +184,10 @@ describe('client engine against the real API', () => {
     const c = newCase('Locked Case');
     await saveMutation(db, {
       ...c.input,
-      args: { ...(c.input.args as Record<string, unknown>), fields: completeCaseFields({ patientName: 'Locked Case' }) },
+      args: {
+        ...(c.input.args as Record<string, unknown>),
+        fields: completeCaseFields({ patientName: 'Locked Case' }),
+      },
     } as MutationInput);
     await saveMutation(db, {
       name: 'vitalSign.record',

@@ -7,17 +7,18 @@ import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { pendingCount, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { SyncEngine } from '@rescuelog/sync-protocol/client/sync-engine';
 import {
   createFetchTransport,
   type SyncTransport,
 } from '@rescuelog/sync-protocol/client/transport';
-import { generateHumanId } from '@rescuelog/sync-protocol/sync/human-id';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
 import { build, type TestApp } from './helpers';
 import { ensureSyncSchema, syncUser, type SyncUser } from './sync-fixtures';
+import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
 type Mode = 'up' | 'down' | 'portal';
 
@@ -107,13 +108,12 @@ describe('the engine after a server outage', () => {
   });
 
   it('waits at most the cap whatever Retry-After says, and syncs as soon as a probe sees the API back', async () => {
-    const db = new SyncDatabase(member.id, { indexedDB: new IDBFactory(), IDBKeyRange });
+    const db = openAppDatabase(member.id, { indexedDB: new IDBFactory(), IDBKeyRange });
     opened.push(db);
     const id = crypto.randomUUID();
     await saveMutation(db, {
       name: 'case.upsert',
       args: { id, humanId: generateHumanId('C'), fields: { patientName: 'Outage Patient' } },
-      entityIds: [id],
       baseVersion: null,
       actorUserId: member.id,
     });

@@ -1,7 +1,10 @@
 // Conflict review for administrators over real HTTP: list, view both values, resolve with
 // the server's, the client's or a custom value as a new version that devices pull.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncConflictListSchema, syncConflictSchema } from '@rescuelog/sync-protocol/platform/conflicts';
+import {
+  syncConflictListSchema,
+  syncConflictSchema,
+} from '@rescuelog/sync-protocol/platform/conflicts';
 import { build, type TestApp } from './helpers';
 import {
   Device,

@@ -16,7 +16,12 @@ import type {
 } from '@rescuelog/sync-protocol/records/registry';
 
 type MutationOf<N extends MutationName> = { name: N; args: AppMutationArgs<N> };
-import { pullResponseSchema, pushResponseSchema, type PullResponse, type PushResponse } from '@rescuelog/sync-protocol/platform/push-pull';
+import {
+  pullResponseSchema,
+  pushResponseSchema,
+  type PullResponse,
+  type PushResponse,
+} from '@rescuelog/sync-protocol/platform/push-pull';
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
 import {

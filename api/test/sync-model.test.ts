@@ -30,12 +30,7 @@ import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { appRegistry, type AppMutation } from '@rescuelog/sync-protocol/records/registry';
 
 type MutationInput = AppMutation & { baseVersion: string | null; actorUserId: number };
-import type { SyncEntity } from '@rescuelog/sync-protocol/records/registry';
-import {
-  readOutbox,
-  readRejections,
-  saveMutation,
-} from '@rescuelog/sync-protocol/client/outbox';
+import { readOutbox, readRejections, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { pullChanges } from '@rescuelog/sync-protocol/client/pull';
 import {
   createFetchTransport,
@@ -371,7 +366,7 @@ function json(status: number, body: unknown): TransportResponse {
 }
 
 async function localCases(db: SyncDatabase): Promise<Record<string, unknown>[]> {
-  return (await db.table('cases').toArray()).sort((a, b) => (a.id < b.id ? -1 : 1));
+  return (await db.store('cases').toArray()).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
 describe('sync protocol model', () => {
@@ -463,7 +458,7 @@ describe('sync protocol model', () => {
           .execute();
         for (const { id } of deleted)
           expect(
-            await d.db.table('cases').get(id),
+            await d.db.store('cases').get(id),
             `deleted case ${id} still on the device`,
           ).toBeUndefined();
       }
@@ -684,7 +679,7 @@ describe('sync protocol model', () => {
           break;
         }
         case 'void': {
-          const vitals = (await d.db.table('vitalSigns').toArray()).filter(
+          const vitals = (await d.db.store('vitalSigns').toArray()).filter(
             (v) => createdVitals.includes(String(v.id)) && v.voidedAt === null,
           );
           const target = vitals[step.record % Math.max(vitals.length, 1)];
@@ -698,7 +693,7 @@ describe('sync protocol model', () => {
           break;
         }
         case 'casualty': {
-          if ((await d.db.table('mciIncidents').get(mciId)) === undefined) break;
+          if ((await d.db.store('mciIncidents').get(mciId)) === undefined) break;
           const id = crypto.randomUUID();
           const triageColour = COLOURS[step.colour] ?? 'RED';
           const entry = await save(d, {
@@ -724,7 +719,9 @@ describe('sync protocol model', () => {
           break;
         }
         case 'retriage': {
-          const local = (await d.db.table('mciCasualties').toArray()).sort((a, b) => (a.id < b.id ? -1 : 1));
+          const local = (await d.db.store('mciCasualties').toArray()).sort((a, b) =>
+            a.id < b.id ? -1 : 1,
+          );
           const target = local[step.record % Math.max(local.length, 1)];
           if (!target) break;
           const baseVersion = typeof target.version === 'string' ? target.version : null;
@@ -746,9 +743,9 @@ describe('sync protocol model', () => {
           break;
         }
         case 'cpr-event': {
-          if ((await d.db.table('cprSessions').get(cprSessionId)) === undefined) break;
+          if ((await d.db.store('cprSessions').get(cprSessionId)) === undefined) break;
           const id = crypto.randomUUID();
-          const events = (await d.db.table('cprEvents').toArray()).filter((e) => e.type !== 'void');
+          const events = (await d.db.store('cprEvents').toArray()).filter((e) => e.type !== 'void');
           const wrong = events[step.record % Math.max(events.length, 1)];
           const at = new Date().toISOString();
           // Every third one corrects an earlier event; the rest are shocks.

@@ -7,7 +7,8 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setActiveUser } from '@rescuelog/sync-protocol/client/active-user';
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
-import { SyncDatabase, type IndexedDbDependencies } from '@rescuelog/sync-protocol/client/local-db';
+import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import { type IndexedDbDependencies } from '@rescuelog/sync-protocol/client/local-db';
 import { readLocalRecord } from '@rescuelog/sync-protocol/client/local-records';
 import {
   readRejections,
@@ -125,11 +126,17 @@ describe('a refused edit of a record the device created, before any pull', () =>
       sessionUserId: () => Promise.resolve(user.id),
       deps,
     };
-    expect(await drainActiveUserOutbox({ ...worker, schema: appDeviceSchema })).toMatchObject({ kind: 'drained', acknowledged: 1 });
+    expect(await drainActiveUserOutbox({ ...worker, schema: appDeviceSchema })).toMatchObject({
+      kind: 'drained',
+      acknowledged: 1,
+    });
 
     await revokeCaseEditing(user);
     await saveMutation(db, upsert(user, id, { incidentType: 'Cardiac arrest' }));
-    expect(await drainActiveUserOutbox({ ...worker, schema: appDeviceSchema })).toMatchObject({ kind: 'drained', rejected: 1 });
+    expect(await drainActiveUserOutbox({ ...worker, schema: appDeviceSchema })).toMatchObject({
+      kind: 'drained',
+      rejected: 1,
+    });
     expect(await readLocalRecord(db, 'case', id)).toMatchObject({
       patientName: 'Sipho',
       incidentType: 'Assault',

@@ -4,7 +4,7 @@
 import { type CaseSearchFilters } from '@rescuelog/sync-protocol/case/search';
 import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
 import { recentLocalCases, searchLocalCases } from '@rescuelog/sync-protocol/case/device-search';
-import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { BENCH_USER_ID, seedCases } from './case-search-device-seed';
 import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
@@ -62,10 +62,10 @@ window.caseSearchBench = {
     return { ms, total };
   },
   async timeAfterChange(runs) {
-    const first = await db.table('cases').limit(1).first();
+    const first = await db.store('cases').limit(1).first();
     const ms: number[] = [];
     for (let i = 0; i < runs; i++) {
-      if (first) await db.table('cases').put({ ...first, patientName: `Changed ${String(i)}` });
+      if (first) await db.store('cases').put({ ...first, patientName: `Changed ${String(i)}` });
       const t0 = performance.now();
       await searchLocalCases(db, { patientName: 'nkosi' }, ctx);
       ms.push(performance.now() - t0);
@@ -90,8 +90,8 @@ window.caseSearchBench = {
   async timeColdAfterRemoval(runs) {
     const ms: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const gone = await db.table('cases').limit(1).primaryKeys();
-      await db.table('cases').bulkDelete(gone);
+      const gone = await db.store('cases').limit(1).primaryKeys();
+      await db.store('cases').bulkDelete(gone);
       const fresh = openAppDatabase(BENCH_USER_ID);
       await fresh.open();
       const t0 = performance.now();
@@ -99,7 +99,7 @@ window.caseSearchBench = {
       ms.push(performance.now() - t0);
       // The list is stored again after a removal: let that write end before the next start.
       await new Promise((resolve) => setTimeout(resolve, 100));
-      if (keepsList(fresh)) await fresh.table('caseLists').count();
+      if (keepsList(fresh)) await fresh.store('caseLists').count();
       fresh.close();
     }
     return ms;
@@ -116,7 +116,7 @@ window.caseSearchBench = {
     await searchLocalCases(db, {}, ctx);
     // A store starts on a timer and holds the table's write lock: these reads wait for it.
     await new Promise((resolve) => setTimeout(resolve, 100));
-    for (let i = 0; i < 200 && (await db.table('caseLists').count()) === 0; i++)
+    for (let i = 0; i < 200 && (await db.store('caseLists').count()) === 0; i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
   },
   async timeRecent(runs) {

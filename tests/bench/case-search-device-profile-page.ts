@@ -16,7 +16,6 @@ import {
   SUMMARY_VERSION_ID,
   type StoredCaseSummary,
 } from '@rescuelog/sync-protocol/case/device-summaries';
-import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { BENCH_USER_ID, seedCases } from './case-search-device-seed';
 import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 
@@ -75,7 +74,7 @@ async function put(store: string, value: unknown): Promise<void> {
 window.caseSearchProfile = {
   async seed(n) {
     await seedCases(db, n);
-    const rows = (await db.table('caseSummaries').toArray())
+    const rows = (await db.store('caseSummaries').toArray())
       .filter((r) => r.id !== SUMMARY_VERSION_ID)
       .map((r) => storedCaseSummarySchema.parse(r));
     await put('single', { id: 'all', ...columnar(rows) });
@@ -85,7 +84,7 @@ window.caseSearchProfile = {
     await put('json', { id: 'all', text: JSON.stringify(columnar(rows)) });
     // A first search reads every summary and stores the list for the next start.
     await searchLocalCases(db, {}, { userId: USER_ID, timeZone: DEFAULT_SERVICE_TIME_ZONE });
-    for (let i = 0; i < 100 && !(await db.table('caseLists').get(CASE_LIST_ID)); i++)
+    for (let i = 0; i < 100 && !(await db.store('caseLists').get(CASE_LIST_ID)); i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
   },
   async profileFreshPage() {
@@ -98,31 +97,35 @@ window.caseSearchProfile = {
       out[k] = now - t;
       t = now;
     };
-    await db.transaction('r', [db.table('cases'), db.table('caseSummaries'), db.table('caseLists')], async () => {
-      await Promise.all([
-        db.table('cases').count(),
-        db.table('caseSummaries').count(),
-        db.table('caseSummaries').get(SUMMARY_VERSION_ID),
-      ]);
-      step('F1 counts + version row (first transaction)');
-      const stored = await db.table('caseLists').get(CASE_LIST_ID);
-      step('F2 read the kept list (one row)');
-      const list = storedCaseListSchema.parse(stored);
-      step('F3 zod parse of the kept list');
-      const kept = casesOfList(list);
-      step('F4 its cases as objects');
-      for (let k = 1; k < kept.length; k++)
-        if (compareCasesNewestFirst(kept[k - 1] as CaseSummary, kept[k] as CaseSummary) > 0)
-          throw new Error('out of order');
-      step('F5 check the order');
-      const ids = new Set(list.ids);
-      void ids.size;
-      step('F6 id set');
-      await db.table('caseSummaries').where('stamp').above(list.version).toArray();
-      step('F7 summaries stamped since');
-      kept.filter(caseSearchMatcher({ patientName: 'nkosi' }, ctx));
-      step('F8 match');
-    });
+    await db.transaction(
+      'r',
+      [db.store('cases'), db.store('caseSummaries'), db.store('caseLists')],
+      async () => {
+        await Promise.all([
+          db.store('cases').count(),
+          db.store('caseSummaries').count(),
+          db.store('caseSummaries').get(SUMMARY_VERSION_ID),
+        ]);
+        step('F1 counts + version row (first transaction)');
+        const stored = await db.store('caseLists').get(CASE_LIST_ID);
+        step('F2 read the kept list (one row)');
+        const list = storedCaseListSchema.parse(stored);
+        step('F3 zod parse of the kept list');
+        const kept = casesOfList(list);
+        step('F4 its cases as objects');
+        for (let k = 1; k < kept.length; k++)
+          if (compareCasesNewestFirst(kept[k - 1] as CaseSummary, kept[k] as CaseSummary) > 0)
+            throw new Error('out of order');
+        step('F5 check the order');
+        const ids = new Set(list.ids);
+        void ids.size;
+        step('F6 id set');
+        await db.store('caseSummaries').where('stamp').above(list.version).toArray();
+        step('F7 summaries stamped since');
+        kept.filter(caseSearchMatcher({ patientName: 'nkosi' }, ctx));
+        step('F8 match');
+      },
+    );
     step('F9 transaction done');
     return out;
   },
@@ -148,15 +151,19 @@ window.caseSearchProfile = {
         add(k, now - t);
         t = now;
       };
-      await fresh.transaction('r', [fresh.cases, fresh.caseSummaries], async () => {
-        await Promise.all([
-          fresh.cases.count(),
-          fresh.caseSummaries.count(),
-          fresh.caseSummaries.get(SUMMARY_VERSION_ID),
-        ]);
-      });
+      await fresh.transaction(
+        'r',
+        [fresh.store('cases'), fresh.store('caseSummaries')],
+        async () => {
+          await Promise.all([
+            fresh.store('cases').count(),
+            fresh.store('caseSummaries').count(),
+            fresh.store('caseSummaries').get(SUMMARY_VERSION_ID),
+          ]);
+        },
+      );
       step('1 counts + version row');
-      const raw = await fresh.caseSummaries.toArray();
+      const raw = await fresh.store('caseSummaries').toArray();
       step('2 read every summary row (Dexie toArray)');
       const parsed: StoredCaseSummary[] = [];
       for (const r of raw)
@@ -175,7 +182,7 @@ window.caseSearchProfile = {
       step('6 match');
       // The list kept from the last start (database version 5), step by step.
       t = performance.now();
-      const stored = await fresh.caseLists.get(CASE_LIST_ID);
+      const stored = await fresh.store('caseLists').get(CASE_LIST_ID);
       step('S1 read the kept list (one row)');
       const list = storedCaseListSchema.parse(stored);
       step('S2 zod parse of the kept list');
@@ -191,7 +198,7 @@ window.caseSearchProfile = {
       for (const id of list.unreadable) others.set(id, true);
       void ids.size;
       step('S5 id set and others');
-      await fresh.caseSummaries.where('stamp').above(list.version).toArray();
+      await fresh.store('caseSummaries').where('stamp').above(list.version).toArray();
       step('S6 summaries stamped since');
       kept.filter(caseSearchMatcher({ patientName: 'nkosi' }, ctx));
       step('S7 match');

@@ -76,7 +76,7 @@ export async function seedCases(
   newest = BENCH_NEWEST,
   days = BENCH_DAYS,
 ): Promise<void> {
-  await db.table('cases').clear();
+  await db.store('cases').clear();
   const end = Date.parse(newest);
   const step = (days * 86_400_000) / n;
   const rows = Array.from({ length: n }, (_, g) => {
@@ -103,5 +103,5 @@ export async function seedCases(
       deletedAt: null,
     };
   });
-  await db.table('cases').bulkPut(rows);
+  await db.store('cases').bulkPut(rows);
 }

@@ -3,7 +3,7 @@
 // case-summaries middleware (sync-protocol/src/case/device-summaries.ts) is installed, so
 // one run measures both side by side under the same machine load.
 import { caseSummaryMiddleware } from '@rescuelog/sync-protocol/case/device-summaries';
-import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';

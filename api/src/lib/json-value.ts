@@ -6,6 +6,7 @@
 // cut off (iteratively: a 10,000-deep value must not overflow the stack), marked '[too deep]'.
 import type { JsonValue } from '@rescuelog/db/schema';
 
+// eslint-disable-next-line no-control-regex -- NUL is exactly what is matched
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const MAX_DEPTH = 32;
 
@@ -29,9 +30,11 @@ function clean(value: unknown, depth: number): JsonValue {
 /** Cuts `value` below MAX_DEPTH without recursion (JSON.stringify itself would overflow). */
 function shallowCopy(value: unknown): unknown {
   const root: { v: unknown } = { v: value };
-  const stack: { holder: Record<string, unknown> | unknown[]; key: string | number; depth: number }[] = [
-    { holder: root as unknown as Record<string, unknown>, key: 'v', depth: 0 },
-  ];
+  const stack: {
+    holder: Record<string, unknown> | unknown[];
+    key: string | number;
+    depth: number;
+  }[] = [{ holder: root as unknown as Record<string, unknown>, key: 'v', depth: 0 }];
   while (stack.length > 0) {
     const item = stack.pop();
     if (!item) break;
@@ -46,7 +49,11 @@ function shallowCopy(value: unknown): unknown {
       : { ...(current as Record<string, unknown>) };
     (item.holder as Record<string | number, unknown>)[item.key] = copy;
     for (const key of Object.keys(copy))
-      stack.push({ holder: copy, key: Array.isArray(copy) ? Number(key) : key, depth: item.depth + 1 });
+      stack.push({
+        holder: copy,
+        key: Array.isArray(copy) ? Number(key) : key,
+        depth: item.depth + 1,
+      });
   }
   return root.v;
 }

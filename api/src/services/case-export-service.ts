@@ -43,7 +43,9 @@ export async function readCaseForExport(
     .orderBy('timestamp')
     .orderBy('id')
     .execute();
-  const vitals = vitalRows.map((r) => vitalSignRecordSchema.parse(toWireRecord(vitalSignRecord, r)));
+  const vitals = vitalRows.map((r) =>
+    vitalSignRecordSchema.parse(toWireRecord(vitalSignRecord, r)),
+  );
 
   const addendumRows = await d
     .selectFrom('caseAddenda')
@@ -53,7 +55,9 @@ export async function readCaseForExport(
     .orderBy('createdAt')
     .orderBy('id')
     .execute();
-  const addenda = addendumRows.map((r) => caseAddendumRecordSchema.parse(toWireRecord(caseAddendumRecord, r)));
+  const addenda = addendumRows.map((r) =>
+    caseAddendumRecordSchema.parse(toWireRecord(caseAddendumRecord, r)),
+  );
 
   const userIds = [...new Set([record.userId, ...addenda.map((a) => a.userId)])];
   const users = await db

@@ -64,8 +64,12 @@ export async function readCaseRecord(
         .execute();
       return {
         case: caseRecordSchema.parse(toWireRecord(caseRecord, row)),
-        vitalSigns: vitals.map((v) => vitalSignRecordSchema.parse(toWireRecord(vitalSignRecord, v))),
-        addenda: addenda.map((a) => caseAddendumRecordSchema.parse(toWireRecord(caseAddendumRecord, a))),
+        vitalSigns: vitals.map((v) =>
+          vitalSignRecordSchema.parse(toWireRecord(vitalSignRecord, v)),
+        ),
+        addenda: addenda.map((a) =>
+          caseAddendumRecordSchema.parse(toWireRecord(caseAddendumRecord, a)),
+        ),
       };
     });
 }

@@ -76,14 +76,18 @@ const PLACE_UP_TO = 64;
 /** Rewrites every case summary from the cases (after a gap was found; normally never). */
 export async function rebuildCaseSummaries(db: SyncDatabase): Promise<void> {
   await db.transaction('rw', [db.store('cases'), db.store('caseSummaries')], async () => {
-    const version = summaryVersionSchema.safeParse(await db.store('caseSummaries').get(SUMMARY_VERSION_ID));
+    const version = summaryVersionSchema.safeParse(
+      await db.store('caseSummaries').get(SUMMARY_VERSION_ID),
+    );
     const stamp = (version.success ? version.data.stamp : 0) + 1;
     const rows = await db.store('cases').toArray();
     await db.store('caseSummaries').clear();
-    await db.store('caseSummaries').bulkPut([
-      ...rows.map((row) => caseSummaryRow(row, stamp)),
-      { id: SUMMARY_VERSION_ID, stamp },
-    ]);
+    await db
+      .store('caseSummaries')
+      .bulkPut([
+        ...rows.map((row) => caseSummaryRow(row, stamp)),
+        { id: SUMMARY_VERSION_ID, stamp },
+      ]);
   });
 }
 
@@ -112,7 +116,9 @@ function scheduleStore(db: SyncDatabase, list: KeptList, replace: boolean): void
         list.list.unreadable,
       );
       await db.transaction('rw', db.store('caseLists'), async () => {
-        const stored = storedCaseListSchema.safeParse(await db.store('caseLists').get(CASE_LIST_ID));
+        const stored = storedCaseListSchema.safeParse(
+          await db.store('caseLists').get(CASE_LIST_ID),
+        );
         if (replace || !stored.success || stored.data.version < list.version)
           await db.store('caseLists').put(row);
       });
@@ -295,7 +301,8 @@ async function readCaseList(db: SyncDatabase): Promise<CaseList> {
             base.version === version
               ? []
               : parseSummaries(
-                  await db.store('caseSummaries')
+                  await db
+                    .store('caseSummaries')
                     .where('stamp')
                     .between(base.version, version, false, true)
                     .toArray(),
@@ -357,24 +364,29 @@ export async function searchLocalCases(
  */
 export async function recentLocalCases(db: SyncDatabase, n: number): Promise<LocalCaseSummary[]> {
   if (n <= 0) return [];
-  const read = await db.transaction('r', [db.store('cases'), db.store('caseSummaries')], async () => {
-    const [caseCount, summaryCount, versionRow] = await Promise.all([
-      db.store('cases').count(),
-      db.store('caseSummaries').count(),
-      db.store('caseSummaries').get(SUMMARY_VERSION_ID),
-    ]);
-    // The summary table also holds its version row, which is no case.
-    if (caseCount !== summaryCount - (versionRow === undefined ? 0 : 1)) return null;
-    const newest = await db.store('caseSummaries')
-      .orderBy('createdAt')
-      .reverse()
-      .filter((row) => row.listed === true)
-      .limit(n)
-      .toArray();
-    const boundary = newest.at(-1)?.createdAt;
-    if (newest.length < n || typeof boundary !== 'string') return null;
-    return db.store('caseSummaries').where('createdAt').aboveOrEqual(boundary).toArray();
-  });
+  const read = await db.transaction(
+    'r',
+    [db.store('cases'), db.store('caseSummaries')],
+    async () => {
+      const [caseCount, summaryCount, versionRow] = await Promise.all([
+        db.store('cases').count(),
+        db.store('caseSummaries').count(),
+        db.store('caseSummaries').get(SUMMARY_VERSION_ID),
+      ]);
+      // The summary table also holds its version row, which is no case.
+      if (caseCount !== summaryCount - (versionRow === undefined ? 0 : 1)) return null;
+      const newest = await db
+        .store('caseSummaries')
+        .orderBy('createdAt')
+        .reverse()
+        .filter((row) => row.listed === true)
+        .limit(n)
+        .toArray();
+      const boundary = newest.at(-1)?.createdAt;
+      if (newest.length < n || typeof boundary !== 'string') return null;
+      return db.store('caseSummaries').where('createdAt').aboveOrEqual(boundary).toArray();
+    },
+  );
   if (read === null) {
     // A gap in the summaries, or fewer than n cases with a createdAt (those without one are
     // not in the index): the whole list.

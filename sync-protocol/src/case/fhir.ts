@@ -25,7 +25,12 @@ import type {
   Reference,
   Resource,
 } from '@medplum/fhirtypes';
-import { INTERVENTIONS, type Intervention, type VitalSignStatus, type VitalSignType } from '../records/clinical';
+import {
+  INTERVENTIONS,
+  type Intervention,
+  type VitalSignStatus,
+  type VitalSignType,
+} from '../records/clinical';
 import { BODY_REGIONS } from '../records/clinical';
 import { type CaseAddendumRecord } from '../records/case-addendum';
 import { type CaseField, type CaseRecord } from '../records/case';

@@ -5,7 +5,13 @@
 // shortened so the page stays one page, voided vital sign readings are left out and the
 // flags are recomputed for the patient's current approximate age (a reading taken before
 // the age was entered was flagged against adult ranges).
-import { INTERVENTIONS, VITAL_SIGNS, VITAL_SIGN_TYPES, type VitalSignStatus, type VitalSignType } from '../records/clinical';
+import {
+  INTERVENTIONS,
+  VITAL_SIGNS,
+  VITAL_SIGN_TYPES,
+  type VitalSignStatus,
+  type VitalSignType,
+} from '../records/clinical';
 import { BODY_REGIONS } from '../records/clinical';
 import { type CaseField, type CaseRecord } from '../records/case';
 import { type VitalSignRecord } from '../records/vital-sign';

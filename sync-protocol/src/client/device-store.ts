@@ -132,7 +132,8 @@ export function deviceTx(db: SyncDatabase, mutation: MutationContext): MutatorTx
  */
 export async function runOnDevice(db: SyncDatabase, mutation: ParsedMutation): Promise<void> {
   const mutator = db.registry.mutator(mutation.name);
-  if (!mutator) throw new Rejection(RejectionCode.VALIDATION_FAILED, `Unknown change ${mutation.name}`);
+  if (!mutator)
+    throw new Rejection(RejectionCode.VALIDATION_FAILED, `Unknown change ${mutation.name}`);
   try {
     await mutator.apply(deviceTx(db, mutation), mutation.args);
   } catch (error) {

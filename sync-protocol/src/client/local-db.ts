@@ -62,7 +62,11 @@ export interface DeviceSchema {
 const ENGINE_VERSIONS: readonly DeviceVersion[] = [
   {
     version: 1,
-    stores: { outbox: 'seq, &mutationId, *entityIds', rejections: 'mutationId, seq', syncState: 'key' },
+    stores: {
+      outbox: 'seq, &mutationId, *entityIds',
+      rejections: 'mutationId, seq',
+      syncState: 'key',
+    },
   },
   // v2: server copies. Rows pulled before the upgrade have none, so the pull cursor is
   // reset: the next pull fetches every record again and fills them in.
@@ -124,7 +128,10 @@ export class SyncDatabase extends Dexie {
     }
     // The registry's stores at the schema's current version: every kind, its indexes.
     const current = Object.fromEntries(
-      schema.registry.definitions.map((d) => [d.table, `id, ${d.device.indexes}`.replace(/, $/, '')]),
+      schema.registry.definitions.map((d) => [
+        d.table,
+        `id, ${d.device.indexes}`.replace(/, $/, ''),
+      ]),
     );
     steps.set(schema.version, {
       version: schema.version,

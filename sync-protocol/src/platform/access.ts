@@ -28,9 +28,7 @@ function decide(
   action: PermissionAction,
   code: RejectionCode,
 ): AccessDecision {
-  return hasPermission(actor, module, action)
-    ? ALLOWED
-    : { allowed: false, code, module, action };
+  return hasPermission(actor, module, action) ? ALLOWED : { allowed: false, code, module, action };
 }
 
 /** Sees every record of the family, not only their own. */
@@ -59,7 +57,12 @@ export function decideAccess(
     case 'see':
       return own || canSeeAll(actor, access)
         ? ALLOWED
-        : { allowed: false, code: RejectionCode.FORBIDDEN, module: access.logModule, action: access.viewAction };
+        : {
+            allowed: false,
+            code: RejectionCode.FORBIDDEN,
+            module: access.logModule,
+            action: access.viewAction,
+          };
     case 'change':
       if (own)
         return hasPermission(actor, access.module, 'create')

@@ -17,7 +17,8 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
 }
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+  string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** A plain JSON copy (undefined dropped, keys sorted). */
 export function asJson(value: unknown): JsonValue {
@@ -26,5 +27,7 @@ export function asJson(value: unknown): JsonValue {
 
 /** Only the keys whose value is not undefined (partial updates carry only what changed). */
 export function definedValues<T extends Record<string, unknown>>(values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(values).filter(([, v]) => v !== undefined),
+  ) as Partial<T>;
 }

@@ -91,6 +91,8 @@ export interface MutatorTx {
 
 export interface Mutator<A = unknown, N extends string = string> {
   name: N;
+  /** For people (the sync inbox): e.g. 'Vital sign correction'. */
+  label: string;
   /** The kind the mutation is about (its audit entry's entity type, the inbox's label). */
   kind: string;
   args: z.ZodType<A>;
@@ -111,6 +113,7 @@ export type AnyMutator = Mutator<unknown>;
 /** Declares a mutator; `args` is the zod schema the envelope's args are parsed with. */
 export function defineMutator<const N extends string, S extends z.ZodType>(mutator: {
   name: N;
+  label: string;
   kind: string;
   args: S;
   entityIds: (args: z.output<S>) => string[];

@@ -26,7 +26,10 @@ export function validationRejection(error: z.ZodError, root = ''): Rejection {
     {
       issues: error.issues
         .slice(0, 20)
-        .map((i) => ({ path: [root, ...i.path.map(String)].filter(Boolean).join('.'), message: i.message })),
+        .map((i) => ({
+          path: [root, ...i.path.map(String)].filter(Boolean).join('.'),
+          message: i.message,
+        })),
     },
   );
 }

@@ -11,6 +11,10 @@ import type { RecordDefinition } from './record';
 import { Rejection, REJECTION_MESSAGES, RejectionCode } from './rejections';
 import { uuidSchema } from './values';
 
+export function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** Refuses a change to a locked (e.g. completed) or deleted record. */
 export function assertWritable(def: Pick<RecordDefinition, 'lock'>, row: Row): void {
   const id = String(row.id);
@@ -59,6 +63,7 @@ export function upsertMutator<const K extends string, F extends z.ZodObject>(
   }>;
   return defineMutator({
     name: `${def.kind}.upsert` as `${K}.upsert`,
+    label: `${capitalise(def.label)} changes`,
     kind: def.kind,
     args: args as unknown as z.ZodType<
       { id: string; humanId?: string | undefined; fields: z.output<F> },
@@ -99,6 +104,7 @@ export function deleteMutator<const K extends string>(
 ) {
   return defineMutator({
     name: `${def.kind}.delete` as `${K}.delete`,
+    label: `${capitalise(def.label)} deletion`,
     kind: def.kind,
     args: z.strictObject({ id: uuidSchema }),
     entityIds: (a) => [a.id],

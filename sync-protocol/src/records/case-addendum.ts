@@ -83,6 +83,7 @@ function addendumValues(changes: readonly AddendumChange[]): Row {
  */
 export const caseAddendumMutator = defineMutator({
   name: 'case.addendum',
+  label: 'Case addendum',
   kind: 'caseAddendum',
   args: caseAddendumInputSchema,
   entityIds: (a) => [a.id, a.caseId],

@@ -15,9 +15,16 @@ import { defineRecord, type FamilyAccess, type RecordDefinition } from '../platf
 import { Rejection, RejectionCode } from '../platform/rejections';
 import { deleteMutator, upsertMutator } from '../platform/verbs';
 import { int, nShort, nLong, nTime, nBool } from './field-types';
-import { capillaryRefillSchema, jsonValueSchema, latitudeSchema, longitudeSchema, shortText, timestampSchema, uuidSchema, serverColumns } from '../platform/values';
-
-
+import {
+  capillaryRefillSchema,
+  jsonValueSchema,
+  latitudeSchema,
+  longitudeSchema,
+  shortText,
+  timestampSchema,
+  uuidSchema,
+  serverColumns,
+} from '../platform/values';
 
 const interventionShape = Object.fromEntries(
   INTERVENTIONS.map((name) => [name, z.boolean()]),
@@ -199,7 +206,11 @@ const caseKind = {
   table: 'cases',
   sqlTable: 'cases',
   record: caseRecordSchema,
-  defaults: { ...CASE_FIELD_DEFAULTS, status: 'in_progress', completedAt: null } as Partial<CaseRecord>,
+  defaults: {
+    ...CASE_FIELD_DEFAULTS,
+    status: 'in_progress',
+    completedAt: null,
+  } as Partial<CaseRecord>,
   lww: true,
   humanId: { column: 'caseId', prefix: 'C' },
   access: CASE_ACCESS,
@@ -216,6 +227,7 @@ const caseKind = {
  * sends; the server checks again on the case as it holds it, with the same rule. */
 export const caseComplete = defineMutator({
   name: 'case.complete',
+  label: 'Case completion',
   kind: 'case',
   args: z.strictObject({ id: uuidSchema, completedAt: timestampSchema }),
   entityIds: (a) => [a.id],
@@ -254,6 +266,7 @@ export const CASE_ACCESS_ACTIONS = ['view', 'print', 'pdf', 'export'] as const;
 export type CaseAccessAction = (typeof CASE_ACCESS_ACTIONS)[number];
 export const caseAccess = defineMutator({
   name: 'case.access',
+  label: 'Case access record',
   kind: 'case',
   args: z.strictObject({
     /** The access event's own id (idempotency). */

@@ -64,6 +64,7 @@ async function appendEvent(tx: MutatorTx, id: string, content: CprEventContent):
 
 export const cprEventRecordMutator = defineMutator({
   name: 'cprEvent.record',
+  label: 'CPR event',
   kind: 'cprEvent',
   args: cprEventInputSchema,
   entityIds: (a) => [a.id, a.cprSessionId],
@@ -82,6 +83,7 @@ export const cprEventRecordMutator = defineMutator({
 /** Adds a 'void' event (id is the new event's) naming the wrong one; nothing is erased. */
 export const cprEventVoid = defineMutator({
   name: 'cprEvent.void',
+  label: 'CPR event correction',
   kind: 'cprEvent',
   args: z.strictObject({
     id: uuidSchema,

@@ -47,7 +47,12 @@ const cprSessionKind = {
   table: 'cprSessions',
   sqlTable: 'cpr_sessions',
   record: cprSessionRecordSchema,
-  defaults: { events: [], status: 'in_progress', caseId: null, completedAt: null } as Partial<CprSessionRecord>,
+  defaults: {
+    events: [],
+    status: 'in_progress',
+    caseId: null,
+    completedAt: null,
+  } as Partial<CprSessionRecord>,
   lww: true,
   humanId: { column: 'sessionId', prefix: 'S' },
   access: { module: 'cprLogger', logModule: 'cprLogs', viewAction: 'view' },

@@ -1,11 +1,7 @@
 // The app's device database: the registry's stores plus what the app shipped before the
 // registry existed (those version steps never change: installed apps upgrade through them)
 // and the case list's derived stores with their middleware (case/device-summaries.ts).
-import {
-  SyncDatabase,
-  type DeviceSchema,
-  type IndexedDbDependencies,
-} from '../client/local-db';
+import { SyncDatabase, type DeviceSchema, type IndexedDbDependencies } from '../client/local-db';
 import {
   CASE_LIST_TABLE,
   CASE_SUMMARY_TABLE,
@@ -59,4 +55,3 @@ export const appDeviceSchema: DeviceSchema = {
 export function openAppDatabase(userId: number, deps?: IndexedDbDependencies): SyncDatabase {
   return new SyncDatabase(userId, appDeviceSchema, deps);
 }
-

@@ -5,7 +5,14 @@ import { RECORD_STATUSES, REPORT_PRIORITIES, incidentReportTypeSchema } from './
 import { nShort, nLong } from './field-types';
 import { defineRecord, type RecordDefinition } from '../platform/record';
 import { deleteMutator, upsertMutator } from '../platform/verbs';
-import { jsonObjectSchema, latitudeSchema, longitudeSchema, timestampSchema, uuidSchema, serverColumns } from '../platform/values';
+import {
+  jsonObjectSchema,
+  latitudeSchema,
+  longitudeSchema,
+  timestampSchema,
+  uuidSchema,
+  serverColumns,
+} from '../platform/values';
 
 const incidentReportFieldShape = {
   incidentType: incidentReportTypeSchema,

@@ -57,6 +57,7 @@ export type MciCasualtyRecord = z.output<typeof mciCasualtyRecordSchema>;
  * triage at once. A replay of the same casualty is fine; later changes go through update. */
 export const mciCasualtyRecordMutator = defineMutator({
   name: 'mciCasualty.record',
+  label: 'Casualty',
   kind: 'mciCasualty',
   args: mciCasualtyInputSchema,
   entityIds: (a) => [a.id, a.mciIncidentId],
@@ -79,6 +80,7 @@ export const mciCasualtyRecordMutator = defineMutator({
 /** Retriage, transport: per field, last write wins. */
 export const mciCasualtyUpdate = defineMutator({
   name: 'mciCasualty.update',
+  label: 'Casualty changes',
   kind: 'mciCasualty',
   args: z.strictObject({ id: uuidSchema, fields: mciCasualtyFieldsSchema }),
   entityIds: (a) => [a.id],

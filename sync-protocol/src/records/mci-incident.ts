@@ -5,7 +5,14 @@ import { RECORD_STATUSES } from './clinical';
 import { nShort, nLong, nTime } from './field-types';
 import { defineRecord, type RecordDefinition } from '../platform/record';
 import { upsertMutator } from '../platform/verbs';
-import { jsonValueSchema, latitudeSchema, longitudeSchema, timestampSchema, uuidSchema, serverColumns } from '../platform/values';
+import {
+  jsonValueSchema,
+  latitudeSchema,
+  longitudeSchema,
+  timestampSchema,
+  uuidSchema,
+  serverColumns,
+} from '../platform/values';
 
 const mciIncidentFieldShape = {
   incidentType: nShort,
@@ -39,11 +46,15 @@ export type MciIncidentRecord = z.output<typeof mciIncidentRecordSchema>;
 
 const mciIncidentKind = {
   kind: 'mciIncident',
-  label: 'incident',
+  label: 'mass-casualty incident',
   table: 'mciIncidents',
   sqlTable: 'mci_incidents',
   record: mciIncidentRecordSchema,
-  defaults: { resources: [], status: 'in_progress', completedAt: null } as Partial<MciIncidentRecord>,
+  defaults: {
+    resources: [],
+    status: 'in_progress',
+    completedAt: null,
+  } as Partial<MciIncidentRecord>,
   lww: true,
   humanId: { column: 'incidentId', prefix: 'I' },
   access: {

@@ -2,6 +2,7 @@
 // server are built with. Adding a kind: one definition file here, its migration, and one
 // line in APP_RECORDS (README "Adding a record kind").
 import type { z } from 'zod';
+import { parseLocalRecords, type LocalRecord } from '../client/local-records';
 import { createRegistry } from '../platform/registry';
 import { caseRecord, type CaseRecord } from './case';
 import { caseAddendumRecord, type CaseAddendumRecord } from './case-addendum';
@@ -49,3 +50,15 @@ export type AppMutationArgs<N extends AppMutationName> = z.input<
 export type AppMutation = {
   [N in AppMutationName]: { name: N; args: AppMutationArgs<N> };
 }[AppMutationName];
+
+/** A record of an app kind as the device keeps it (every field optional but the id). */
+export type AppLocalRecord<K extends SyncEntity> = LocalRecord<SyncRecordMap[K]>;
+
+/** Rows of an app kind parsed with the registry's local schema (typed for the app). */
+export function parseAppRecords<K extends SyncEntity>(
+  kind: K,
+  rows: readonly unknown[],
+  onInvalid?: (error: z.ZodError, row: unknown) => void,
+): AppLocalRecord<K>[] {
+  return parseLocalRecords<SyncRecordMap[K]>({ registry: appRegistry }, kind, rows, onInvalid);
+}

@@ -56,6 +56,7 @@ async function openCase(tx: MutatorTx, caseId: string): Promise<Row> {
 
 export const vitalSignRecordMutator = defineMutator({
   name: 'vitalSign.record',
+  label: 'Vital sign',
   kind: 'vitalSign',
   args: vitalSignInputSchema,
   entityIds: (a) => [a.id, a.caseId],
@@ -72,6 +73,7 @@ export const vitalSignRecordMutator = defineMutator({
 /** Voids a reading (it stays, struck through, with the reason); a new one is recorded instead. */
 export const vitalSignVoid = defineMutator({
   name: 'vitalSign.void',
+  label: 'Vital sign correction',
   kind: 'vitalSign',
   args: z.strictObject({ id: uuidSchema, reason, caseId: uuidSchema.optional() }),
   entityIds: (a) => (a.caseId ? [a.id, a.caseId] : [a.id]),

@@ -4,7 +4,7 @@
 // rejection, also in the service worker) is signed again the same way.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SyncDatabase } from '../../src/client/local-db';
+import type { SyncDatabase } from '../../src/client/local-db';
 import { rememberAuthor } from '../../src/client/device-store';
 import { readLocalRecord } from '../../src/client/local-records';
 import { saveMutation } from '../../src/client/outbox';
@@ -27,7 +27,13 @@ afterEach(() => {
 /** A completed case as the server sent it: the record an addendum corrects. */
 async function completedCase(db: SyncDatabase): Promise<string> {
   const caseId = crypto.randomUUID();
-  const data = { id: caseId, status: 'completed', approximateAge: 34, userId: db.userId, deletedAt: null };
+  const data = {
+    id: caseId,
+    status: 'completed',
+    approximateAge: 34,
+    userId: db.userId,
+    deletedAt: null,
+  };
   await db.store('cases').put(data);
   await db.serverCopies.put({ id: caseId, table: 'cases', data, version: '5' });
   return caseId;

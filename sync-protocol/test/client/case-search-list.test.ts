@@ -20,7 +20,8 @@ import {
   storedCaseListSchema,
   SUMMARY_VERSION_ID,
 } from '../../src/case/device-summaries';
-import { SyncDatabase, syncDatabaseName } from '../../src/client/local-db';
+import type { SyncDatabase } from '../../src/client/local-db';
+import { syncDatabaseName } from '../../src/client/local-db';
 import { saveMutation } from '../../src/client/outbox';
 import { generateHumanId } from '../../src/platform/human-id';
 import { openAppDatabase } from '../../src/records/device';
@@ -58,20 +59,21 @@ function row(fields: Record<string, unknown> = {}): Record<string, unknown> & { 
 
 /** What a search over every case row itself lists (the reference). */
 async function reference(db: SyncDatabase): Promise<CaseSummary[]> {
-  const rows = await db.table('cases').toArray();
+  const rows = await db.store('cases').toArray();
   return sortCasesNewestFirst(
     rows.map((r) => listedCase(caseSummaryRow(r, 0))).filter((c): c is CaseSummary => c !== null),
   );
 }
 
 async function storedVersion(db: SyncDatabase): Promise<number | undefined> {
-  const parsed = storedCaseListSchema.safeParse(await db.table('caseLists').get(CASE_LIST_ID));
+  const parsed = storedCaseListSchema.safeParse(await db.store('caseLists').get(CASE_LIST_ID));
   return parsed.success ? parsed.data.version : undefined;
 }
 
 async function summariesVersion(db: SyncDatabase): Promise<number> {
   return (
-    ((await db.table('caseSummaries').get(SUMMARY_VERSION_ID)) as { stamp: number } | undefined)?.stamp ?? 0
+    ((await db.store('caseSummaries').get(SUMMARY_VERSION_ID)) as { stamp: number } | undefined)
+      ?.stamp ?? 0
   );
 }
 
@@ -85,24 +87,24 @@ describe('the case list stored for the next start', () => {
     const idb = new IDBFactory();
     const db = openDb(idb);
     const rows = Array.from({ length: 80 }, () => row());
-    await db.table('cases').bulkPut(rows);
-    expect(await db.table('caseLists').count()).toBe(0);
+    await db.store('cases').bulkPut(rows);
+    expect(await db.store('caseLists').count()).toBe(0);
     expect((await searchLocalCases(db, {}, ctx)).total).toBe(80);
     await listStored(db);
 
     // Mark a case in the stored list only: a start that reads the stored list shows it.
-    const stored = storedCaseListSchema.parse(await db.table('caseLists').get(CASE_LIST_ID));
+    const stored = storedCaseListSchema.parse(await db.store('caseLists').get(CASE_LIST_ID));
     const marked = stored.ids.indexOf(rows[5]?.id ?? '');
-    await db.table('caseLists').put({
+    await db.store('caseLists').put({
       ...stored,
       patientNames: stored.patientNames.map((p, i) => (i === marked ? 'From the stored list' : p)),
     });
     // Changes after it was stored (another tab, the service worker, a pull): a rename, a new
     // case, a deleted one (tombstone), one without its number yet.
-    await db.table('cases').update(rows[0]?.id ?? '', { patientName: 'Renamed since' });
-    await db.table('cases').put(row({ caseId: 'C-NEWEST', createdAt: '2026-11-30T08:00:00.000Z' }));
-    await db.table('cases').update(rows[1]?.id ?? '', { deletedAt: '2026-11-21T10:00:00.000Z' });
-    await db.table('cases').put(row({ caseId: undefined }));
+    await db.store('cases').update(rows[0]?.id ?? '', { patientName: 'Renamed since' });
+    await db.store('cases').put(row({ caseId: 'C-NEWEST', createdAt: '2026-11-30T08:00:00.000Z' }));
+    await db.store('cases').update(rows[1]?.id ?? '', { deletedAt: '2026-11-21T10:00:00.000Z' });
+    await db.store('cases').put(row({ caseId: undefined }));
 
     const next = openDb(idb);
     const found = await searchLocalCases(next, {}, ctx);
@@ -127,7 +129,7 @@ describe('the case list stored for the next start', () => {
             : {},
       ),
     );
-    await db.table('cases').bulkPut(rows);
+    await db.store('cases').bulkPut(rows);
     const reported: string[] = [];
     expect(
       (await searchLocalCases(db, {}, ctx, { onUnreadable: (id) => reported.push(id) })).total,
@@ -136,14 +138,14 @@ describe('the case list stored for the next start', () => {
     await listStored(db);
     // Marked in the stored list only: shown if the next start used it rather than reading
     // every summary.
-    const stored = storedCaseListSchema.parse(await db.table('caseLists').get(CASE_LIST_ID));
+    const stored = storedCaseListSchema.parse(await db.store('caseLists').get(CASE_LIST_ID));
     const marked = stored.ids.indexOf(rows[5]?.id ?? '');
-    await db.table('caseLists').put({
+    await db.store('caseLists').put({
       ...stored,
       patientNames: stored.patientNames.map((p, i) => (i === marked ? 'From the stored list' : p)),
     });
-    await db.table('cases').bulkDelete([rows[3]?.id ?? '', rows[6]?.id ?? '', rows[7]?.id ?? '']);
-    await db.table('cases').update(rows[4]?.id ?? '', { patientName: 'Renamed since' });
+    await db.store('cases').bulkDelete([rows[3]?.id ?? '', rows[6]?.id ?? '', rows[7]?.id ?? '']);
+    await db.store('cases').update(rows[4]?.id ?? '', { patientName: 'Renamed since' });
 
     const next = openDb(idb);
     const found = await searchLocalCases(next, {}, ctx, {
@@ -162,10 +164,10 @@ describe('the case list stored for the next start', () => {
   it('is not trusted when damaged, newer than the summaries, or listing a case twice; put back in order if it is not', async () => {
     const idb = new IDBFactory();
     const db = openDb(idb);
-    await db.table('cases').bulkPut(Array.from({ length: 60 }, () => row()));
+    await db.store('cases').bulkPut(Array.from({ length: 60 }, () => row()));
     await searchLocalCases(db, {}, ctx);
     await listStored(db);
-    const good = storedCaseListSchema.parse(await db.table('caseLists').get(CASE_LIST_ID));
+    const good = storedCaseListSchema.parse(await db.store('caseLists').get(CASE_LIST_ID));
     const expected = await reference(db);
     const damaged: unknown[] = [
       { ...good, patientNames: good.patientNames.slice(1) },
@@ -177,14 +179,14 @@ describe('the case list stored for the next start', () => {
       'not a list',
     ];
     for (const bad of damaged) {
-      await db.table('caseLists').put(
-        typeof bad === 'string' ? { id: CASE_LIST_ID, bad } : (bad as { id: string }),
-      );
+      await db
+        .store('caseLists')
+        .put(typeof bad === 'string' ? { id: CASE_LIST_ID, bad } : (bad as { id: string }));
       const found = await searchLocalCases(openDb(idb), {}, ctx);
       expect(found.cases).toEqual(expected);
     }
     const reversed = (xs: readonly unknown[]) => [...xs].reverse();
-    await db.table('caseLists').put({
+    await db.store('caseLists').put({
       ...good,
       ...Object.fromEntries(
         (
@@ -209,10 +211,10 @@ describe('the case list stored for the next start', () => {
   it('is written again in place of one it did not trust, even at the same version or a newer one', async () => {
     const idb = new IDBFactory();
     const db = openDb(idb);
-    await db.table('cases').bulkPut(Array.from({ length: 60 }, () => row()));
+    await db.store('cases').bulkPut(Array.from({ length: 60 }, () => row()));
     await searchLocalCases(db, {}, ctx);
     await listStored(db);
-    const good = storedCaseListSchema.parse(await db.table('caseLists').get(CASE_LIST_ID));
+    const good = storedCaseListSchema.parse(await db.store('caseLists').get(CASE_LIST_ID));
     const untrusted = [
       // The same version, a case listed twice: every start would read every summary again.
       { ...good, ids: good.ids.map((id, i) => (i === 1 ? good.ids[0] : id)) as string[] },
@@ -220,10 +222,12 @@ describe('the case list stored for the next start', () => {
       { ...good, version: good.version + 5, patientNames: good.patientNames.map(() => 'Future') },
     ];
     for (const bad of untrusted) {
-      await db.table('caseLists').put(bad);
+      await db.store('caseLists').put(bad);
       const next = openDb(idb);
       await searchLocalCases(next, {}, ctx);
-      await vi.waitFor(async () => expect(await next.store('caseLists').get(CASE_LIST_ID)).toEqual(good));
+      await vi.waitFor(async () =>
+        expect(await next.store('caseLists').get(CASE_LIST_ID)).toEqual(good),
+      );
     }
   });
 
@@ -279,8 +283,8 @@ describe('the case list stored for the next start', () => {
       baseVersion: null,
       actorUserId: USER_ID,
     });
-    await db.table('cases').bulkPut(Array.from({ length: 70 }, () => row()));
-    expect(await db.table('caseLists').count()).toBe(0);
+    await db.store('cases').bulkPut(Array.from({ length: 70 }, () => row()));
+    expect(await db.store('caseLists').count()).toBe(0);
   });
 
   it('gives the same answers as reading every case, through random writes, removals and restarts', async () => {
@@ -333,27 +337,27 @@ describe('the case list stored for the next start', () => {
               const rows = Array.from({ length: o.count }, (_, i) =>
                 row({ createdAt: created(i) }),
               );
-              await db.table('cases').bulkPut(rows);
+              await db.store('cases').bulkPut(rows);
               ids.push(...rows.map((r) => r.id));
               break;
             }
             case 'rename':
-              if (id) await db.table('cases').update(id, { patientName: `Renamed ${at}` });
+              if (id) await db.store('cases').update(id, { patientName: `Renamed ${at}` });
               break;
             case 'redate':
-              if (id) await db.table('cases').update(id, { createdAt: at });
+              if (id) await db.store('cases').update(id, { createdAt: at });
               break;
             case 'complete':
-              if (id) await db.table('cases').update(id, { status: 'completed', completedAt: at });
+              if (id) await db.store('cases').update(id, { status: 'completed', completedAt: at });
               break;
             case 'tombstone':
-              if (id) await db.table('cases').update(id, { deletedAt: at });
+              if (id) await db.store('cases').update(id, { deletedAt: at });
               break;
             case 'unreadable':
-              if (id) await db.table('cases').update(id, { createdAt: 'yesterday' });
+              if (id) await db.store('cases').update(id, { createdAt: 'yesterday' });
               break;
             case 'remove':
-              if (id) await db.table('cases').delete(id);
+              if (id) await db.store('cases').delete(id);
               break;
             case 'restart':
               db = openDb(idb);
@@ -369,7 +373,7 @@ describe('the case list stored for the next start', () => {
           const expected = await reference(db);
           expect(found.cases).toEqual(expected);
           expect(found.total).toBe(expected.length);
-          const bad = (await db.table('cases').toArray())
+          const bad = (await db.store('cases').toArray())
             .filter((r) => caseSummaryRow(r, 0).unreadable)
             .map((r) => r.id);
           expect(unreadable.sort()).toEqual(bad.sort());
@@ -425,7 +429,7 @@ describe('upgrading the database to version 5', () => {
     expect(db.verno).toBe(5);
     for (const [name, rows] of Object.entries(before))
       expect(await db.table(name).toArray(), name).toEqual(rows);
-    expect(await db.table('caseLists').count()).toBe(0);
+    expect(await db.store('caseLists').count()).toBe(0);
     expect((await searchLocalCases(db, {}, ctx)).cases.map((c) => c.caseId)).toEqual([
       'C-V4-2',
       'C-V4-1',

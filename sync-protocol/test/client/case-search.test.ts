@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SERVICE_TIME_ZONE } from '../../src/time';
 import { pendingRecordIds, recentLocalCases, searchLocalCases } from '../../src/case/device-search';
 import { SUMMARY_VERSION_ID } from '../../src/case/device-summaries';
-import { SyncDatabase, syncDatabaseName } from '../../src/client/local-db';
+import type { SyncDatabase } from '../../src/client/local-db';
+import { syncDatabaseName } from '../../src/client/local-db';
 import { saveMutation } from '../../src/client/outbox';
 import { generateHumanId } from '../../src/platform/human-id';
 import { openAppDatabase } from '../../src/records/device';
@@ -43,7 +44,7 @@ function row(fields: Record<string, unknown> = {}): Record<string, unknown> & { 
 describe('searchLocalCases', () => {
   it('returns live, readable cases newest first as summaries, with the total before the limit', async () => {
     const db = openDb();
-    await db.table('cases').bulkPut([
+    await db.store('cases').bulkPut([
       row({
         caseId: 'C-1',
         createdAt: '2026-11-20T08:00:00.000Z',
@@ -86,19 +87,21 @@ describe('searchLocalCases', () => {
     // here; a bad summary field is reported.
     expect(invalid).toHaveLength(0);
     const bad = row({ caseId: 'C-7', createdAt: 'yesterday' });
-    await db.table('cases').put(bad);
+    await db.store('cases').put(bad);
     await searchLocalCases(db, {}, ctx, { onUnreadable: (id) => invalid.push(id) });
     expect(invalid).toEqual([bad.id]);
   });
 
   it('filters by day through the createdAt index, in the service time zone', async () => {
     const db = openDb();
-    await db.table('cases').bulkPut([
-      row({ caseId: 'C-LATE-20TH', createdAt: '2026-11-20T21:59:59.999Z' }),
-      row({ caseId: 'C-EARLY-21ST', createdAt: '2026-11-20T22:00:00.000Z' }),
-      row({ caseId: 'C-LATE-21ST', createdAt: '2026-11-21T21:59:59.999Z' }),
-      row({ caseId: 'C-22ND', createdAt: '2026-11-21T22:00:00.000Z' }),
-    ]);
+    await db
+      .store('cases')
+      .bulkPut([
+        row({ caseId: 'C-LATE-20TH', createdAt: '2026-11-20T21:59:59.999Z' }),
+        row({ caseId: 'C-EARLY-21ST', createdAt: '2026-11-20T22:00:00.000Z' }),
+        row({ caseId: 'C-LATE-21ST', createdAt: '2026-11-21T21:59:59.999Z' }),
+        row({ caseId: 'C-22ND', createdAt: '2026-11-21T22:00:00.000Z' }),
+      ]);
     const ids = async (q: Parameters<typeof searchLocalCases>[1]) =>
       (await searchLocalCases(db, q, ctx)).cases.map((c) => c.caseId);
     expect(await ids({ from: '2026-11-21', to: '2026-11-21' })).toEqual([
@@ -112,11 +115,13 @@ describe('searchLocalCases', () => {
 
   it('applies the filters and mine', async () => {
     const db = openDb();
-    await db.table('cases').bulkPut([
-      row({ caseId: 'C-A', patientName: 'Naledi Khumalo', incidentType: 'Fall', userId: 8 }),
-      row({ caseId: 'C-B', patientName: 'naledi', incidentType: 'fall', status: 'completed' }),
-      row({ caseId: 'C-C', responderName: 'Naledi Responder' }),
-    ]);
+    await db
+      .store('cases')
+      .bulkPut([
+        row({ caseId: 'C-A', patientName: 'Naledi Khumalo', incidentType: 'Fall', userId: 8 }),
+        row({ caseId: 'C-B', patientName: 'naledi', incidentType: 'fall', status: 'completed' }),
+        row({ caseId: 'C-C', responderName: 'Naledi Responder' }),
+      ]);
     const ids = async (q: Parameters<typeof searchLocalCases>[1]) =>
       (await searchLocalCases(db, q, ctx)).cases.map((c) => c.caseId);
     expect(await ids({ patientName: 'NALEDI' })).toEqual(['C-B', 'C-A']);
@@ -129,7 +134,7 @@ describe('searchLocalCases', () => {
 describe('recentLocalCases', () => {
   it('takes the newest n by the index, ordering equal times by case number like the server', async () => {
     const db = openDb();
-    await db.table('cases').bulkPut([
+    await db.store('cases').bulkPut([
       row({ caseId: 'C-OLD', createdAt: '2026-11-01T08:00:00.000Z' }),
       row({ caseId: 'C-SAME-1', createdAt: '2026-11-21T08:00:00.000Z' }),
       row({ caseId: 'C-SAME-3', createdAt: '2026-11-21T08:00:00.000Z' }),
@@ -158,10 +163,9 @@ describe('recentLocalCases', () => {
 
   it('still lists a case without a createdAt when there are fewer than n with one', async () => {
     const db = openDb();
-    await db.table('cases').bulkPut([
-      row({ caseId: 'C-TIMED' }),
-      row({ caseId: 'C-UNTIMED', createdAt: undefined }),
-    ]);
+    await db
+      .store('cases')
+      .bulkPut([row({ caseId: 'C-TIMED' }), row({ caseId: 'C-UNTIMED', createdAt: undefined })]);
     expect((await recentLocalCases(db, 3)).map((c) => c.caseId)).toEqual(['C-TIMED', 'C-UNTIMED']);
   });
 });
@@ -194,35 +198,38 @@ describe('pendingRecordIds', () => {
 describe('the case summaries', () => {
   // The summary table also holds its version row (case-summaries.ts).
   const summaryCount = async (db: SyncDatabase) =>
-    db.table('caseSummaries').filter((r) => r.id !== SUMMARY_VERSION_ID).count();
+    db
+      .store('caseSummaries')
+      .filter((r) => r.id !== SUMMARY_VERSION_ID)
+      .count();
   const summaryOf = async (db: SyncDatabase, id: string) =>
-    (await db.table('caseSummaries').get(id)) as
+    (await db.store('caseSummaries').get(id)) as
       { listed: boolean; patientName: string | null; status: string; stamp: number } | undefined;
 
   it('follow every kind of write to the cases, in the same transaction', async () => {
     const db = openDb();
     const a = row({ caseId: 'C-A', patientName: 'First' });
     const b = row({ caseId: 'C-B' });
-    await db.table('cases').add(a);
-    await db.table('cases').bulkPut([b, row({ caseId: 'C-C' })]);
+    await db.store('cases').add(a);
+    await db.store('cases').bulkPut([b, row({ caseId: 'C-C' })]);
     expect(await summaryCount(db)).toBe(3);
-    await db.table('cases').update(a.id, { patientName: 'Renamed', status: 'completed' });
+    await db.store('cases').update(a.id, { patientName: 'Renamed', status: 'completed' });
     expect(await summaryOf(db, a.id)).toMatchObject({
       listed: true,
       patientName: 'Renamed',
       status: 'completed',
     });
-    await db.table('cases').where('caseId').equals('C-B').modify({ patientName: 'Modified' });
+    await db.store('cases').where('caseId').equals('C-B').modify({ patientName: 'Modified' });
     expect((await summaryOf(db, b.id))?.patientName).toBe('Modified');
     // A transaction that names only the cases still writes their summaries.
-    await db.transaction('rw', db.table('cases'), async () => {
-      await db.table('cases').put({ ...a, deletedAt: '2026-11-22T00:00:00.000Z' });
+    await db.transaction('rw', db.store('cases'), async () => {
+      await db.store('cases').put({ ...a, deletedAt: '2026-11-22T00:00:00.000Z' });
     });
     expect(await summaryOf(db, a.id)).toMatchObject({ listed: false });
-    await db.table('cases').delete(b.id);
+    await db.store('cases').delete(b.id);
     expect(await summaryOf(db, b.id)).toBeUndefined();
     expect((await searchLocalCases(db, {}, ctx)).cases.map((c) => c.caseId)).toEqual(['C-C']);
-    await db.table('cases').clear();
+    await db.store('cases').clear();
     expect(await summaryCount(db)).toBe(0);
   });
 
@@ -242,7 +249,7 @@ describe('the case summaries', () => {
       status: 'in_progress',
     });
     await expect(
-      db.table('cases').add({ id, caseId: 'C-DUPLICATE', patientName: 'Impostor' }),
+      db.store('cases').add({ id, caseId: 'C-DUPLICATE', patientName: 'Impostor' }),
     ).rejects.toThrow();
     expect((await summaryOf(db, id))?.patientName).toBe('Sam');
   });
@@ -251,10 +258,10 @@ describe('the case summaries', () => {
     const factory = new IDBFactory();
     const db = openDb(factory);
     const a = row({ caseId: 'C-MEMO', patientName: 'Before' });
-    await db.table('cases').put(a);
+    await db.store('cases').put(a);
     expect((await searchLocalCases(db, { patientName: 'before' }, ctx)).total).toBe(1);
     expect((await searchLocalCases(db, { patientName: 'before' }, ctx)).total).toBe(1);
-    await db.table('cases').update(a.id, { patientName: 'After' });
+    await db.store('cases').update(a.id, { patientName: 'After' });
     expect((await searchLocalCases(db, { patientName: 'before' }, ctx)).total).toBe(0);
     expect((await searchLocalCases(db, { patientName: 'after' }, ctx)).total).toBe(1);
     // A second database object on the same IndexedDB (another tab, the service worker).
@@ -270,29 +277,30 @@ describe('the case summaries', () => {
   it('raise their version once per write, so a kept list reads only what changed', async () => {
     const db = openDb();
     const version = async () =>
-      ((await db.table('caseSummaries').get(SUMMARY_VERSION_ID)) as { stamp: number } | undefined)?.stamp ??
-      0;
+      ((await db.store('caseSummaries').get(SUMMARY_VERSION_ID)) as { stamp: number } | undefined)
+        ?.stamp ?? 0;
     const v0 = await version();
-    await db.table('cases').bulkPut([row(), row(), row()]);
+    await db.store('cases').bulkPut([row(), row(), row()]);
     expect(await version()).toBe(v0 + 1);
     const a = row({ caseId: 'C-LATER' });
-    await db.table('cases').put(a);
+    await db.store('cases').put(a);
     expect(await version()).toBe(v0 + 2);
     expect(
-      await db.table('caseSummaries')
+      await db
+        .store('caseSummaries')
         .where('stamp')
         .above(v0 + 1)
         .primaryKeys(),
     ).toEqual(expect.arrayContaining([a.id]));
-    await db.table('cases').delete(a.id);
+    await db.store('cases').delete(a.id);
     expect(await version()).toBe(v0 + 3);
   });
 
   it('are left alone by a save that changes no list field, and rewritten by one that does', async () => {
     const db = openDb();
     const version = async () =>
-      ((await db.table('caseSummaries').get(SUMMARY_VERSION_ID)) as { stamp: number } | undefined)?.stamp ??
-      0;
+      ((await db.store('caseSummaries').get(SUMMARY_VERSION_ID)) as { stamp: number } | undefined)
+        ?.stamp ?? 0;
     const id = crypto.randomUUID();
     const save = (fields: Record<string, unknown>, humanId?: string) =>
       saveMutation(db, {
@@ -309,9 +317,9 @@ describe('the case summaries', () => {
     await save({ incidentDescription: 'Fell from a ladder' });
     expect(await version()).toBe(v1);
     expect((await summaryOf(db, id))?.stamp).toBe(written?.stamp);
-    expect(((await db.table('cases').get(id)) as { incidentDescription?: string }).incidentDescription).toBe(
-      'Fell from a ladder',
-    );
+    expect(
+      ((await db.store('cases').get(id)) as { incidentDescription?: string }).incidentDescription,
+    ).toBe('Fell from a ladder');
     // A listed field changes: the summary and the version follow, and search sees it.
     await save({ patientName: 'Lerato Mokoena' });
     expect(await version()).toBe(v1 + 1);
@@ -322,8 +330,8 @@ describe('the case summaries', () => {
   it('a gap (a summary missing) is still searched right, and rebuilt', async () => {
     const db = openDb();
     const a = row({ caseId: 'C-GAP', patientName: 'Still found' });
-    await db.table('cases').bulkPut([a, row({ caseId: 'C-OTHER' })]);
-    await db.table('caseSummaries').delete(a.id);
+    await db.store('cases').bulkPut([a, row({ caseId: 'C-OTHER' })]);
+    await db.store('caseSummaries').delete(a.id);
     expect(
       (await searchLocalCases(db, { patientName: 'still' }, ctx)).cases.map((c) => c.caseId),
     ).toEqual(['C-GAP']);
@@ -352,8 +360,13 @@ describe('upgrading the database', () => {
 
     const db = openDb(indexedDB);
     expect(db.verno).toBe(5);
-    expect(await db.table('cases').count()).toBe(2);
-    expect(await db.table('caseSummaries').filter((r) => r.id !== SUMMARY_VERSION_ID).count()).toBe(2);
+    expect(await db.store('cases').count()).toBe(2);
+    expect(
+      await db
+        .store('caseSummaries')
+        .filter((r) => r.id !== SUMMARY_VERSION_ID)
+        .count(),
+    ).toBe(2);
     expect((await recentLocalCases(db, 1)).map((c) => c.caseId)).toEqual(['C-KEPT-2']);
   });
 

@@ -6,7 +6,8 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateHumanId } from '../../src/platform/human-id';
 import { drainOutbox } from '../../src/client/drain';
-import { SyncDatabase, syncDatabaseName } from '../../src/client/local-db';
+import type { SyncDatabase } from '../../src/client/local-db';
+import { syncDatabaseName } from '../../src/client/local-db';
 import { readLocalRecord } from '../../src/client/local-records';
 import {
   readOutbox,
@@ -71,7 +72,7 @@ describe('a rejected change', () => {
     const id = await pulledCase(db, server, { patientName: 'Thandi', incidentType: 'Fall' });
 
     const rejected = await saveMutation(db, caseUpsert(id, { patientName: 'Sipho' }, '1'));
-    expect(await db.table('cases').get(id)).toMatchObject({ patientName: 'Sipho' });
+    expect(await db.store('cases').get(id)).toMatchObject({ patientName: 'Sipho' });
     server.rejectIds.add(rejected.mutationId);
     expect(await drainOutbox({ db, transport: server })).toMatchObject({
       kind: 'drained',
@@ -192,7 +193,7 @@ describe('a rejected change', () => {
       kind: 'drained',
       rejected: 1,
     });
-    expect(await db.table('cases').get(id)).toBeUndefined();
+    expect(await db.store('cases').get(id)).toBeUndefined();
     expect((await readRejections(db))[0]?.mutation.args).toMatchObject({
       id,
       fields: { patientName: 'Naledi' },
@@ -238,14 +239,14 @@ describe('a record another device deleted', () => {
     const server = new FakeSyncServer();
     const id = await pulledCase(db, server, { patientName: 'Thandi' });
     const edit = await saveMutation(db, caseUpsert(id, { incidentType: 'MVA' }, '1'));
-    expect(await db.table('cases').get(id)).toMatchObject({ incidentType: 'MVA' });
+    expect(await db.store('cases').get(id)).toMatchObject({ incidentType: 'MVA' });
 
     server.serverWrite({ entity: 'case', id, deleted: true, data: null });
     expect(await pullChanges({ db, transport: server })).toMatchObject({
       kind: 'pulled',
       changes: 1,
     });
-    expect(await db.table('cases').get(id)).toBeUndefined();
+    expect(await db.store('cases').get(id)).toBeUndefined();
     // Still pending: the server decides (it rejects an edit of a deleted case).
     expect(await readOutbox(db)).toHaveLength(1);
 
@@ -254,7 +255,7 @@ describe('a record another device deleted', () => {
       kind: 'drained',
       rejected: 1,
     });
-    expect(await db.table('cases').get(id)).toBeUndefined();
+    expect(await db.store('cases').get(id)).toBeUndefined();
     expect((await readRejections(db))[0]?.mutation.args).toMatchObject({
       id,
       fields: { incidentType: 'MVA' },
@@ -276,7 +277,7 @@ describe('upgrading a database from before server copies', () => {
     const db = openAppDatabase(USER_ID, { indexedDB, IDBKeyRange });
     opened.push(db);
     expect(await readPullState(db)).toEqual({ key: 'pull', cursor: null, lastPullAt: null });
-    expect(await db.table('cases').count()).toBe(1);
+    expect(await db.store('cases').count()).toBe(1);
     expect(await db.serverCopies.count()).toBe(0);
   });
 });

@@ -4,7 +4,7 @@ import { generateHumanId } from '../../src/platform/human-id';
 import { clearActiveUser, getActiveUser, setActiveUser } from '../../src/client/active-user';
 import { drainOutbox } from '../../src/client/drain';
 import { createLeaseLock } from '../../src/client/drain-lock';
-import { SyncDatabase } from '../../src/client/local-db';
+import type { SyncDatabase } from '../../src/client/local-db';
 import { readLocalRecord } from '../../src/client/local-records';
 import {
   hasPendingChanges,
@@ -103,7 +103,7 @@ describe('saveMutation', () => {
       saveMutation(db, caseUpsert(id, { patientName: 'X' }, generateHumanId('C'))),
     ).rejects.toThrow('disk full');
     add.mockRestore();
-    expect(await db.table('cases').get(id)).toBeUndefined();
+    expect(await db.store('cases').get(id)).toBeUndefined();
     expect(await pendingCount(db)).toBe(0);
     await saveCases(db, 1);
     expect((await readOutbox(db)).map((e) => e.seq)).toEqual([1]);
@@ -491,7 +491,7 @@ describe('pull', () => {
       incidentType: 'Assault',
       version: '3',
     });
-    expect(await db.table('cases').get(gone)).toBeUndefined();
+    expect(await db.store('cases').get(gone)).toBeUndefined();
 
     // Once the server has it, the server's copy is the truth.
     expect(await drainOutbox({ db, transport: server })).toMatchObject({ kind: 'drained' });
@@ -520,7 +520,7 @@ describe('pull', () => {
       kind: 'pulled',
       changes: 7,
     });
-    expect(await db.table('cases').count()).toBe(7);
+    expect(await db.store('cases').count()).toBe(7);
     expect(await pullChanges({ db, transport: server, limit: 3 })).toMatchObject({
       kind: 'pulled',
       changes: 0,
@@ -534,7 +534,12 @@ describe('drainActiveUserOutbox (the service worker path)', () => {
     const deps = { indexedDB: factory, IDBKeyRange };
     const server = new FakeSyncServer();
     expect(
-      await drainActiveUserOutbox({ schema: appDeviceSchema, deps, transport: server, sessionUserId: async () => USER_ID }),
+      await drainActiveUserOutbox({
+        schema: appDeviceSchema,
+        deps,
+        transport: server,
+        sessionUserId: async () => USER_ID,
+      }),
     ).toEqual({ kind: 'no-user' });
 
     const db = openDb(factory);
@@ -542,7 +547,12 @@ describe('drainActiveUserOutbox (the service worker path)', () => {
     await setActiveUser(USER_ID, deps);
     expect(await getActiveUser(deps)).toBe(USER_ID);
     expect(
-      await drainActiveUserOutbox({ schema: appDeviceSchema, deps, transport: server, sessionUserId: async () => 99 }),
+      await drainActiveUserOutbox({
+        schema: appDeviceSchema,
+        deps,
+        transport: server,
+        sessionUserId: async () => 99,
+      }),
     ).toEqual({
       kind: 'session-mismatch',
       sessionUserId: 99,
@@ -550,7 +560,12 @@ describe('drainActiveUserOutbox (the service worker path)', () => {
     });
     expect(server.requests).toEqual([]);
     expect(
-      await drainActiveUserOutbox({ schema: appDeviceSchema, deps, transport: server, sessionUserId: async () => USER_ID }),
+      await drainActiveUserOutbox({
+        schema: appDeviceSchema,
+        deps,
+        transport: server,
+        sessionUserId: async () => USER_ID,
+      }),
     ).toMatchObject({ kind: 'drained', acknowledged: 4 });
     expect(await pendingCount(db)).toBe(0);
     await clearActiveUser(deps);

@@ -5,7 +5,12 @@
 import { CASE_FIELD_DEFAULTS, CASE_FIELDS, type CaseRecord } from '../../src/records/case';
 import { appRegistry } from '../../src/records/registry';
 import { type ParsedMutation } from '../../src/platform/registry';
-import { pullRequestSchema, pushRequestSchema, type MutationResult, type SyncChange } from '../../src/platform/push-pull';
+import {
+  pullRequestSchema,
+  pushRequestSchema,
+  type MutationResult,
+  type SyncChange,
+} from '../../src/platform/push-pull';
 import type { SyncTransport, TransportResponse } from '../../src/client/transport';
 
 export type Fault =
@@ -129,13 +134,17 @@ export class FakeSyncServer implements SyncTransport {
       }
       this.applied.push(mutation);
       if (mutation.name === 'case.upsert') {
-        const existing = this.records.get(mutation.args.id);
-        const data = {
-          ...(existing?.data ??
-            fullCase(mutation.args.id, mutation.args.humanId ?? 'C-0000-0000-0000')),
-          ...mutation.args.fields,
+        const args = mutation.args as {
+          id: string;
+          humanId?: string;
+          fields: Record<string, unknown>;
         };
-        this.serverWrite({ entity: 'case', id: mutation.args.id, deleted: false, data } as Omit<
+        const existing = this.records.get(args.id);
+        const data = {
+          ...(existing?.data ?? fullCase(args.id, args.humanId ?? 'C-0000-0000-0000')),
+          ...args.fields,
+        };
+        this.serverWrite({ entity: 'case', id: args.id, deleted: false, data } as Omit<
           SyncChange,
           'version'
         >);

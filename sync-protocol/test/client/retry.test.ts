@@ -6,18 +6,19 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backoffDelay, DEFAULT_BACKOFF, retryDelay } from '../../src/client/backoff';
-import { SyncDatabase } from '../../src/client/local-db';
+import type { SyncDatabase } from '../../src/client/local-db';
 import { pendingCount, saveMutation } from '../../src/client/outbox';
 import { SyncEngine, type SyncStatus } from '../../src/client/sync-engine';
-import { pushResponseSchema } from '../../src/sync/push-pull';
+import { pushResponseSchema } from '../../src/platform/push-pull';
 import {
   classifyResponse,
   parseRetryAfter,
   type SyncTransport,
   type TransportResponse,
 } from '../../src/client/transport';
-import { generateHumanId } from '../../src/sync/human-id';
+import { generateHumanId } from '../../src/platform/human-id';
 import { FakeSyncServer } from './fake-sync-server';
+import { openAppDatabase } from '../../src/records/device';
 
 const USER_ID = 7;
 const MINUTE = 60_000;
@@ -28,13 +29,12 @@ afterEach(() => {
 });
 
 async function dbWithOneChange(): Promise<SyncDatabase> {
-  const db = new SyncDatabase(USER_ID, { indexedDB: new IDBFactory(), IDBKeyRange });
+  const db = openAppDatabase(USER_ID, { indexedDB: new IDBFactory(), IDBKeyRange });
   opened.push(db);
   const id = crypto.randomUUID();
   await saveMutation(db, {
     name: 'case.upsert',
     args: { id, humanId: generateHumanId('C'), fields: { patientName: 'Waiting Patient' } },
-    entityIds: [id],
     baseVersion: null,
     actorUserId: USER_ID,
   });

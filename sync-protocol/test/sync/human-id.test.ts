@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HUMAN_ID_ALPHABET, HUMAN_ID_PREFIXES, generateHumanId, humanIdSchema, isValidHumanId, parseHumanId } from '../../src/platform/human-id';
+import {
+  HUMAN_ID_ALPHABET,
+  HUMAN_ID_PREFIXES,
+  generateHumanId,
+  humanIdSchema,
+  isValidHumanId,
+  parseHumanId,
+} from '../../src/platform/human-id';
 
 const prefix = fc.constantFrom(...HUMAN_ID_PREFIXES);
 const bytes = fc.uint8Array({ minLength: 5, maxLength: 5 });

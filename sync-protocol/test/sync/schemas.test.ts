@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ADVANCED_INTERVENTIONS, INTERVENTIONS, INTERVENTION_GROUPS, VITAL_SIGNS, VITAL_SIGN_TYPES } from '../../src/records/clinical';
+import {
+  ADVANCED_INTERVENTIONS,
+  INTERVENTIONS,
+  INTERVENTION_GROUPS,
+  VITAL_SIGNS,
+  VITAL_SIGN_TYPES,
+} from '../../src/records/clinical';
 import { CASE_FIELDS, caseFieldsSchema, caseRecordSchema } from '../../src/records/case';
 import { generateHumanId } from '../../src/platform/human-id';
 import { appRegistry, type AppMutationName } from '../../src/records/registry';
@@ -261,7 +267,10 @@ describe('pull response', () => {
     // Each change's data is parsed by its kind's schema (a half record is refused) ...
     const half = { entity: 'case', id, version: '1', deleted: false, data: { id } };
     expect(() => parseChange(appRegistry, half)).toThrow();
-    expect(parseChange(appRegistry, response.changes[0]!)?.data).toMatchObject({ id, status: 'in_progress' });
+    expect(parseChange(appRegistry, response.changes[0]!)?.data).toMatchObject({
+      id,
+      status: 'in_progress',
+    });
     // ... and a kind this app does not know (a newer server) is skipped, not an error.
     expect(parseChange(appRegistry, { ...half, entity: 'inventoryItem' })).toBeNull();
   });

@@ -3,7 +3,7 @@
 // run — over the browser's real IndexedDB, fetch, cookies and Web Locks, with a small API
 // on window for the spec. There are no case screens yet, so this page stands in for them.
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
-import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import {
   pendingCount,
   readOutbox,

@@ -134,7 +134,9 @@ export async function resolveConflict(
 
     const chosen: unknown =
       choice === 'server' ? row.serverValue : choice === 'client' ? row.clientValue : custom;
-    const parsed = z.object({ [row.field]: fieldSchema(def, row.field) }).safeParse({ [row.field]: chosen });
+    const parsed = z
+      .object({ [row.field]: fieldSchema(def, row.field) })
+      .safeParse({ [row.field]: chosen });
     if (!parsed.success) {
       const body = validationErrorBody(parsed.error.issues);
       throw new ApiError(400, ErrorCode.VALIDATION_FAILED, body.error, {

@@ -7,7 +7,11 @@ import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Database, JsonValue, NewAuditEntry } from '@rescuelog/db/schema';
 import { databaseError } from '@rescuelog/db/errors';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { mutationResultSchema, type MutationResult, type PushResponse } from '@rescuelog/sync-protocol/platform/push-pull';
+import {
+  mutationResultSchema,
+  type MutationResult,
+  type PushResponse,
+} from '@rescuelog/sync-protocol/platform/push-pull';
 import type { Actor } from '@rescuelog/sync-protocol/platform/access';
 import type { RawMutation } from '@rescuelog/sync-protocol/platform/envelope';
 import type { ParsedMutation, Registry } from '@rescuelog/sync-protocol/platform/registry';
@@ -351,7 +355,13 @@ function rootRecordOf(registry: Registry, raw: RawMutation): Record<string, stri
   const root = def.parent ? registry.get(def.parent.kind) : def;
   const key = def.parent?.column ?? `${root.kind}Id`;
   const value =
-    key in args ? (args as Record<string, unknown>)[key] : def.parent ? undefined : 'id' in args ? args.id : undefined;
+    key in args
+      ? (args as Record<string, unknown>)[key]
+      : def.parent
+        ? undefined
+        : 'id' in args
+          ? args.id
+          : undefined;
   const id = uuidSchema.safeParse(value);
   return id.success ? { [`${root.kind}Id`]: id.data } : {};
 }

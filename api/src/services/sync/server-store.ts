@@ -162,7 +162,11 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
         const column = def.humanId.column;
         const clash = options.knownAbsent?.(def.table, column, humanId)
           ? undefined
-          : await d.selectFrom(def.table).select(['id']).where(column, '=', humanId).executeTakeFirst();
+          : await d
+              .selectFrom(def.table)
+              .select(['id'])
+              .where(column, '=', humanId)
+              .executeTakeFirst();
         if (clash)
           // Two devices made the same number: reported, never merged.
           throw new Rejection(
@@ -228,7 +232,11 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
       }
       if (def.updatedByColumn) set[def.updatedByColumn] = actor.id;
       await d.updateTable(def.table).set(set).where('id', '=', id).execute();
-      rows.set(key(kind, id), { ...existing, ...set, fieldVersions: set.fieldVersions ?? existing.fieldVersions });
+      rows.set(key(kind, id), {
+        ...existing,
+        ...set,
+        fieldVersions: set.fieldVersions ?? existing.fieldVersions,
+      });
       wrote = true;
       const mine = conflicts.filter((c) => names.includes(c.field));
       note({
@@ -251,7 +259,12 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
     authorize(kind, verb, row) {
       const access = registry.family(kind);
       if (!access) throw new Rejection(RejectionCode.FORBIDDEN);
-      const decision = decideAccess(actor, access, verb, ownersOf(row, registry.ownerColumns(kind)));
+      const decision = decideAccess(
+        actor,
+        access,
+        verb,
+        ownersOf(row, registry.ownerColumns(kind)),
+      );
       if (!decision.allowed)
         throw new Rejection(decision.code, REJECTION_MESSAGES[decision.code], {
           module: decision.module,

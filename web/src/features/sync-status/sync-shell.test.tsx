@@ -82,7 +82,6 @@ describe('sync in the app shell', () => {
     await waitFor(() => expect(api.loggedOut()).toBe(true));
     await waitFor(() => expect(getSyncSession()).toBeNull());
     // Kept: the same user's database still holds the change.
-    const { SyncDatabase } = await import('@rescuelog/sync-protocol/client/local-db');
     const db = openAppDatabase(USER.id);
     expect(await db.outbox.count()).toBe(1);
     db.close();

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { pushRequestSchema } from '@rescuelog/sync-protocol/platform/push-pull';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
-import type { MutationInput } from '@rescuelog/sync-protocol/client/outbox';
+import type { LocalChange as MutationInput } from '@/lib/sync/sync-session';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';

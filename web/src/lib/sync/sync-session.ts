@@ -3,12 +3,11 @@
 // engine. One session per page at a time; the service worker opens the same database
 // through the same class (sync-protocol/src/client/local-db.ts).
 import { clearActiveUser, setActiveUser } from '@rescuelog/sync-protocol/client/active-user';
-import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import {
   persistStateSchema,
   pendingCount as countPending,
   saveMutation,
-  type MutationInput,
   type OutboxEntry,
 } from '@rescuelog/sync-protocol/client/outbox';
 import { SyncEngine, type SyncStatus } from '@rescuelog/sync-protocol/client/sync-engine';
@@ -17,8 +16,12 @@ import {
   type SyncTransport,
 } from '@rescuelog/sync-protocol/client/transport';
 import { OUTBOX_SYNC_TAG } from '@rescuelog/sync-protocol/sw-messages';
-import { wireSyncTriggers } from './sync-triggers';
 import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
+import type { AppMutation } from '@rescuelog/sync-protocol/records/registry';
+import { wireSyncTriggers } from './sync-triggers';
+
+/** A change as a screen saves it: one of the app's mutations, typed by its name. */
+export type LocalChange = AppMutation & { baseVersion: string | null; actorUserId: number };
 
 export interface SyncSession {
   userId: number;
@@ -149,7 +152,7 @@ export async function requestPersistentStorage(
  * transaction, then a drain attempt (and a Background Sync registration for when the app
  * is closed before it succeeds).
  */
-export async function saveLocalChange(input: MutationInput): Promise<OutboxEntry> {
+export async function saveLocalChange(input: LocalChange): Promise<OutboxEntry> {
   const session = getSyncSession();
   if (!session) throw new Error('Not signed in: there is no local database to save to');
   const entry = await saveMutation(session.db, input);

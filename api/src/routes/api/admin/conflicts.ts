@@ -3,7 +3,10 @@
 // POST /api/admin/conflicts/:id/resolve { choice: 'server' | 'client' | 'custom', value? }.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { conflictListQuerySchema, conflictResolveSchema } from '@rescuelog/sync-protocol/platform/conflicts';
+import {
+  conflictListQuerySchema,
+  conflictResolveSchema,
+} from '@rescuelog/sync-protocol/platform/conflicts';
 import { parseInput, unauthenticated } from '../../../lib/api-error';
 import {
   getConflict,

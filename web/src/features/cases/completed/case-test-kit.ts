@@ -108,5 +108,5 @@ export async function outbox(): Promise<OutboxEntry[]> {
 /** The stored case row (after local effects). */
 export async function storedCase(id: string): Promise<Record<string, unknown> | undefined> {
   const session = getSyncSession();
-  return (await session?.db.table('cases').get(id)) as Record<string, unknown> | undefined;
+  return (await session?.db.store('cases').get(id)) as Record<string, unknown> | undefined;
 }

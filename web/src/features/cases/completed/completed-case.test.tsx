@@ -1,5 +1,9 @@
 import { CASE_ACCESS_HISTORY_DEFAULT_LIMIT } from '@rescuelog/sync-protocol/cases';
-import { CASE_FIELDS, CASE_FIELD_DEFAULTS, type CaseRecord } from '@rescuelog/sync-protocol/records/case';
+import {
+  CASE_FIELDS,
+  CASE_FIELD_DEFAULTS,
+  type CaseRecord,
+} from '@rescuelog/sync-protocol/records/case';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
@@ -202,7 +206,7 @@ describe('Completed case: record, addenda, handover', { timeout: 30_000 }, () =>
     const addendumId = (addendum as { id: string } | undefined)?.id ?? '';
     // (Imported here: the session module must load after case-test-kit installs fake-indexeddb.)
     const { getSyncSession } = await import('@/lib/sync/sync-session');
-    expect(await getSyncSession()?.db.table('caseAddenda').get(addendumId)).toMatchObject({
+    expect(await getSyncSession()?.db.store('caseAddenda').get(addendumId)).toMatchObject({
       userId: 7,
       authorName: 'Thandi Nkosi',
       authorCallSign: 'R7',

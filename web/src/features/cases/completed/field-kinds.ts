@@ -4,7 +4,11 @@
 // may be empty), AVPU gets its letters, a number a number, a list one item per line, and
 // structured values JSON. The new value is parsed by the same schema before it is saved.
 import { isTimeField } from '@rescuelog/sync-protocol/case/fields';
-import { caseFieldsSchema, type CaseField, type CaseFields } from '@rescuelog/sync-protocol/records/case';
+import {
+  caseFieldsSchema,
+  type CaseField,
+  type CaseFields,
+} from '@rescuelog/sync-protocol/records/case';
 import { z } from 'zod';
 
 export type FieldKind =

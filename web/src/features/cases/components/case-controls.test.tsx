@@ -136,7 +136,7 @@ describe('CaseTextField', () => {
       { patientName: 'Old' },
       <CaseTextField field="patientName" label="Patient name" />,
     );
-    await getSyncSession()?.db.table('cases').update(id, { patientName: 'From the server' });
+    await getSyncSession()?.db.store('cases').update(id, { patientName: 'From the server' });
     await waitFor(() =>
       expect(screen.getByLabelText('Patient name')).toHaveValue('From the server'),
     );
@@ -340,7 +340,7 @@ describe('choices', () => {
     const refuse = () => {
       throw new Error('QuotaExceededError: the device storage is full');
     };
-    db.table('cases').hook('updating', refuse);
+    db.store('cases').hook('updating', refuse);
     await user.click(
       within(screen.getByRole('group', { name: 'Medical aid' })).getByRole('radio', { name: 'No' }),
     );
@@ -372,7 +372,7 @@ describe('choices', () => {
       ).not.toBeChecked(),
     );
     expect(screen.getByText(NOT_STORED)).toBeInTheDocument();
-    db.table('cases').hook('updating').unsubscribe(refuse);
+    db.store('cases').hook('updating').unsubscribe(refuse);
     const stored = await storedCase(id);
     expect([
       stored?.hasMedicalAid,
@@ -467,7 +467,7 @@ describe('a completed case', () => {
   it('is read-only: nothing can be typed, tapped or saved', async () => {
     deviceOf(USER);
     const seeded = await seedCase({ patientName: 'Locked', patientGender: 'Male' });
-    await getSyncSession()?.db.table('cases').update(seeded.id, { status: 'completed' });
+    await getSyncSession()?.db.store('cases').update(seeded.id, { status: 'completed' });
     const user = userEvent.setup();
     render(
       <LiveCase caseId={seeded.caseId}>

@@ -50,7 +50,7 @@ describe('case writes on the device', () => {
     const addendumId = await addCaseAddendum({ id }, 'Name misspelt', [{ field: 'patientName', before: 'Before', after: 'After' }], { fullName: 'Thandi Nkosi', callSign: 'RS-12' });
     expect(await storedCase(id)).toMatchObject({ patientName: 'After', status: 'completed' });
     // Signed on the device by the signed-in user until the server's copy (with its stamp) arrives.
-    expect(await db().caseAddenda.get(addendumId)).toMatchObject({
+    expect(await db().store('caseAddenda').get(addendumId)).toMatchObject({
       caseId: id,
       reason: 'Name misspelt',
       changes: [{ field: 'patientName', before: 'Before', after: 'After' }],
@@ -69,9 +69,9 @@ describe('case writes on the device', () => {
     deviceOf(USER);
     const { id } = await seedCase({});
     const vitalId = await recordVitalSign(id, { type: 'heartRate', value: '88', numericValue: 88, status: 'normal', timestamp: new Date('2026-11-20T10:15:00.000Z') });
-    expect(await db().vitalSigns.get(vitalId)).toMatchObject({ caseId: id, type: 'heartRate', value: '88', voidedAt: null });
+    expect(await db().store('vitalSigns').get(vitalId)).toMatchObject({ caseId: id, type: 'heartRate', value: '88', voidedAt: null });
     await voidVitalSign(vitalId, id, 'Wrong patient');
-    expect(await db().vitalSigns.get(vitalId)).toMatchObject({ voidReason: 'Wrong patient', voidedAt: expect.any(String) });
+    expect(await db().store('vitalSigns').get(vitalId)).toMatchObject({ voidReason: 'Wrong patient', voidedAt: expect.any(String) });
   });
 
   it('audits each view once per ten minutes per screen, without marking the case unsynced', async () => {

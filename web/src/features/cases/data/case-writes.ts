@@ -7,7 +7,7 @@ import { jsonValueSchema } from '@rescuelog/sync-protocol/platform/values';
 import type { z } from 'zod';
 import type { CaseAccessAction } from '@rescuelog/sync-protocol/records/case';
 import type { VitalSignStatus, VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
-import { rememberAuthor } from '@rescuelog/sync-protocol/client/local-effects';
+import { rememberAuthor } from '@rescuelog/sync-protocol/client/device-store';
 import { getSyncSession, saveLocalChange, type SyncSession } from '@/lib/sync/sync-session';
 
 import type { LocalCase } from './use-case';

@@ -40,12 +40,12 @@ describe('useCaseByCaseId', () => {
     await waitFor(() => expect(unknown.result.current).toEqual({ state: 'missing', caseId: 'C-0000-0000-0000' }));
 
     const deleted = await seedCase({});
-    await getSyncSession()?.db.table('cases').update(deleted.id, { deletedAt: '2026-11-20T10:00:00.000Z' });
+    await getSyncSession()?.db.store('cases').update(deleted.id, { deletedAt: '2026-11-20T10:00:00.000Z' });
     const gone = renderHook(() => useCaseByCaseId(deleted.caseId));
     await waitFor(() => expect(gone.result.current.state).toBe('missing'));
 
     const broken = await seedCase({});
-    await getSyncSession()?.db.table('cases').update(broken.id, { approximateAge: 'forty' });
+    await getSyncSession()?.db.store('cases').update(broken.id, { approximateAge: 'forty' });
     const unreadable = renderHook(() => useCaseByCaseId(broken.caseId));
     await waitFor(() => expect(unreadable.result.current).toMatchObject({ state: 'unreadable', caseId: broken.caseId }));
   });

@@ -2,16 +2,16 @@
 // anything changes the rows (this tab, another tab, the service worker, a pull), so screens
 // never wait for the network. Rows are parsed (IndexedDB is a boundary); a row that no
 // longer parses is reported, never silently dropped.
-import { parseLocalRecords, type LocalRecord } from '@rescuelog/sync-protocol/client/local-records';
-import { LOCAL_RECORD_SCHEMAS } from '@rescuelog/sync-protocol/client/local-records';
 import { parseHumanId } from '@rescuelog/sync-protocol/platform/human-id';
+import { appRegistry, type AppLocalRecord } from '@rescuelog/sync-protocol/records/registry';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { localDatabaseAvailable } from '@/lib/sync/sync-session';
+import { useLocalList } from '@/lib/sync/use-local-records';
 import { useSyncSession } from '@/lib/sync/use-sync';
 
-export type LocalCase = LocalRecord<'case'>;
-export type LocalVitalSign = LocalRecord<'vitalSign'>;
-export type LocalAddendum = LocalRecord<'caseAddendum'>;
+export type LocalCase = AppLocalRecord<'case'>;
+export type LocalVitalSign = AppLocalRecord<'vitalSign'>;
+export type LocalAddendum = AppLocalRecord<'caseAddendum'>;
 
 export type CaseLookup =
   | { state: 'loading' }
@@ -37,11 +37,11 @@ export function useCaseByCaseId(rawCaseId: string | undefined): CaseLookup {
     // then the case is loading, not "cannot be stored here".
     if (!session) return localDatabaseAvailable() ? { state: 'loading' } : { state: 'no-device-store' };
     if (!caseId) return { state: 'missing', caseId };
-    const rows = await session.db.table('cases').where('caseId').equals(caseId).toArray();
+    const rows = await session.db.records('case').where('caseId').equals(caseId).toArray();
     const live = rows.filter((r) => r.deletedAt === null || r.deletedAt === undefined);
     const row = live[0];
     if (!row) return { state: 'missing', caseId };
-    const parsed = LOCAL_RECORD_SCHEMAS.case.safeParse(row);
+    const parsed = appRegistry.localSchema('case').safeParse(row);
     if (!parsed.success) return { state: 'unreadable', caseId, message: parsed.error.issues[0]?.message ?? 'Invalid data' };
     return { state: 'ready', record: { ...(parsed.data as LocalCase), caseId } };
   }, [session, caseId]);
@@ -54,24 +54,12 @@ function byTimestamp(a: { timestamp?: string | undefined }, b: { timestamp?: str
 
 /** Every reading of the case (voided ones too, marked), oldest first. */
 export function useCaseVitalSigns(caseUuid: string | undefined): LocalVitalSign[] | undefined {
-  const session = useSyncSession();
-  return useLiveQuery(async () => {
-    if (!session || !caseUuid) return [];
-    const rows = await session.db.table('vitalSigns').where('caseId').equals(caseUuid).toArray();
-    return parseLocalRecords('vitalSign', rows, (error) => {
-      console.error('Unreadable vital sign row', error);
-    }).sort(byTimestamp);
-  }, [session, caseUuid]);
+  const rows = useLocalList('vitalSign', caseUuid ? { where: 'caseId', equals: caseUuid, includeDeleted: true } : undefined);
+  return rows && [...rows].sort(byTimestamp);
 }
 
 /** Corrections of the completed case, oldest first. */
 export function useCaseAddenda(caseUuid: string | undefined): LocalAddendum[] | undefined {
-  const session = useSyncSession();
-  return useLiveQuery(async () => {
-    if (!session || !caseUuid) return [];
-    const rows = await session.db.table('caseAddenda').where('caseId').equals(caseUuid).toArray();
-    return parseLocalRecords('caseAddendum', rows, (error) => {
-      console.error('Unreadable addendum row', error);
-    }).sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));
-  }, [session, caseUuid]);
+  const rows = useLocalList('caseAddendum', caseUuid ? { where: 'caseId', equals: caseUuid, includeDeleted: true } : undefined);
+  return rows && [...rows].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));
 }

@@ -4,8 +4,9 @@
 import 'fake-indexeddb/auto';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
-import { saveMutation, type MutationInput } from '@rescuelog/sync-protocol/client/outbox';
+import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import { saveMutation } from '@rescuelog/sync-protocol/client/outbox';
+import type { LocalChange as MutationInput } from '@/lib/sync/sync-session';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { fhirBundleProblems } from '../../../../../sync-protocol/test/case/fhir-validator';
 import { CaseNotOnDeviceError, downloadBlob, exportCaseAsFhir, fhirFileName } from './fhir-export';
@@ -28,14 +29,8 @@ function openDb(): SyncDatabase {
   return db;
 }
 
-function save(d: SyncDatabase, name: MutationInput['name'], args: unknown, entityIds: string[]) {
-  return saveMutation(d, {
-    name,
-    args,
-    entityIds,
-    baseVersion: null,
-    actorUserId: USER_ID,
-  } as MutationInput);
+function save(d: SyncDatabase, name: MutationInput['name'], args: unknown) {
+  return saveMutation(d, { name, args, baseVersion: null, actorUserId: USER_ID });
 }
 
 async function readText(blob: Blob): Promise<string> {
@@ -62,27 +57,22 @@ async function captureCase(d: SyncDatabase) {
   const caseId = generateHumanId('C');
   const wrong = crypto.randomUUID();
   const right = crypto.randomUUID();
-  await save(
-    d,
-    'case.upsert',
-    {
-      id,
-      humanId: caseId,
-      fields: {
-        patientName: 'Lerato Khumalo',
-        approximateAge: 6,
-        patientGender: 'female',
-        incidentType: 'Fall',
-        incidentLocation: 'Playground, Stellenbosch',
-        callReceivedTime: '2026-11-21T08:00:00.000Z',
-        responderArrivalTime: '2026-11-21T08:09:00.000Z',
-        receivingHospital: 'Red Cross Children’s Hospital',
-        splintingTechniques: true,
-        medicationsGiven: 'Paracetamol syrup 15 mg/kg',
-      },
+  await save(d, 'case.upsert', {
+    id,
+    humanId: caseId,
+    fields: {
+      patientName: 'Lerato Khumalo',
+      approximateAge: 6,
+      patientGender: 'female',
+      incidentType: 'Fall',
+      incidentLocation: 'Playground, Stellenbosch',
+      callReceivedTime: '2026-11-21T08:00:00.000Z',
+      responderArrivalTime: '2026-11-21T08:09:00.000Z',
+      receivingHospital: 'Red Cross Children’s Hospital',
+      splintingTechniques: true,
+      medicationsGiven: 'Paracetamol syrup 15 mg/kg',
     },
-    [id],
-  );
+  });
   const reading = (vid: string, value: string, at: string) => ({
     id: vid,
     caseId: id,
@@ -93,28 +83,23 @@ async function captureCase(d: SyncDatabase) {
     timestamp: at,
     notes: null,
   });
-  await save(d, 'vitalSign.record', reading(wrong, '190', '2026-11-21T08:12:00.000Z'), [wrong, id]);
-  await save(d, 'vitalSign.void', { id: wrong, reason: 'Typed 190 for 110' }, [wrong]);
-  await save(d, 'vitalSign.record', reading(right, '110', '2026-11-21T08:13:00.000Z'), [right, id]);
-  await save(d, 'case.complete', { id, completedAt: '2026-11-21T09:30:00.000Z' }, [id]);
+  await save(d, 'vitalSign.record', reading(wrong, '190', '2026-11-21T08:12:00.000Z'));
+  await save(d, 'vitalSign.void', { id: wrong, reason: 'Typed 190 for 110' });
+  await save(d, 'vitalSign.record', reading(right, '110', '2026-11-21T08:13:00.000Z'));
+  await save(d, 'case.complete', { id, completedAt: '2026-11-21T09:30:00.000Z' });
   const addendum = crypto.randomUUID();
-  await save(
-    d,
-    'case.addendum',
-    {
-      id: addendum,
-      caseId: id,
-      reason: 'Hospital name',
-      changes: [
-        {
-          field: 'receivingHospital',
-          before: 'Red Cross Children’s Hospital',
-          after: 'Tygerberg Hospital',
-        },
-      ],
-    },
-    [addendum, id],
-  );
+  await save(d, 'case.addendum', {
+    id: addendum,
+    caseId: id,
+    reason: 'Hospital name',
+    changes: [
+      {
+        field: 'receivingHospital',
+        before: 'Red Cross Children’s Hospital',
+        after: 'Tygerberg Hospital',
+      },
+    ],
+  });
   return { id, caseId, wrong, right };
 }
 
@@ -159,20 +144,19 @@ describe('exportCaseAsFhir (from the device, offline)', () => {
       CaseNotOnDeviceError,
     );
     const id = crypto.randomUUID();
-    await save(
-      d,
-      'case.upsert',
-      { id, humanId: generateHumanId('C'), fields: { patientName: 'X' } },
-      [id],
-    );
-    await save(d, 'case.delete', { id }, [id]);
+    await save(d, 'case.upsert', {
+      id,
+      humanId: generateHumanId('C'),
+      fields: { patientName: 'X' },
+    });
+    await save(d, 'case.delete', { id });
     await expect(exportCaseAsFhir(d, id)).rejects.toBeInstanceOf(CaseNotOnDeviceError);
   });
 
   it('an empty new case still exports as a valid bundle', async () => {
     const d = openDb();
     const id = crypto.randomUUID();
-    await save(d, 'case.upsert', { id, humanId: generateHumanId('C'), fields: {} }, [id]);
+    await save(d, 'case.upsert', { id, humanId: generateHumanId('C'), fields: {} });
     const { blob } = await exportCaseAsFhir(d, id, { now: NOW });
     const bundle = JSON.parse(await readText(blob)) as Bundle;
     expect(fhirBundleProblems(bundle)).toEqual([]);

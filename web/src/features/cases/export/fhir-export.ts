@@ -10,10 +10,10 @@ import {
 } from '@rescuelog/sync-protocol/case/fhir';
 import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import {
-  LOCAL_RECORD_SCHEMAS,
-  parseLocalRecords,
-  type LocalRecord,
-} from '@rescuelog/sync-protocol/client/local-records';
+  appRegistry,
+  parseAppRecords,
+  type AppLocalRecord,
+} from '@rescuelog/sync-protocol/records/registry';
 
 export const FHIR_JSON_TYPE = 'application/fhir+json';
 
@@ -49,27 +49,31 @@ export async function exportCaseAsFhir(
   // One read transaction: the case and its rows as of one moment, even while a pull writes.
   const { record, vitals, addenda } = await db.transaction(
     'r',
-    [db.table('cases'), db.table('vitalSigns'), db.table('caseAddenda')],
+    [db.records('case'), db.records('vitalSign'), db.records('caseAddendum')],
     async () => {
-      const row = await db.table('cases').get(caseUuid);
-      const vitalRows = await db.table('vitalSigns').where('caseId').equals(caseUuid).toArray();
-      const addendumRows = await db.table('caseAddenda').where('caseId').equals(caseUuid).toArray();
+      const row = await db.records('case').get(caseUuid);
+      const vitalRows = await db.records('vitalSign').where('caseId').equals(caseUuid).toArray();
+      const addendumRows = await db
+        .records('caseAddendum')
+        .where('caseId')
+        .equals(caseUuid)
+        .toArray();
       return { record: row, vitals: vitalRows, addenda: addendumRows };
     },
   );
   if (!record) throw new CaseNotOnDeviceError(caseUuid);
-  const c = LOCAL_RECORD_SCHEMAS.case.parse(record) as LocalRecord<'case'>;
+  const c = appRegistry.localSchema('case').parse(record) as AppLocalRecord<'case'>;
   if (c.deletedAt || !c.caseId) throw new CaseNotOnDeviceError(caseUuid);
   const caseId = c.caseId;
 
-  const readings: FhirVitalSignInput[] = parseLocalRecords('vitalSign', vitals, (error) => {
+  const readings: FhirVitalSignInput[] = parseAppRecords('vitalSign', vitals, (error) => {
     throw error;
   }).flatMap((v) =>
     v.type !== undefined && v.value !== undefined && !v.voidedAt && !v.deletedAt
       ? [{ ...v, type: v.type, value: v.value }]
       : [],
   );
-  const corrections: FhirAddendumInput[] = parseLocalRecords('caseAddendum', addenda, (error) => {
+  const corrections: FhirAddendumInput[] = parseAppRecords('caseAddendum', addenda, (error) => {
     throw error;
   })
     .flatMap((a) =>

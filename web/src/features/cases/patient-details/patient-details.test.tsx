@@ -55,7 +55,7 @@ describe('New Case', () => {
       ),
     );
 
-    const cases = await localDb().cases.toArray();
+    const cases = await localDb().store('cases').toArray();
     expect(cases).toHaveLength(1);
     const created = cases[0];
     expect(created?.caseId).toBe(location.pathname.split('/')[2]);
@@ -85,7 +85,7 @@ describe('New Case', () => {
     expect(
       await screen.findByRole('heading', { name: 'You cannot create cases' }),
     ).toBeInTheDocument();
-    expect(await localDb().cases.count()).toBe(0);
+    expect(await localDb().store('cases').count()).toBe(0);
     expect(await outbox()).toHaveLength(0);
     await user.click(screen.getByRole('link', { name: 'Back to Home' }));
     await waitFor(() => expect(location.pathname).toBe('/'));
@@ -113,7 +113,7 @@ describe('New Case', () => {
     ).toBeInTheDocument();
     // Give a second create (if any) time to land.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await localDb().cases.count()).toBe(1);
+    expect(await localDb().store('cases').count()).toBe(1);
     expect((await outbox()).filter((e) => e.mutation.name === 'case.upsert')).toHaveLength(1);
   });
 });
@@ -281,7 +281,7 @@ describe('Patient Details', () => {
   it('is read-only when the case is completed', async () => {
     deviceOf(RESPONDER);
     const { id, caseId } = await seedCase({ patientName: 'Locked Patient', patientGender: 'Male' });
-    await localDb().cases.update(id, { status: 'completed' });
+    await localDb().store('cases').update(id, { status: 'completed' });
     renderApp(`/patient-details/${caseId}`);
     expect(await screen.findByText(/This case is completed and locked/)).toBeInTheDocument();
     expect(screen.getByLabelText('Patient name')).toHaveAttribute('readonly');

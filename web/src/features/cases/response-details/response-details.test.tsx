@@ -175,7 +175,7 @@ describe('Response Details', () => {
   it('is read-only when the case is completed', async () => {
     const session = deviceOf(RESPONDER);
     const { id, caseId } = await seedCase({ receivingHospital: 'Helderberg Hospital' });
-    await session.db.table('cases').update(id, { status: 'completed' });
+    await session.db.store('cases').update(id, { status: 'completed' });
     renderApp(`/response-details/${caseId}`);
     expect(await screen.findByText(/This case is completed and locked/)).toBeInTheDocument();
     expect(screen.getByLabelText(/^Receiving hospital/)).toHaveAttribute('readonly');

@@ -47,7 +47,7 @@ async function pulledCase(c: CaseSummary): Promise<void> {
   const session = getSyncSession();
   if (!session) throw new Error('no session');
   const row = { ...c, deletedAt: null, version: '5', updatedAt: c.createdAt };
-  await session.db.table('cases').put(row);
+  await session.db.store('cases').put(row);
   await session.db.serverCopies.put({ id: c.id, table: 'cases', data: row });
 }
 
@@ -201,7 +201,7 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
     });
     await pulledCase(c);
     const session = getSyncSession();
-    await session?.db.table('cases').update(c.id, {
+    await session?.db.store('cases').update(c.id, {
       status: 'completed',
       patientName: 'Named on the device',
     });
@@ -403,7 +403,7 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
         deletedAt: null,
       };
     });
-    await session?.db.table('cases').bulkPut(rows);
+    await session?.db.store('cases').bulkPut(rows);
     const { user } = renderSearch();
     await waitFor(async () => expect(await resultCards()).toHaveLength(50));
     expect(screen.getByText('Showing 50 of 60 cases on this device')).toBeInTheDocument();

@@ -13,8 +13,8 @@ afterEach(async () => {
 
 async function upserts(id: string): Promise<Record<string, unknown>[]> {
   return (await outbox()).flatMap((e) =>
-    e.mutation.name === 'case.upsert' && e.mutation.args.id === id
-      ? [e.mutation.args.fields as Record<string, unknown>]
+    e.mutation.name === 'case.upsert' && (e.mutation.args as Record<string, unknown>).id === id
+      ? [(e.mutation.args as Record<string, unknown>).fields as Record<string, unknown>]
       : [],
   );
 }

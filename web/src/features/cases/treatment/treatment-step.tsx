@@ -4,7 +4,13 @@
 // and free text. Every tick saves at once; advanced interventions outside the signed-in
 // responder's scope of practice carry a warning that never blocks.
 import { INTERVENTION_LABELS } from '@rescuelog/sync-protocol/case/fields';
-import { INTERVENTIONS, INTERVENTION_GROUPS, INTERVENTION_GROUP_LABELS, type Intervention, type InterventionGroup } from '@rescuelog/sync-protocol/records/clinical';
+import {
+  INTERVENTIONS,
+  INTERVENTION_GROUPS,
+  INTERVENTION_GROUP_LABELS,
+  type Intervention,
+  type InterventionGroup,
+} from '@rescuelog/sync-protocol/records/clinical';
 import { Search, X } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useUser } from '@/lib/auth';

@@ -127,7 +127,7 @@ describe('Treatment Provided', { timeout: 30_000 }, () => {
     const { caseId } = await seedCase({ cprPerformed: true });
     const { completeCase } = await import('../data/case-writes');
     const { getSyncSession } = await import('@/lib/sync/sync-session');
-    const row = await getSyncSession()?.db.table('cases').where('caseId').equals(caseId).first();
+    const row = await getSyncSession()?.db.store('cases').where('caseId').equals(caseId).first();
     await completeCase({ id: String(row?.id) });
     renderApp(`/treatment-provided/${caseId}`);
     const cpr = await screen.findByRole('checkbox', { name: 'CPR performed' });

@@ -2,7 +2,12 @@
 // age in words ('HIGH' / 'LOW', never colour alone), and the one-line text summary a chart
 // carries for screen readers. Pure, so the table, the charts and the entry form agree.
 import { classifyVital, parseVitalValue } from '@rescuelog/sync-protocol/case/vital-ranges';
-import { VITAL_SIGNS, VITAL_SIGN_TYPES, type VitalSignStatus, type VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
+import {
+  VITAL_SIGNS,
+  VITAL_SIGN_TYPES,
+  type VitalSignStatus,
+  type VitalSignType,
+} from '@rescuelog/sync-protocol/records/clinical';
 
 export interface ReadingLike {
   id: string;

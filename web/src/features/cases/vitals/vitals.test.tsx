@@ -27,7 +27,8 @@ interface Row {
 
 async function storedVitals(caseUuid: string): Promise<Row[]> {
   const rows =
-    (await getSyncSession()?.db.table('vitalSigns').where('caseId').equals(caseUuid).toArray()) ?? [];
+    (await getSyncSession()?.db.store('vitalSigns').where('caseId').equals(caseUuid).toArray()) ??
+    [];
   return rows as unknown as Row[];
 }
 
@@ -110,7 +111,11 @@ describe('Vital signs quick entry', { timeout: 20_000 }, () => {
     const records = (await outbox()).filter((e) => e.mutation.name === 'vitalSign.record');
     expect(records).toHaveLength(6);
     expect(
-      records.every((e) => e.mutation.name === 'vitalSign.record' && e.mutation.args.caseId === id),
+      records.every(
+        (e) =>
+          e.mutation.name === 'vitalSign.record' &&
+          (e.mutation.args as Record<string, unknown>).caseId === id,
+      ),
     ).toBe(true);
 
     // The form is ready for the next set; the readings are in the table.

@@ -2,31 +2,21 @@
 // with the reason and the data the user entered, so nothing disappears silently. Dismissing
 // marks it read; the row and its data stay on the device.
 import { dismissRejection, type Rejection } from '@rescuelog/sync-protocol/client/outbox';
-import type { MutationName } from '@rescuelog/sync-protocol/MISSING';
-import { REJECTION_MESSAGES, type RejectionCode } from '@rescuelog/sync-protocol/platform/rejections';
+import {
+  REJECTION_MESSAGES,
+  type RejectionCode,
+} from '@rescuelog/sync-protocol/platform/rejections';
+import { appRegistry } from '@rescuelog/sync-protocol/records/registry';
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { useRejections, useSyncSession } from '@/lib/sync/use-sync';
 import '../sync-status.css';
 
-const MUTATION_LABELS: Record<MutationName, string> = {
-  'case.upsert': 'Case changes',
-  'case.complete': 'Case completion',
-  'case.addendum': 'Case addendum',
-  'case.delete': 'Case deletion',
-  'case.access': 'Case access record',
-  'vitalSign.record': 'Vital sign',
-  'vitalSign.void': 'Vital sign correction',
-  'cprSession.upsert': 'CPR session changes',
-  'cprEvent.record': 'CPR event',
-  'cprEvent.void': 'CPR event correction',
-  'incidentReport.upsert': 'Incident report changes',
-  'incidentReport.delete': 'Incident report deletion',
-  'mciIncident.upsert': 'Mass-casualty incident changes',
-  'mciCasualty.record': 'Casualty',
-  'mciCasualty.update': 'Casualty changes',
-};
+/** The change's name for people, from its mutator (a name this app does not know is shown as is). */
+function mutationLabel(name: string): string {
+  return appRegistry.mutator(name)?.label ?? name;
+}
 
 function isRejectionCode(code: string): code is RejectionCode {
   return Object.hasOwn(REJECTION_MESSAGES, code);
@@ -70,7 +60,7 @@ function RejectionItem({ rejection, onDismiss }: { rejection: Rejection; onDismi
   return (
     <li className="card">
       <h2 id={titleId} className="card__title">
-        {MUTATION_LABELS[rejection.mutation.name]}
+        {mutationLabel(rejection.mutation.name)}
       </h2>
       <p className="text-muted">
         Record {record} · saved {formatDateTime(rejection.mutation.clientTime)} · refused{' '}
