@@ -9,30 +9,75 @@ import globals from 'globals';
 
 const ours = ['web', 'sw', 'sync-protocol', 'api', 'db', 'tests'];
 
+/** The patterns that forbid importing any of our packages not in `allowed`. */
+function directionPatterns(pkg, allowed) {
+  const forbidden = ours.filter((p) => p !== pkg && !allowed.includes(p));
+  return forbidden.flatMap((p) => [
+    {
+      group: [`@rescuelog/${p}`, `@rescuelog/${p}/*`],
+      message: `${pkg} must not import ${p} (see docs/architecture).`,
+    },
+    {
+      group: [`**/../${p}/*`, `../../${p}/*`],
+      message: `${pkg} must not reach into ${p} by path.`,
+    },
+  ]);
+}
+
 /** Forbid importing any of our packages that is not in `allowed`. */
 function direction(pkg, allowed) {
-  const forbidden = ours.filter((p) => p !== pkg && !allowed.includes(p));
   return {
     files: [`${pkg}/**/*.{ts,tsx,js,mjs}`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: directionPatterns(pkg, allowed) }],
+    },
+  };
+}
+
+/**
+ * The generic sync engine (sync-protocol platform/ and client/, the server's
+ * services/sync/) reaches record kinds only through a registry: it never imports the
+ * domain (records/, case/, cases). A kind is added in records/ without touching it.
+ */
+const DOMAIN_MESSAGE =
+  'The generic sync engine never imports a record kind or the clinical domain: take it from the registry (docs/decisions/014).';
+const genericEngine = [
+  {
+    files: ['sync-protocol/src/platform/**/*.ts', 'sync-protocol/src/client/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: forbidden.flatMap((p) => [
-            {
-              group: [`@rescuelog/${p}`, `@rescuelog/${p}/*`],
-              message: `${pkg} must not import ${p} (see docs/architecture).`,
-            },
-            {
-              group: [`**/../${p}/*`, `../../${p}/*`],
-              message: `${pkg} must not reach into ${p} by path.`,
-            },
-          ]),
+          patterns: [
+            ...directionPatterns('sync-protocol', []),
+            { group: ['../records/*', '../case/*', '../cases'], message: DOMAIN_MESSAGE },
+          ],
         },
       ],
     },
-  };
-}
+  },
+  {
+    files: ['api/src/services/sync/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...directionPatterns('api', ['sync-protocol', 'db']),
+            {
+              group: [
+                '@rescuelog/sync-protocol/records/*',
+                '@rescuelog/sync-protocol/case/*',
+                '@rescuelog/sync-protocol/cases',
+              ],
+              message: DOMAIN_MESSAGE,
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
 
 export default tseslint.config(
   {
@@ -69,6 +114,7 @@ export default tseslint.config(
   direction('web', ['sync-protocol']),
   direction('sw', ['sync-protocol']),
   direction('tests', ['sync-protocol']),
+  ...genericEngine,
   {
     // bulletproof-react: a feature composes shared pieces, never another feature.
     files: ['web/src/features/*/**/*.{ts,tsx}'],
