@@ -30,6 +30,10 @@ export interface BuildOptions {
   productionHashing?: boolean;
   logger?: AppOptions['logger'];
   extraProtectedRoutes?: AppOptions['extraProtectedRoutes'];
+  /** The record kinds the server syncs (a test adds a throwaway kind). */
+  registry?: AppOptions['registry'];
+  /** Runs on the migrated database before the app starts (a test kind's own migration). */
+  migrate?: (db: Kysely<Database>) => Promise<void>;
 }
 
 export interface TestApp {
@@ -79,6 +83,7 @@ export async function build(options: BuildOptions = {}): Promise<TestApp> {
   });
   let app: FastifyInstance;
   try {
+    if (options.migrate) await options.migrate(handle.db);
     app = await buildApp({
       config: resolveConfig(env),
       database: handle.db,
@@ -89,6 +94,7 @@ export async function build(options: BuildOptions = {}): Promise<TestApp> {
       ...(options.extraProtectedRoutes
         ? { extraProtectedRoutes: options.extraProtectedRoutes }
         : {}),
+      ...(options.registry ? { registry: options.registry } : {}),
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
