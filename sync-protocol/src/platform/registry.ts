@@ -24,12 +24,10 @@ export function validationRejection(error: z.ZodError, root = ''): Rejection {
     RejectionCode.VALIDATION_FAILED,
     `${path ? `${path}: ` : ''}${issue?.message ?? 'Invalid input'}`,
     {
-      issues: error.issues
-        .slice(0, 20)
-        .map((i) => ({
-          path: [root, ...i.path.map(String)].filter(Boolean).join('.'),
-          message: i.message,
-        })),
+      issues: error.issues.slice(0, 20).map((i) => ({
+        path: [root, ...i.path.map(String)].filter(Boolean).join('.'),
+        message: i.message,
+      })),
     },
   );
 }

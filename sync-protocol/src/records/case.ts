@@ -277,7 +277,8 @@ export const caseAccess = defineMutator({
     /** Where it happened, e.g. the screen ('case-completed') or the export format ('fhir-r4'). */
     detail: z.string().max(200).optional(),
   }),
-  entityIds: (a) => [a.caseId],
+  // Its own id only: recording a view must not mark the case as having unsynced changes.
+  entityIds: (a) => [a.id],
   async apply(tx, a) {
     const row = await tx.get('case', a.caseId);
     if (!row) throw tx.notFound('case', a.caseId);

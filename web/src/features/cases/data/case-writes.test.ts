@@ -3,7 +3,8 @@ import { generateHumanId, HUMAN_ID_PATTERN } from '@rescuelog/sync-protocol/plat
 import { afterEach, describe, expect, it } from 'vitest';
 import { getSyncSession, stopSyncSession } from '@/lib/sync/sync-session';
 import { makeUser } from '@/test/fixtures';
-import { deviceOf, outbox, seedCase, storedCase, wipeDevice } from '../completed/case-test-kit';
+import { deviceOf, outbox, seedCase,
+  seedCompletableCase, storedCase, wipeDevice } from '../completed/case-test-kit';
 import { addCaseAddendum, completeCase, createCase, recordCaseAccess, recordVitalSign, saveCaseFields, validateCaseFields, voidVitalSign } from './case-writes';
 import { normaliseCaseId } from './use-case';
 
@@ -42,7 +43,7 @@ describe('case writes on the device', () => {
 
   it('refuses to edit a completed case (corrections are addenda), and applies an addendum', async () => {
     deviceOf(USER);
-    const { id } = await seedCase({ patientName: 'Before' });
+    const { id } = await seedCompletableCase({ patientName: 'Before' });
     await completeCase({ id }, new Date('2026-11-20T11:00:00.000Z'));
     expect(await storedCase(id)).toMatchObject({ status: 'completed', completedAt: '2026-11-20T11:00:00.000Z' });
     await expect(saveCaseFields({ id, status: 'completed' }, { patientName: 'After' })).rejects.toThrow(/add an addendum/);

@@ -71,6 +71,9 @@ async function captureCase(d: SyncDatabase) {
       receivingHospital: 'Red Cross Children’s Hospital',
       splintingTechniques: true,
       medicationsGiven: 'Paracetamol syrup 15 mg/kg',
+      avpu: 'A',
+      triageStatus: 'Yellow',
+      transportPriority: 'Priority 2',
     },
   });
   const reading = (vid: string, value: string, at: string) => ({

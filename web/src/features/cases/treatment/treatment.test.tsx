@@ -2,7 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
-import { deviceOf, outbox, seedCase, storedCase, wipeDevice } from '../completed/case-test-kit';
+import {
+  deviceOf,
+  outbox,
+  seedCase,
+  seedCompletedCase,
+  storedCase,
+  wipeDevice,
+} from '../completed/case-test-kit';
 import { INTERVENTIONS } from '@rescuelog/sync-protocol/records/clinical';
 import { checkScope } from './scope-of-practice';
 
@@ -124,11 +131,7 @@ describe('Treatment Provided', { timeout: 30_000 }, () => {
 
   it('is read-only on a completed case', async () => {
     deviceOf(ECP);
-    const { caseId } = await seedCase({ cprPerformed: true });
-    const { completeCase } = await import('../data/case-writes');
-    const { getSyncSession } = await import('@/lib/sync/sync-session');
-    const row = await getSyncSession()?.db.store('cases').where('caseId').equals(caseId).first();
-    await completeCase({ id: String(row?.id) });
+    const { caseId } = await seedCompletedCase({ cprPerformed: true });
     renderApp(`/treatment-provided/${caseId}`);
     const cpr = await screen.findByRole('checkbox', { name: 'CPR performed' });
     expect(cpr).toBeChecked();
