@@ -35,7 +35,7 @@ describe('Treatment Provided', { timeout: 30_000 }, () => {
     ]) {
       expect(screen.getByRole('heading', { name: group, level: 2 })).toBeInTheDocument();
     }
-    expect(screen.getByText(/ticked$/, { selector: '.treatment-count' })).toHaveTextContent(
+    expect(screen.getByText(/ticked$/, { selector: '[role="status"]' })).toHaveTextContent(
       `0 of ${String(N)} ticked`,
     );
 
@@ -45,7 +45,7 @@ describe('Treatment Provided', { timeout: 30_000 }, () => {
       expect(screen.getByRole('checkbox', { name: 'Oxygen administered' })).toBeChecked(),
     );
     await waitFor(() =>
-      expect(screen.getByText(/ticked$/, { selector: '.treatment-count' })).toHaveTextContent(
+      expect(screen.getByText(/ticked$/, { selector: '[role="status"]' })).toHaveTextContent(
         `1 of ${String(N)} ticked`,
       ),
     );
