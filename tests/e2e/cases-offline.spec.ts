@@ -341,7 +341,10 @@ test('a case captured fully offline through every step reaches the server field 
     await expect(
       page.getByRole('alert').filter({ hasText: 'Cases could not be loaded from the server' }),
     ).toContainText('Showing cases on this device.');
-    const card = page.locator('a.case-card', { hasText: caseId });
+    const card = page
+      .getByRole('region', { name: 'Results' })
+      .getByRole('link')
+      .filter({ hasText: caseId });
     await expect(card).toContainText(patientName);
     await expect(card).toContainText('Completed');
     await expect(card).toContainText('Not yet synced');

@@ -274,7 +274,7 @@ test('the handover prints as one ISBAR page, saves as a PDF and exports as FHIR'
 });
 
 function resultCard(page: Page, id: string) {
-  return page.locator('a.case-card', { hasText: id });
+  return page.getByRole('region', { name: 'Results' }).getByRole('link').filter({ hasText: id });
 }
 
 test('Cases Logged finds the case by each filter', async ({ page, openAs }) => {
