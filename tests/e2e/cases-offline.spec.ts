@@ -284,11 +284,9 @@ test('a case captured fully offline through every step reaches the server field 
     await expect(
       page.getByRole('heading', { name: '2 things to finish before completing' }),
     ).toBeVisible();
-    const triageLink = page.locator(
-      `a.completion__link[href$="/primary-survey/${caseId}#field-triageStatus"]`,
-    );
+    const triageLink = page.locator(`a[href$="/primary-survey/${caseId}#field-triageStatus"]`);
     const priorityLink = page.locator(
-      `a.completion__link[href$="/response-details/${caseId}#field-transportPriority"]`,
+      `a[href$="/response-details/${caseId}#field-transportPriority"]`,
     );
     await expect(triageLink).toBeVisible();
     await expect(priorityLink).toBeVisible();
@@ -341,7 +339,10 @@ test('a case captured fully offline through every step reaches the server field 
     await expect(
       page.getByRole('alert').filter({ hasText: 'Cases could not be loaded from the server' }),
     ).toContainText('Showing cases on this device.');
-    const card = page.locator('a.case-card', { hasText: caseId });
+    const card = page
+      .getByRole('region', { name: 'Results' })
+      .getByRole('link')
+      .filter({ hasText: caseId });
     await expect(card).toContainText(patientName);
     await expect(card).toContainText('Completed');
     await expect(card).toContainText('Not yet synced');

@@ -218,7 +218,7 @@ test('the handover prints as one ISBAR page, saves as a PDF and exports as FHIR'
   // Print: the app records it, and the print view is the handover alone, in ISBAR order.
   await page.getByRole('button', { name: 'Print handover' }).click();
   await page.emulateMedia({ media: 'print' });
-  const headings = handover.locator('.handover__section-title');
+  const headings = handover.getByRole('heading', { level: 4 });
   await expect(headings).toHaveText(
     ['Identify', 'Situation', 'Background', 'Assessment', 'Recommendation'].map(
       (t) => new RegExp(`${t}$`),
@@ -274,7 +274,7 @@ test('the handover prints as one ISBAR page, saves as a PDF and exports as FHIR'
 });
 
 function resultCard(page: Page, id: string) {
-  return page.locator('a.case-card', { hasText: id });
+  return page.getByRole('region', { name: 'Results' }).getByRole('link').filter({ hasText: id });
 }
 
 test('Cases Logged finds the case by each filter', async ({ page, openAs }) => {

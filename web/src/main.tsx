@@ -5,6 +5,7 @@
 import { captureInstallPrompt } from './lib/install-prompt';
 import { showStartupFailure } from './lib/startup-failure';
 import './styles.css';
+import './components/ui/ui.css';
 
 captureInstallPrompt();
 

@@ -1,6 +1,8 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
 import { useToastStore } from '@/lib/toast-store';
+import styles from './toaster.module.css';
+import { cx } from '@/lib/cx';
 
 export const TOAST_DURATION_MS = 5000;
 
@@ -22,24 +24,25 @@ export function Toaster() {
           onOpenChange={(open) => {
             if (!open) dismiss(t.id);
           }}
-          className={`toast toast--${t.variant}`}
+          className={cx(styles.toast, styles[t.variant])}
           type={t.variant === 'destructive' ? 'foreground' : 'background'}
         >
-          <div className="toast__text">
-            <ToastPrimitive.Title className="toast__title">{t.title}</ToastPrimitive.Title>
+          <div className={styles.text}>
+            <ToastPrimitive.Title className={styles.title}>{t.title}</ToastPrimitive.Title>
             {t.description ? (
-              <ToastPrimitive.Description className="toast__description">
-                {t.description}
-              </ToastPrimitive.Description>
+              <ToastPrimitive.Description>{t.description}</ToastPrimitive.Description>
             ) : null}
           </div>
-          <ToastPrimitive.Close className="icon-button toast__close" aria-label="Close message">
+          <ToastPrimitive.Close
+            className={`icon-button ${styles.close}`}
+            aria-label="Close message"
+          >
             <X aria-hidden="true" size={20} />
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
       <ToastPrimitive.Viewport
-        className="toast-viewport"
+        className={styles.viewport}
         hotkey={['F8']}
         label="Messages ({hotkey})"
       />

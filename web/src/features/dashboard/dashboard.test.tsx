@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeUser } from '@/test/fixtures';
 import { dashboardData, expectToast, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
+import actionGrid from './components/action-grid.module.css';
 
 const ALL_BUTTONS = [
   'New Case',
@@ -23,7 +24,7 @@ async function buttonLabels() {
   const nav = await screen.findByRole('navigation', { name: 'Main actions' });
   return within(nav)
     .getAllByRole('link')
-    .map((a) => a.querySelector('.action-button__label')?.textContent);
+    .map((a) => a.querySelector(`.${String(actionGrid.label)}`)?.textContent);
 }
 
 describe('dashboard', () => {

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { makeUser } from '@/test/fixtures';
 import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
+import rows from './components/notification-list.module.css';
 
 const unreadItems = [
   {
@@ -65,21 +66,21 @@ describe('notifications dialog', () => {
     const first = (await within(dialog).findByRole('heading', { name: 'Flood warning' })).closest(
       'li',
     );
-    expect(first).toHaveClass('notification--critical');
+    expect(first).toHaveClass(String(rows.critical));
     expect(
       within(first as HTMLElement).getByRole('img', { name: 'Emergency' }),
     ).toBeInTheDocument();
     expect(first).toHaveTextContent('Evacuate low bridge area');
     expect(first).toHaveTextContent('Sent 20 Nov 2026, 16:30');
     const second = within(dialog).getByRole('heading', { name: 'Server upgrade' }).closest('li');
-    expect(second).toHaveClass('notification--low');
+    expect(second).toHaveClass(String(rows.low));
     expect(
       within(second as HTMLElement).getByRole('img', { name: 'Maintenance' }),
     ).toBeInTheDocument();
 
     await user.click(within(dialog).getByRole('tab', { name: 'Read' }));
     const read = (await within(dialog).findByRole('heading', { name: 'Welcome' })).closest('li');
-    expect(read).toHaveClass('notification--normal');
+    expect(read).toHaveClass(String(rows.normal));
     expect(within(read as HTMLElement).getByRole('img', { name: 'General' })).toBeInTheDocument();
     expect(read).toHaveTextContent('Read 2 Nov 2026, 12:15');
   });

@@ -7,6 +7,8 @@ import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
 import { useAdminUsers, type StatusFilter } from '../api/admin-users';
 import { UserCard } from './user-card';
+import { cx } from '@/lib/cx';
+import styles from './admin-users-page.module.css';
 
 const FILTERS: ReadonlyArray<{ value: StatusFilter; label: string }> = [
   ...USER_STATUSES.map((s) => ({ value: s, label: s[0]?.toUpperCase() + s.slice(1) })),
@@ -28,13 +30,10 @@ export function AdminUsersPage() {
         </div>
       </header>
       <main className="page">
-        <fieldset className="segmented">
+        <fieldset className={styles.segmented}>
           <legend className="sr-only">Show users</legend>
           {FILTERS.map((f) => (
-            <label
-              key={f.value}
-              className={`segmented__option${filter === f.value ? ' segmented__option--active' : ''}`}
-            >
+            <label key={f.value} className={cx(styles.option, filter === f.value && styles.active)}>
               <input
                 type="radio"
                 name="status-filter"
@@ -56,7 +55,7 @@ export function AdminUsersPage() {
               {filter === 'pending' ? 'No users waiting for approval' : 'No users'}
             </p>
           ) : (
-            <ul className="user-list">
+            <ul className={styles.list}>
               {users.data.map((u) => (
                 <UserCard key={u.id} user={u} isSelf={u.id === me?.id} />
               ))}

@@ -13,6 +13,7 @@ import { USER_ROLES, type User, type UserRole } from '@rescuelog/sync-protocol/u
 import { X } from 'lucide-react';
 import { useState } from 'react';
 import { useUserAction } from '../api/admin-users';
+import styles from './permissions-editor.module.css';
 
 type Flags = Partial<Record<PermissionAction, boolean>>;
 type Grid = Record<PermissionModule, Flags | boolean>;
@@ -118,7 +119,7 @@ export function PermissionsEditor({
           >
             <fieldset className="fieldset">
               <legend className="fieldset__legend">Role</legend>
-              <div className="radio-row">
+              <div className={styles.radioRow}>
                 {USER_ROLES.map((r) => (
                   <label key={r} className="choice">
                     <input
@@ -139,8 +140,8 @@ export function PermissionsEditor({
                 Changing the role resets the module permissions to that role&apos;s defaults.
               </p>
             </fieldset>
-            <div className="perm-table-wrap">
-              <table className="perm-table">
+            <div className={styles.tableWrap}>
+              <table className={styles.table}>
                 <caption className="sr-only">Module permissions</caption>
                 <thead>
                   <tr>
@@ -156,7 +157,7 @@ export function PermissionsEditor({
                         <th scope="row">{MODULE_LABELS[m]}</th>
                         <td>
                           <div
-                            className="perm-flags"
+                            className={styles.flags}
                             role="group"
                             aria-label={`${MODULE_LABELS[m]} permissions`}
                           >

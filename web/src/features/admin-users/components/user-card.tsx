@@ -8,6 +8,7 @@ import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { useUserAction, useUserDocuments } from '../api/admin-users';
 import { PermissionsEditor } from './permissions-editor';
+import styles from './user-card.module.css';
 
 const STATUS_LABEL: Record<User['status'], string> = {
   pending: 'Pending',
@@ -29,7 +30,7 @@ function Documents({ user }: { user: User }) {
   const docs = useUserDocuments(user.id, open);
   if (recorded === 0) return <p className="text-muted">No documents uploaded</p>;
   return (
-    <div className="user-docs">
+    <div className={styles.docs}>
       <button
         type="button"
         className="button button--secondary"
@@ -45,7 +46,10 @@ function Documents({ user }: { user: User }) {
         ) : docs.isError ? (
           <p className="text-danger">Documents could not be loaded ({errorMessage(docs.error)}).</p>
         ) : (
-          <ul className="doc-links" aria-label={`Documents of ${user.fullName || user.email}`}>
+          <ul
+            className={styles.docLinks}
+            aria-label={`Documents of ${user.fullName || user.email}`}
+          >
             {docs.data.map((d, i) => {
               const certNumber = docs.data
                 .slice(0, i + 1)
@@ -84,9 +88,9 @@ export function UserCard({ user, isSelf }: { user: User; isSelf: boolean }) {
       ? `Other: ${user.qualificationsOther}`
       : user.qualifications;
   return (
-    <li className="card user-card">
-      <div className="user-card__head">
-        <h2 className="user-card__name">{name}</h2>
+    <li className={`card ${styles.userCard}`}>
+      <div className={styles.head}>
+        <h2 className={styles.name}>{name}</h2>
         <span className={`pill pill--${user.status}`}>{STATUS_LABEL[user.status]}</span>
         <span
           className={`badge ${user.role === 'administrator' ? 'badge--admin' : 'badge--member'}`}
@@ -94,7 +98,7 @@ export function UserCard({ user, isSelf }: { user: User; isSelf: boolean }) {
           {user.role === 'administrator' ? 'Administrator' : 'Member'}
         </span>
       </div>
-      <dl className="user-card__details">
+      <dl className={styles.details}>
         <div>
           <dt>Email</dt>
           <dd>{user.email}</dd>
@@ -126,7 +130,7 @@ export function UserCard({ user, isSelf }: { user: User; isSelf: boolean }) {
       {isSelf ? (
         <p className="text-muted">This is your own account.</p>
       ) : (
-        <div className="user-card__actions">
+        <div className={styles.actions}>
           {user.status !== 'approved' ? (
             <button
               type="button"

@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'react';
 import { Spinner } from '@/components/ui/spinner';
 import { InstallAppButton } from './install-app-button';
 import { SignInForm } from './sign-in-form';
+import styles from './auth-screen.module.css';
 
 // Most visits sign in; the registration form and its upload code load when the tab opens.
 const RegisterForm = lazy(async () => ({
@@ -37,7 +38,7 @@ export function AuthScreen() {
             </Tabs.Content>
             <Tabs.Content value="register" className="tabs__content">
               <h2 className="sr-only">Register</h2>
-              <p className="form-note">
+              <p className={styles.formNote}>
                 Fields marked <span aria-hidden="true">*</span>
                 <span className="sr-only">as required</span> are required. New accounts are reviewed
                 by an administrator.

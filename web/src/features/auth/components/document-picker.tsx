@@ -7,6 +7,8 @@ import {
   type DocumentEntry,
   type DocumentKind,
 } from '../stores/document-uploads';
+import styles from './document-picker.module.css';
+import { cx } from '@/lib/cx';
 
 const STATUS_TEXT: Record<DocumentEntry['status'], string> = {
   selected: 'Ready to upload',
@@ -29,16 +31,16 @@ function FileRow({ entry, disabled }: { entry: DocumentEntry; disabled: boolean 
         : 0
       : Math.round((entry.loaded / entry.file.size) * 100);
   return (
-    <li className={`file-row file-row--${entry.status}`}>
-      <FileText aria-hidden="true" size={20} className="file-row__icon" />
-      <div className="file-row__main">
-        <span className="file-row__name">{entry.file.name}</span>
-        <span className="file-row__meta">
+    <li className={cx(styles.row, styles[entry.status])}>
+      <FileText aria-hidden="true" size={20} className={styles.icon} />
+      <div className={styles.main}>
+        <span className={styles.name}>{entry.file.name}</span>
+        <span className={styles.meta}>
           {formatSize(entry.file.size)} · {STATUS_TEXT[entry.status]}
           {entry.error ? `: ${entry.error}` : ''}
         </span>
         <progress
-          className="file-row__progress"
+          className={styles.progress}
           max={100}
           value={percent}
           aria-label={`Upload progress for ${entry.file.name}`}
@@ -89,7 +91,7 @@ function DocumentInput({ kind, label, disabled }: DocumentInputProps) {
         ref={inputRef}
         id={id}
         type="file"
-        className="file-input"
+        className={styles.fileInput}
         accept={ALLOWED_UPLOAD_ACCEPT}
         multiple={limit > 1}
         disabled={disabled || full}
@@ -109,7 +111,7 @@ function DocumentInput({ kind, label, disabled }: DocumentInputProps) {
         </div>
       ) : null}
       {entries.length > 0 ? (
-        <ul className="file-list" aria-label={`${label} files`}>
+        <ul className={styles.fileList} aria-label={`${label} files`}>
           {entries.map((entry) => (
             <FileRow key={entry.id} entry={entry} disabled={disabled} />
           ))}

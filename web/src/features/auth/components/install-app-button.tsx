@@ -3,6 +3,7 @@ import { Download, Share, SquarePlus, X } from 'lucide-react';
 import { useState } from 'react';
 import { useInstallPrompt } from '@/hooks/use-install-prompt';
 import { promptInstall } from '@/lib/install-prompt';
+import styles from './install-app-button.module.css';
 
 /**
  * Install App (spec §2, §4): uses the browser's install prompt when there is one; otherwise
@@ -37,7 +38,7 @@ export function InstallAppButton() {
           <Dialog.Description className="dialog__description">
             To install this app on your device:
           </Dialog.Description>
-          <ol className="install-steps">
+          <ol className={styles.steps}>
             <li>
               <Share aria-hidden="true" size={20} /> Tap the <strong>Share</strong> button in your
               browser.

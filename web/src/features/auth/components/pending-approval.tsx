@@ -11,6 +11,7 @@ import { toast } from '@/lib/toast-store';
 import { uploadPickedDocuments } from '../api/upload-documents';
 import { useDocumentUploads } from '../stores/document-uploads';
 import { DocumentPicker } from './document-picker';
+import styles from './pending-approval.module.css';
 
 /** Uploading (or retrying) documents while the account waits for approval. */
 function PendingDocuments({ user }: { user: User }) {
@@ -39,7 +40,7 @@ function PendingDocuments({ user }: { user: User }) {
   }
 
   return (
-    <section className="pending-docs" aria-labelledby="pending-docs-title">
+    <section className={styles.docs} aria-labelledby="pending-docs-title">
       <h2 id="pending-docs-title" className="section-title">
         Documents
       </h2>

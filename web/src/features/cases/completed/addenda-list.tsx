@@ -5,6 +5,7 @@ import type { CaseField } from '@rescuelog/sync-protocol/records/case';
 import { CASE_FIELDS } from '@rescuelog/sync-protocol/records/case';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import type { LocalAddendum } from '../data/use-case';
+import styles from './completed.module.css';
 
 const KNOWN_FIELDS = new Set<string>(CASE_FIELDS);
 
@@ -26,26 +27,26 @@ export function AddendaList({
   authorName: (addendum: LocalAddendum) => string;
 }) {
   const live = addenda.filter((a) => !a.deletedAt);
-  if (live.length === 0) return <p className="completed-empty">No addenda.</p>;
+  if (live.length === 0) return <p className={styles.completedEmpty}>No addenda.</p>;
   return (
-    <ol className="addenda">
+    <ol className={styles.addenda}>
       {live.map((addendum, index) => {
         const headingId = `addendum-${addendum.id}`;
         const changes = addendum.changes ?? [];
         return (
-          <li key={addendum.id} className="addendum" aria-labelledby={headingId}>
-            <h4 id={headingId} className="addendum__title">
+          <li key={addendum.id} className={styles.addendum} aria-labelledby={headingId}>
+            <h4 id={headingId} className={styles.addendumTitle}>
               Addendum {index + 1} · {formatDateTime(addendum.createdAt, 'time not known yet')}
             </h4>
-            <p className="addendum__author">By {authorName(addendum)}</p>
+            <p className={styles.addendumAuthor}>By {authorName(addendum)}</p>
             <p className="addendum__reason">
-              <span className="addendum__reason-label">Reason:</span> {addendum.reason}
+              <span className={styles.addendumReasonLabel}>Reason:</span> {addendum.reason}
             </p>
             {changes.length === 0 ? (
               <p className="addendum__note">A note: no field was changed.</p>
             ) : (
-              <div className="addendum__table-wrap">
-                <table className="addendum__table">
+              <div className={styles.addendumTableWrap}>
+                <table className={styles.addendumTable}>
                   <caption className="sr-only">Fields changed by addendum {index + 1}</caption>
                   <thead>
                     <tr>
@@ -58,10 +59,12 @@ export function AddendaList({
                     {changes.map((change) => (
                       <tr key={change.field}>
                         <th scope="row">{fieldLabel(change.field)}</th>
-                        <td className="addendum__before">
+                        <td className={styles.addendumBefore}>
                           {valueText(change.field, change.before)}
                         </td>
-                        <td className="addendum__after">{valueText(change.field, change.after)}</td>
+                        <td className={styles.addendumAfter}>
+                          {valueText(change.field, change.after)}
+                        </td>
                       </tr>
                     ))}
                   </tbody>

@@ -20,6 +20,7 @@ import { fromZonedInputValue, toZonedInputValue } from '@rescuelog/sync-protocol
 import { addCaseAddendum, type AddendumChange } from '../data/case-writes';
 import type { LocalCase } from '../data/use-case';
 import { draftOf, fieldKind, parseDraft, sameValue, type FieldKind } from './field-kinds';
+import styles from './completed.module.css';
 
 const PICKABLE_STEPS = CASE_STEPS.filter((s) => s.key !== 'case-completed');
 
@@ -112,12 +113,12 @@ export function AddendumForm({
 
   return (
     <form
-      className="addendum-form"
+      className={styles.addendumForm}
       onSubmit={(e) => void submit(e)}
       noValidate
       aria-labelledby="addendum-form-title"
     >
-      <h3 id="addendum-form-title" className="completed-subtitle">
+      <h3 id="addendum-form-title" className={styles.completedSubtitle}>
         New addendum
       </h3>
       <p className="field__hint">
@@ -125,14 +126,14 @@ export function AddendumForm({
         note to the record.
       </p>
 
-      <div className="addendum-pick">
+      <div className={styles.addendumPick}>
         <label htmlFor={pickId} className="field__label">
           Field to correct
         </label>
-        <div className="addendum-pick__row">
+        <div className={styles.addendumPickRow}>
           <select
             id={pickId}
-            className="input addendum-pick__select"
+            className={`input ${styles.addendumPickSelect}`}
             value={pick}
             onChange={(e) => setPick(e.target.value as CaseField | '')}
           >
@@ -201,7 +202,7 @@ export function AddendumForm({
         </p>
       ) : null}
 
-      <div className="addendum-form__actions">
+      <div className={styles.addendumFormActions}>
         <button type="button" className="button button--secondary" onClick={onDone}>
           Cancel
         </button>
@@ -235,9 +236,9 @@ function AddendumRow({
     .filter(Boolean)
     .join(' ');
   return (
-    <div className="addendum-row">
-      <div className="addendum-row__head">
-        <span className="addendum-row__label">{label}</span>
+    <div className={styles.addendumRow}>
+      <div className={styles.addendumRowHead}>
+        <span className={styles.addendumRowLabel}>{label}</span>
         <button
           type="button"
           className="button addendum-row__remove"
@@ -247,7 +248,7 @@ function AddendumRow({
           <Trash2 size={18} aria-hidden="true" /> Remove
         </button>
       </div>
-      <p className="addendum-row__change" id={`${inputId}-change`}>
+      <p className={styles.addendumRowChange} id={`${inputId}-change`}>
         <span>
           Before: <strong>{formatCaseValue(field, before)}</strong>
         </span>

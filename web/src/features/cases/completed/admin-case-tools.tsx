@@ -8,16 +8,17 @@ import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/lib/api-client';
 import { useOnline } from '@/lib/sync/use-sync';
 import { useAccessHistory, useUnlockCase } from './case-api';
+import styles from './completed.module.css';
 
 export function AdminCaseTools({ caseId, completed }: { caseId: string; completed: boolean }) {
   const online = useOnline();
   return (
-    <section className="card completed-card" aria-labelledby="admin-case-tools-heading">
+    <section className={`card ${styles.completedCard}`} aria-labelledby="admin-case-tools-heading">
       <h2 id="admin-case-tools-heading" className="case-section__title">
         Administrator
       </h2>
       {!online ? (
-        <p className="completed-offline" role="status">
+        <p className={styles.completedOffline} role="status">
           <CloudOff size={20} aria-hidden="true" /> Unlocking a case and its access history need a
           connection to the server.
         </p>
@@ -40,7 +41,7 @@ function UnlockCase({ caseId }: { caseId: string }) {
 
   if (unlock.isSuccess) {
     return (
-      <p className="completed-success" role="status">
+      <p className={styles.completedSuccess} role="status">
         Case {caseId} is unlocked on the server. This device reopens it after its next sync; other
         devices when they next sync.
       </p>
@@ -64,8 +65,8 @@ function UnlockCase({ caseId }: { caseId: string }) {
     unlock.mutate(parsed.data.reason);
   };
   return (
-    <form className="unlock-form" onSubmit={submit} noValidate aria-labelledby="unlock-title">
-      <h3 id="unlock-title" className="completed-subtitle">
+    <form className={styles.unlockForm} onSubmit={submit} noValidate aria-labelledby="unlock-title">
+      <h3 id="unlock-title" className={styles.completedSubtitle}>
         Unlock case
       </h3>
       <p className="field__hint">
@@ -97,7 +98,7 @@ function UnlockCase({ caseId }: { caseId: string }) {
           Could not unlock: {errorMessage(unlock.error)}
         </p>
       ) : null}
-      <div className="addendum-form__actions">
+      <div className={styles.addendumFormActions}>
         <button type="button" className="button button--secondary" onClick={() => setOpen(false)}>
           Cancel
         </button>
@@ -137,8 +138,8 @@ function AccessHistory({ caseId }: { caseId: string }) {
     );
   }
   return (
-    <div className="access-history">
-      <h3 className="completed-subtitle">Access history</h3>
+    <div className={styles.accessHistory}>
+      <h3 className={styles.completedSubtitle}>Access history</h3>
       {history.isPending ? (
         <p role="status">Loading the access history…</p>
       ) : history.isError ? (
@@ -155,16 +156,16 @@ function AccessHistory({ caseId }: { caseId: string }) {
           </button>
         </div>
       ) : entries.length === 0 ? (
-        <p className="completed-empty">No access recorded yet.</p>
+        <p className={styles.completedEmpty}>No access recorded yet.</p>
       ) : (
         <>
           <div
-            className="access-history__wrap"
+            className={styles.accessHistoryWrap}
             role="region"
             aria-label="Access history entries"
             tabIndex={0}
           >
-            <table className="access-history__table">
+            <table className={styles.accessHistoryTable}>
               <thead>
                 <tr>
                   <th scope="col">When</th>
@@ -179,7 +180,7 @@ function AccessHistory({ caseId }: { caseId: string }) {
                     <td>
                       {formatDateTime(entry.occurredAt ?? entry.at, entry.at)}
                       {entry.occurredAt && entry.occurredAt !== entry.at ? (
-                        <span className="access-history__note">
+                        <span className={styles.accessHistoryNote}>
                           {' '}
                           (on a device; synced {formatDateTime(entry.at)})
                         </span>
@@ -189,7 +190,7 @@ function AccessHistory({ caseId }: { caseId: string }) {
                     <td>
                       {what(entry)}
                       {entry.reason ? (
-                        <span className="access-history__note"> Reason: {entry.reason}</span>
+                        <span className={styles.accessHistoryNote}> Reason: {entry.reason}</span>
                       ) : null}
                     </td>
                     <td>
@@ -212,7 +213,7 @@ function AccessHistory({ caseId }: { caseId: string }) {
               {history.isFetchingNextPage ? 'Loading…' : 'Show older entries'}
             </button>
           ) : (
-            <p className="completed-empty">That is the whole history.</p>
+            <p className={styles.completedEmpty}>That is the whole history.</p>
           )}
         </>
       )}

@@ -22,7 +22,8 @@ import { AdminCaseTools } from './admin-case-tools';
 import { CaseSummary } from './case-summary';
 import { CompletionPanel } from './completion-panel';
 import { HandoverCard, type HandoverCardProps } from './handover-card';
-import './completed.css';
+import styles from './completed.module.css';
+import { cx } from '@/lib/cx';
 
 export interface CaseRecordViewProps {
   record: LocalCase & { caseId: string };
@@ -107,21 +108,21 @@ export function CaseRecordView({
   const liveAddenda = (addenda ?? []).filter((a) => !a.deletedAt);
 
   return (
-    <div className="completed">
+    <div className={styles.completed}>
       <section
-        className={`card completed-status${completed ? ' completed-status--locked' : ''}`}
+        className={cx('card', styles.completedStatus, completed && styles.completedStatusLocked)}
         aria-label="Case status"
       >
         {completed ? (
-          <p className="completed-status__badge">
+          <p className={styles.completedStatusBadge}>
             <Lock size={22} aria-hidden="true" /> Completed and locked
           </p>
         ) : (
-          <p className="completed-status__badge">
+          <p className={styles.completedStatusBadge}>
             <PencilLine size={22} aria-hidden="true" /> In progress
           </p>
         )}
-        <p className="completed-status__meta">
+        <p className={styles.completedStatusMeta}>
           {completed
             ? `Completed ${formatDateTime(record.completedAt, '(time not known yet)')}. Read-only: corrections are addenda.`
             : `Started ${formatDateTime(record.createdAt, '(time not known yet)')}.`}
@@ -140,8 +141,8 @@ export function CaseRecordView({
       />
 
       {completed || liveAddenda.length > 0 ? (
-        <section className="card completed-card" aria-labelledby="addenda-heading">
-          <div className="completed-card__head">
+        <section className={`card ${styles.completedCard}`} aria-labelledby="addenda-heading">
+          <div className={styles.completedCardHead}>
             <h2 id="addenda-heading" className="case-section__title">
               Addenda
             </h2>
@@ -169,7 +170,10 @@ export function CaseRecordView({
 
       <CaseSummary record={record} caseId={record.caseId} editable={!completed && onDevice} />
 
-      <section className="card completed-card" aria-labelledby="completed-vitals-heading">
+      <section
+        className={`card ${styles.completedCard}`}
+        aria-labelledby="completed-vitals-heading"
+      >
         <h2 id="completed-vitals-heading" className="case-section__title">
           Vital signs
         </h2>

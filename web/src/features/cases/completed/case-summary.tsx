@@ -14,6 +14,8 @@ import { CASE_FIELD_DEFAULTS, type CaseField } from '@rescuelog/sync-protocol/re
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { LocalCase } from '../data/use-case';
+import styles from './completed.module.css';
+import { cx } from '@/lib/cx';
 
 /** Nothing worth showing: empty, or still the default of an always-set field (an unticked box). */
 export function isUnanswered(field: CaseField, value: unknown): boolean {
@@ -35,12 +37,12 @@ export function CaseSummary({
   const [showAll, setShowAll] = useState(false);
   const toggleId = useId();
   return (
-    <section className="card completed-card" aria-labelledby="case-record-heading">
-      <div className="completed-card__head">
+    <section className={`card ${styles.completedCard}`} aria-labelledby="case-record-heading">
+      <div className={styles.completedCardHead}>
         <h2 id="case-record-heading" className="case-section__title">
           Case record
         </h2>
-        <label className="completed-toggle" htmlFor={toggleId}>
+        <label className={styles.completedToggle} htmlFor={toggleId}>
           <input
             id={toggleId}
             type="checkbox"
@@ -84,9 +86,9 @@ function StepSummary({
   const shown = showAll ? fields : fields.filter((f) => !isUnanswered(f, record[f]));
   const headingId = `summary-${step}`;
   return (
-    <section className="summary-step" aria-labelledby={headingId}>
-      <div className="summary-step__head">
-        <h3 id={headingId} className="summary-step__title">
+    <section className={styles.summaryStep} aria-labelledby={headingId}>
+      <div className={styles.summaryStepHead}>
+        <h3 id={headingId} className={styles.summaryStepTitle}>
           {title}
         </h3>
         {editable ? (
@@ -100,16 +102,16 @@ function StepSummary({
         ) : null}
       </div>
       {shown.length === 0 ? (
-        <p className="summary-step__empty">Nothing recorded on this step.</p>
+        <p className={styles.summaryStepEmpty}>Nothing recorded on this step.</p>
       ) : (
-        <dl className="summary-list">
+        <dl className={styles.summaryList}>
           {shown.map((field) => {
             const value = record[field];
             const empty = isUnanswered(field, value);
             return (
               <div
                 key={field}
-                className={`summary-list__row${empty ? ' summary-list__row--empty' : ''}`}
+                className={cx(styles.summaryListRow, empty && styles.summaryListRowEmpty)}
               >
                 <dt>{CASE_FIELD_LABELS[field]}</dt>
                 <dd>

@@ -15,6 +15,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/lib/toast-store';
 import { completeCase } from '../data/case-writes';
 import type { LocalCase, LocalVitalSign } from '../data/use-case';
+import styles from './completed.module.css';
 
 export function completionProblems(
   record: Partial<LocalCase>,
@@ -75,11 +76,14 @@ export function CompletionPanel({
   };
 
   return (
-    <section className="card completed-card completion" aria-labelledby="completion-heading">
+    <section
+      className={`card ${styles.completedCard} completion`}
+      aria-labelledby="completion-heading"
+    >
       <h2 id="completion-heading" className="case-section__title">
         Complete case
       </h2>
-      <p className="completion__note">
+      <p className={styles.completionNote}>
         Everything is saved on this device as you go, so the case can stay in progress and be
         finished later. Completing it locks the record; corrections after that are addenda with a
         reason.
@@ -88,13 +92,13 @@ export function CompletionPanel({
       {problems === null ? (
         <p role="status">Checking the record…</p>
       ) : problems.length === 0 ? (
-        <p className="completion__ready" role="status">
+        <p className={styles.completionReady} role="status">
           <CheckCircle2 size={22} aria-hidden="true" /> Everything needed to complete this case is
           recorded.
         </p>
       ) : (
-        <div className="completion__problems">
-          <h3 ref={headingRef} tabIndex={-1} className="completion__problems-title">
+        <div className={styles.completionProblems}>
+          <h3 ref={headingRef} tabIndex={-1} className={styles.completionProblemsTitle}>
             <AlertTriangle size={20} aria-hidden="true" />{' '}
             {problems.length === 1
               ? '1 thing to finish'
@@ -103,13 +107,13 @@ export function CompletionPanel({
           </h3>
           {CASE_STEPS.filter((s) => problems.some((p) => p.step === s.key)).map((step) => (
             <div key={step.key} className="completion__step">
-              <h4 className="completion__step-title">{step.title}</h4>
-              <ul className="completion__list">
+              <h4 className={styles.completionStepTitle}>{step.title}</h4>
+              <ul className={styles.completionList}>
                 {problems
                   .filter((p) => p.step === step.key)
                   .map((p) => (
                     <li key={p.field}>
-                      <Link to={problemHref(p, record.caseId)} className="completion__link">
+                      <Link to={problemHref(p, record.caseId)} className={styles.completionLink}>
                         {p.message}
                       </Link>
                     </li>
@@ -128,7 +132,7 @@ export function CompletionPanel({
 
       <button
         type="button"
-        className="button button--primary completion__button"
+        className={`button button--primary ${styles.completionButton}`}
         onClick={start}
         disabled={busy || problems === null}
       >

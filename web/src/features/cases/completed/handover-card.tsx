@@ -8,6 +8,7 @@ import { FileDown, FileJson, Printer } from 'lucide-react';
 import { useState } from 'react';
 import { recordCaseAccess } from '../data/case-writes';
 import { HandoverView } from './handover-view';
+import styles from './completed.module.css';
 
 export interface HandoverCardProps {
   caseUuid: string;
@@ -80,12 +81,15 @@ export function HandoverCard({
   };
 
   return (
-    <section className="card completed-card handover-card" aria-labelledby="handover-heading">
+    <section
+      className={`card ${styles.completedCard} handover-card`}
+      aria-labelledby="handover-heading"
+    >
       <h2 id="handover-heading" className="case-section__title">
         Handover summary
       </h2>
       <div className="case-columns case-columns--3">
-        <div className="handover-actions__item">
+        <div className={styles.handoverActionsItem}>
           <button
             type="button"
             className="button button--primary"
@@ -98,7 +102,7 @@ export function HandoverCard({
             Prints this summary on one page.
           </p>
         </div>
-        <div className="handover-actions__item">
+        <div className={styles.handoverActionsItem}>
           <button
             type="button"
             className="button button--secondary"
@@ -114,7 +118,7 @@ export function HandoverCard({
             PDF” as the printer gives the same page.)
           </p>
         </div>
-        <div className="handover-actions__item">
+        <div className={styles.handoverActionsItem}>
           <button
             type="button"
             className="button button--secondary"
@@ -132,7 +136,7 @@ export function HandoverCard({
       </div>
       {message ? (
         <p
-          className={message.tone === 'ok' ? 'completed-success' : 'field__error'}
+          className={message.tone === 'ok' ? styles.completedSuccess : 'field__error'}
           role={message.tone === 'ok' ? 'status' : 'alert'}
         >
           {message.text}

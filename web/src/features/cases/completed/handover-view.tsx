@@ -2,15 +2,16 @@
 // Background, Assessment, Recommendation) built by buildHandover from what is held now. The
 // print style sheet (completed.css, @media print) prints this block alone, on one A4 page.
 import type { Handover } from '@rescuelog/sync-protocol/case/handover';
+import styles from './completed.module.css';
 
 export function HandoverView({ handover }: { handover: Handover }) {
   return (
-    <article className="handover" aria-labelledby="handover-title">
+    <article className={styles.handover} aria-labelledby="handover-title">
       <header className="handover__header">
-        <h3 id="handover-title" className="handover__title">
+        <h3 id="handover-title" className={styles.handoverTitle}>
           {handover.title}
         </h3>
-        <p className="handover__meta">Generated {handover.generatedAt} (South African time)</p>
+        <p className={styles.handoverMeta}>Generated {handover.generatedAt} (South African time)</p>
       </header>
       {handover.sections.map((section) => (
         <section
@@ -18,18 +19,18 @@ export function HandoverView({ handover }: { handover: Handover }) {
           className="handover__section"
           aria-labelledby={`handover-${section.key}`}
         >
-          <h4 id={`handover-${section.key}`} className="handover__section-title">
-            <span className="handover__letter" aria-hidden="true">
+          <h4 id={`handover-${section.key}`} className={styles.handoverSectionTitle}>
+            <span className={styles.handoverLetter} aria-hidden="true">
               {section.title.charAt(0)}
             </span>
             {section.title}
           </h4>
           {section.lines.length === 0 ? (
-            <p className="handover__empty">Nothing recorded</p>
+            <p className={styles.handoverEmpty}>Nothing recorded</p>
           ) : (
-            <dl className="handover__lines">
+            <dl className={styles.handoverLines}>
               {section.lines.map((line, i) => (
-                <div key={`${line.label}-${String(i)}`} className="handover__line">
+                <div key={`${line.label}-${String(i)}`} className={styles.handoverLine}>
                   <dt>{line.label}</dt>
                   <dd>{line.value}</dd>
                 </div>
@@ -38,7 +39,7 @@ export function HandoverView({ handover }: { handover: Handover }) {
           )}
         </section>
       ))}
-      <footer className="handover__footer">
+      <footer className={styles.handoverFooter}>
         Confidential patient information (POPIA). Case {handover.caseId}.
       </footer>
     </article>

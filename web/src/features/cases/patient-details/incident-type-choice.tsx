@@ -9,6 +9,7 @@ import {
   otherIncidentType,
   readIncidentType,
 } from './options';
+import styles from './patient-details.module.css';
 
 export function IncidentTypeChoice({ required }: { required: boolean }) {
   const { record, readOnly, save } = useCaseForm();
@@ -24,7 +25,7 @@ export function IncidentTypeChoice({ required }: { required: boolean }) {
   const otherId = `${caseFieldId('incidentType')}-description`;
 
   return (
-    <div className="case-wide incident-type">
+    <div className={`case-wide ${styles.incidentType}`}>
       <ChoiceGroup
         name={caseFieldId('incidentType')}
         legend="Incident type"

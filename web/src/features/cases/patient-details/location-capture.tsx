@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useAutosaveDraft } from '../components/case-controls';
 import { caseFieldId, useCaseForm } from '../components/case-form';
 import { LOCATE_FAILURE_MESSAGES, LOW_ACCURACY_METRES, useGeolocation } from './use-geolocation';
+import styles from './patient-details.module.css';
 
 type CoordinateField = 'incidentLatitude' | 'incidentLongitude';
 
@@ -87,10 +88,10 @@ export function LocationCapture() {
       <p className="case-field__label" id="location-capture-title">
         GPS position
       </p>
-      <div className="location-capture__actions">
+      <div className={styles.captureActions}>
         <button
           type="button"
-          className="button button--primary location-capture__locate"
+          className={`button button--primary ${styles.locate}`}
           disabled={readOnly || locating}
           aria-describedby="location-capture-hint"
           aria-busy={locating || undefined}
@@ -100,7 +101,7 @@ export function LocationCapture() {
           }}
         >
           {locating ? (
-            <span className="spinner__circle location-capture__spinner" aria-hidden="true" />
+            <span className={`spinner__circle ${styles.spinner}`} aria-hidden="true" />
           ) : (
             <Crosshair size={22} aria-hidden="true" />
           )}
@@ -123,7 +124,7 @@ export function LocationCapture() {
       <div aria-live="polite">
         {state.status === 'found' ? (
           <p
-            className={`location-capture__note case-callout case-callout--compact ${state.accuracy > LOW_ACCURACY_METRES ? 'case-callout--warning' : 'case-callout--success'}`}
+            className={`${styles.captureNote} case-callout case-callout--compact ${state.accuracy > LOW_ACCURACY_METRES ? 'case-callout--warning' : 'case-callout--success'}`}
           >
             <MapPin size={18} aria-hidden="true" /> Position captured, accurate to about{' '}
             {Math.round(state.accuracy)} m
@@ -135,7 +136,7 @@ export function LocationCapture() {
       </div>
       {state.status === 'failed' ? (
         <p
-          className="location-capture__note case-callout case-callout--compact case-callout--danger"
+          className={`${styles.captureNote} case-callout case-callout--compact case-callout--danger`}
           role="alert"
         >
           {LOCATE_FAILURE_MESSAGES[state.reason]}
@@ -143,14 +144,14 @@ export function LocationCapture() {
       ) : null}
       {saveProblem ? (
         <p
-          className="location-capture__note case-callout case-callout--compact case-callout--danger"
+          className={`${styles.captureNote} case-callout case-callout--compact case-callout--danger`}
           role="alert"
         >
           {saveProblem}
         </p>
       ) : null}
 
-      <div className="location-capture__coords">
+      <div className={styles.coords}>
         <CoordinateInput field="incidentLatitude" label="Latitude" />
         <CoordinateInput field="incidentLongitude" label="Longitude" />
       </div>
@@ -163,7 +164,7 @@ export function LocationCapture() {
       {hasPosition && !readOnly ? (
         <button
           type="button"
-          className="button location-capture__clear"
+          className={`button ${styles.clear}`}
           onClick={() => {
             cancel();
             void save({ incidentLatitude: null, incidentLongitude: null });

@@ -13,7 +13,7 @@ import { useUser } from '@/lib/auth';
 import { localDatabaseAvailable } from '@/lib/sync/sync-session';
 import { useSyncSession } from '@/lib/sync/use-sync';
 import { createCase } from '../data/case-writes';
-import './patient-details.css';
+import styles from './patient-details.module.css';
 
 function HomeLink() {
   return (
@@ -124,8 +124,8 @@ export function NewCaseScreen() {
     );
   }
   return (
-    <main className="page-center new-case" aria-busy="true">
-      <h1 className="new-case__title">Starting a new case…</h1>
+    <main className={`page-center ${styles.newCase}`} aria-busy="true">
+      <h1 className={styles.newCaseTitle}>Starting a new case…</h1>
       <Spinner label="Creating the case on this device" />
     </main>
   );

@@ -19,7 +19,6 @@ import { useCaseForm } from '../components/case-form';
 import { IncidentTypeChoice } from './incident-type-choice';
 import { LocationCapture } from './location-capture';
 import { GENDER_OPTIONS } from './options';
-import './patient-details.css';
 
 const isRequired = (field: CompletionField) => REQUIRED_FOR_COMPLETION.includes(field);
 

@@ -18,6 +18,7 @@ import {
 import type { CaseFields } from '@rescuelog/sync-protocol/records/case';
 import { useEffect, useRef, useState } from 'react';
 import { caseFieldId, useCaseForm } from '../components/case-form';
+import styles from './primary-survey.module.css';
 
 type Part = 'eye' | 'verbal' | 'motor';
 
@@ -99,8 +100,8 @@ function ScalePicker({
       id={id}
       aria-describedby={hint ? `${id}-hint` : undefined}
     >
-      <legend className="case-field__label gcs-scale__legend">
-        <span className="gcs-scale__letter" aria-hidden="true">
+      <legend className={`case-field__label ${styles.scaleLegend}`}>
+        <span className={styles.scaleLetter} aria-hidden="true">
           {letter}
         </span>{' '}
         {legend}
@@ -110,11 +111,15 @@ function ScalePicker({
           {hint}
         </p>
       ) : null}
-      <div className="gcs-scale__options">
+      <div className={styles.scaleOptions}>
         {options.map((option) => {
           const optionId = `${name}-${String(option.score)}`;
           return (
-            <label key={option.score} className="case-choice__option gcs-option" htmlFor={optionId}>
+            <label
+              key={option.score}
+              className={`case-choice__option ${styles.gcsOption}`}
+              htmlFor={optionId}
+            >
               <input
                 id={optionId}
                 type="radio"
@@ -123,7 +128,7 @@ function ScalePicker({
                 disabled={readOnly}
                 onChange={() => onPick(option.score)}
               />
-              <span className="gcs-option__score" aria-hidden="true">
+              <span className={styles.optionScore} aria-hidden="true">
                 {option.score}
               </span>
               <span className="case-choice__text">
@@ -138,7 +143,7 @@ function ScalePicker({
         })}
         {part === 'verbal' ? (
           <label
-            className="case-choice__option gcs-option"
+            className={`case-choice__option ${styles.gcsOption}`}
             htmlFor={caseFieldId('gcsVerbalIntubated')}
           >
             <input
@@ -149,7 +154,7 @@ function ScalePicker({
               disabled={readOnly}
               onChange={() => onPick('T')}
             />
-            <span className="gcs-option__score" aria-hidden="true">
+            <span className={styles.optionScore} aria-hidden="true">
               T
             </span>
             <span className="case-choice__text">
@@ -194,21 +199,21 @@ export function GcsPicker() {
   const summary = formatGcs(current);
   const total = computeGcsTotal(current);
   return (
-    <div className="gcs case-wide">
-      <div className="gcs__score">
-        <span className="gcs__score-label" id="gcs-score-label">
+    <div className={`${styles.gcs} case-wide`}>
+      <div className={styles.score}>
+        <span className={styles.scoreLabel} id="gcs-score-label">
           GCS
         </span>
         <output
           id={caseFieldId('gcsTotal')}
-          className="gcs__score-value"
+          className={styles.scoreValue}
           aria-labelledby="gcs-score-label"
           aria-live="polite"
         >
           {summary === '' ? 'Not scored' : summary}
         </output>
         {!isGcsEmpty(current) && total === null ? (
-          <span className="gcs__score-note">Score all three for a total</span>
+          <span className={styles.scoreNote}>Score all three for a total</span>
         ) : null}
       </div>
       {error ? (
@@ -216,7 +221,7 @@ export function GcsPicker() {
           {error}
         </p>
       ) : null}
-      <div className="gcs__scales">
+      <div className={styles.scales}>
         <ScalePicker
           part="eye"
           letter="E"

@@ -21,6 +21,7 @@ import {
   OTHER,
   withRecorded,
 } from './primary-survey-options';
+import styles from './primary-survey.module.css';
 
 const DETAIL_FIELDS = [
   'hemorrhagingLocation',
@@ -92,7 +93,7 @@ export function HemorrhageSection() {
             <CaseTextField field="hemorrhagingInterventionOther" label="Other intervention" />
           ) : null}
           {showTourniquetTime ? (
-            <div className="case-wide primary-tourniquet">
+            <div className={`case-wide ${styles.tourniquet}`}>
               <CaseTimeField
                 field="tourniquetApplicationTime"
                 label="Tourniquet applied at"

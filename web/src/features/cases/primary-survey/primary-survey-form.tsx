@@ -16,7 +16,6 @@ import {
   withRecordedChoice,
 } from './primary-survey-options';
 import { TriageChoice } from './triage-choice';
-import './primary-survey.css';
 
 export function PrimarySurveyForm() {
   const { record } = useCaseForm();

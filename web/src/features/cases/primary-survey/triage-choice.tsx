@@ -4,6 +4,8 @@
 import { useState } from 'react';
 import { caseFieldId, useCaseForm } from '../components/case-form';
 import { SATS_TRIAGE } from './primary-survey-options';
+import styles from './primary-survey.module.css';
+import { cx } from '@/lib/cx';
 
 export function TriageChoice({ required }: { required?: boolean }) {
   const { record, readOnly, save } = useCaseForm();
@@ -26,11 +28,15 @@ export function TriageChoice({ required }: { required?: boolean }) {
         Colour and urgency of care.
         {!known ? ` Recorded as ${value ?? ''}.` : null}
       </p>
-      <div className="triage-options">
+      <div className={styles.triageOptions}>
         {SATS_TRIAGE.map((option) => {
           const id = `${name}-${option.value}`;
           return (
-            <label key={option.value} className="case-choice__option triage-option" htmlFor={id}>
+            <label
+              key={option.value}
+              className={`case-choice__option ${styles.triageOption}`}
+              htmlFor={id}
+            >
               <input
                 id={id}
                 type="radio"
@@ -39,7 +45,7 @@ export function TriageChoice({ required }: { required?: boolean }) {
                 disabled={readOnly}
                 onChange={() => write(option.value)}
               />
-              <span className={`triage-badge triage-badge--${option.value.toLowerCase()}`}>
+              <span className={cx(styles.triageBadge, styles[option.value.toLowerCase()])}>
                 {option.value}
               </span>
               <span className="case-choice__text">{option.description}</span>

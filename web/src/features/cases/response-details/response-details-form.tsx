@@ -21,7 +21,7 @@ import { useCaseForm } from '../components/case-form';
 import { COMMON_HOSPITALS, TRANSPORT_PRIORITY_OPTIONS } from './options';
 import type { ResponseTimeField } from '@rescuelog/sync-protocol/case/completion';
 import { timeOrderWarnings } from './time-order';
-import './response-details.css';
+import styles from './response-details.module.css';
 
 const isRequired = (field: CompletionField) => REQUIRED_FOR_COMPLETION.includes(field);
 const HOSPITALS_LIST_ID = 'receiving-hospital-suggestions';
@@ -59,7 +59,7 @@ export function ResponseDetailsForm({ caseId }: { caseId: string }) {
           <>
             {hint}
             {warning ? (
-              <strong className="response-times__warning">
+              <strong className={styles.timeWarning}>
                 <AlertTriangle size={16} aria-hidden="true" /> {warning.message}
               </strong>
             ) : null}
@@ -113,7 +113,10 @@ export function ResponseDetailsForm({ caseId }: { caseId: string }) {
           />
         </div>
         {refused ? (
-          <div className="case-wide case-callout case-callout--info response-refusal" role="note">
+          <div
+            className={`case-wide case-callout case-callout--info ${styles.refusal}`}
+            role="note"
+          >
             <Info size={20} aria-hidden="true" />
             <p>
               No receiving hospital or priority is needed. Record the reason for the refusal, the

@@ -5,6 +5,8 @@ import { ChevronRight, CloudOff } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { STATUS_LABELS } from './case-search-form';
+import styles from './case-search.module.css';
+import { cx } from '@/lib/cx';
 
 /**
  * Where a case opens: an in-progress case on this device resumes at the primary survey; a
@@ -39,32 +41,30 @@ export function CaseResultCard({
   const responder = responderText(c);
   return (
     <li>
-      <Link to={caseResultLink(c, onDevice)} className="case-card">
-        <span className="case-card__main">
-          <span className="case-card__top">
-            <span className="case-card__id">{c.caseId}</span>
+      <Link to={caseResultLink(c, onDevice)} className={styles.card}>
+        <span className={styles.cardMain}>
+          <span className={styles.cardTop}>
+            <span className={styles.cardId}>{c.caseId}</span>
             <span className={`pill ${inProgress ? 'pill--progress' : 'pill--done'}`}>
               {STATUS_LABELS[c.status]}
             </span>
           </span>
-          <span
-            className={`case-card__patient${c.patientName ? '' : ' case-card__patient--unknown'}`}
-          >
+          <span className={cx(styles.cardPatient, !c.patientName && styles.cardPatientUnknown)}>
             {c.patientName || 'Unknown patient'}
           </span>
-          <span className="case-card__type">{c.incidentType || 'Unknown Incident'}</span>
-          <span className="case-card__meta">
+          <span className={styles.cardType}>{c.incidentType || 'Unknown Incident'}</span>
+          <span className={styles.cardMeta}>
             <span>{formatDateTime(c.createdAt)}</span>
             {responder ? <span>{responder}</span> : null}
           </span>
           {pending ? (
-            <span className="case-card__sync">
+            <span className={styles.cardSync}>
               <CloudOff aria-hidden="true" size={16} />
               Not yet synced
             </span>
           ) : null}
         </span>
-        <ChevronRight aria-hidden="true" size={24} className="case-card__chevron" />
+        <ChevronRight aria-hidden="true" size={24} className={styles.cardChevron} />
       </Link>
     </li>
   );

@@ -7,6 +7,7 @@ import { ChevronDown, ChevronUp, Search, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { INCIDENT_TYPE_OPTIONS } from '../patient-details/options';
 import type { FilterKey } from './search-params';
+import styles from './case-search.module.css';
 
 export const STATUS_LABELS: Record<CaseStatus, string> = {
   in_progress: 'In Progress',
@@ -158,13 +159,13 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
 
   return (
     <form
-      className="card case-search-form"
+      className={`card ${styles.form}`}
       role="search"
       aria-label="Filter cases"
       noValidate
       onSubmit={submit}
     >
-      <div className="case-search-form__grid">
+      <div className={styles.formGrid}>
         {textField('caseId', 'Case number', {
           placeholder: 'e.g. C-2611-7Q4M',
           autoCapitalize: 'characters',
@@ -191,7 +192,7 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
           </select>
           <FieldError id={`${fieldId('status')}-error`} message={errorOf('status')} />
         </div>
-        <label className="case-search-form__check" htmlFor={fieldId('mine')}>
+        <label className={styles.formCheck} htmlFor={fieldId('mine')}>
           <input
             id={fieldId('mine')}
             type="checkbox"
@@ -202,7 +203,7 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
         </label>
       </div>
 
-      <div id={`${id}-more`} className="case-search-form__grid" hidden={!moreOpen}>
+      <div id={`${id}-more`} className={styles.formGrid} hidden={!moreOpen}>
         <div className="field">
           <label className="field__label" htmlFor={fieldId('incidentType')}>
             Incident type
@@ -229,7 +230,7 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
         {dateField('to', 'Date to')}
       </div>
 
-      <div className="case-search-form__actions">
+      <div className={styles.formActions}>
         <button
           type="button"
           className="button button--secondary"
@@ -248,7 +249,7 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
           <X aria-hidden="true" size={20} />
           Clear filters
         </button>
-        <button type="submit" className="button button--primary case-search-form__submit">
+        <button type="submit" className={`button button--primary ${styles.formSubmit}`}>
           <Search aria-hidden="true" size={20} />
           Search
         </button>

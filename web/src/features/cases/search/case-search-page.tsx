@@ -26,7 +26,7 @@ import { CaseResultCard } from './case-result-card';
 import { CaseSearchForm } from './case-search-form';
 import { filtersToParams, readFilters } from './search-params';
 import { useServerCaseSearch } from './use-server-case-search';
-import './case-search.css';
+import styles from './case-search.module.css';
 
 /** Device results are shown this many at a time (5,000 cards at once would be slow). */
 export const DEVICE_PAGE_SIZE = 50;
@@ -117,22 +117,22 @@ export function CaseSearchPage() {
           <h1 className="app-header__title">Cases Logged</h1>
         </div>
       </header>
-      <main className="page case-search">
+      <main className={`page ${styles.search}`}>
         <CaseSearchForm key={paramsKey} filters={filters} errors={errors} onSearch={search} />
 
         {seesOnlyOwn ? (
-          <p className="case-search__notice case-search__notice--info">
+          <p className={`${styles.notice} ${styles.noticeInfo}`}>
             <Info aria-hidden="true" size={20} />
             You can see only the cases you logged.
           </p>
         ) : null}
         {!online ? (
-          <p className="case-search__notice case-search__notice--warning" role="status">
+          <p className={`${styles.notice} ${styles.noticeWarning}`} role="status">
             <CloudOff aria-hidden="true" size={20} />
             Offline — showing cases on this device
           </p>
         ) : server.isError ? (
-          <div className="case-search__notice case-search__notice--danger" role="alert">
+          <div className={`${styles.notice} ${styles.noticeDanger}`} role="alert">
             <AlertTriangle aria-hidden="true" size={20} />
             <p>
               Cases could not be loaded from the server ({errorMessage(server.error)}).
@@ -147,13 +147,13 @@ export function CaseSearchPage() {
             </button>
           </div>
         ) : server.isPending && device ? (
-          <p className="case-search__notice case-search__notice--info" role="status">
-            <span className="case-search__busy" aria-hidden="true" />
+          <p className={`${styles.notice} ${styles.noticeInfo}`} role="status">
+            <span className={styles.busy} aria-hidden="true" />
             Showing cases on this device while the server answers…
           </p>
         ) : null}
         {device && device.unreadable > 0 ? (
-          <p className="case-search__notice case-search__notice--warning">
+          <p className={`${styles.notice} ${styles.noticeWarning}`}>
             <AlertTriangle aria-hidden="true" size={20} />
             {device.unreadable === 1
               ? '1 case on this device could not be read and is not listed.'
@@ -163,7 +163,7 @@ export function CaseSearchPage() {
         ) : null}
 
         <section
-          className="case-search__results"
+          className={styles.results}
           aria-labelledby="case-results-title"
           aria-busy={results.kind === 'loading' || server.isFetching}
         >
@@ -179,7 +179,7 @@ export function CaseSearchPage() {
             </p>
           ) : (
             <>
-              <p className="case-search__count" role="status">
+              <p className={styles.count} role="status">
                 {countText(results, server.hasNextPage)}
               </p>
               {results.cases.length === 0 ? (
@@ -188,7 +188,7 @@ export function CaseSearchPage() {
                   {hasCaseSearchFilters(filters) ? <p>Try fewer filters, or clear them.</p> : null}
                 </div>
               ) : (
-                <ul className="case-card-list">
+                <ul className={styles.cardList}>
                   {results.cases.map((c) => (
                     <CaseResultCard
                       key={c.caseId}

@@ -4,6 +4,7 @@ import { beFastPositive } from '@rescuelog/sync-protocol/case/completion';
 import { AlertTriangle } from 'lucide-react';
 import { CaseSection, CaseTimeField, CaseYesNo } from '../components/case-controls';
 import { useCaseForm } from '../components/case-form';
+import styles from './secondary-survey.module.css';
 
 const SIGNS = [
   {
@@ -41,10 +42,10 @@ export function BeFastSection() {
     <CaseSection title="BE-FAST stroke screen" id="be-fast">
       {positive ? (
         <div className="case-wide">
-          <div className="secondary-stroke" role="alert">
+          <div className={styles.stroke} role="alert">
             <AlertTriangle size={24} aria-hidden="true" />
             <div>
-              <p className="secondary-stroke__title">Possible stroke</p>
+              <p className={styles.strokeTitle}>Possible stroke</p>
               <p>
                 Positive: {present.join(', ')}. Record the time last known well, check blood
                 glucose, and take the patient to a stroke-ready hospital without delay.

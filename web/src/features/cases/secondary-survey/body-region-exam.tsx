@@ -6,6 +6,7 @@ import { BODY_REGIONS, type BodyRegion } from '@rescuelog/sync-protocol/records/
 import { type CaseFields } from '@rescuelog/sync-protocol/records/case';
 import { CaseCheckbox, CaseSection, CaseTextField, ChoiceGroup } from '../components/case-controls';
 import { caseFieldId, useCaseForm } from '../components/case-form';
+import styles from './secondary-survey.module.css';
 
 const FINDING_OPTIONS = [
   { value: false, label: 'Normal' },
@@ -26,8 +27,8 @@ function RegionRow({ region }: { region: BodyRegion }) {
   };
   return (
     <div className={`case-panel${abnormal === true ? ' case-panel--alert' : ''}`}>
-      <h3 className="secondary-region__title">{label}</h3>
-      <div className="secondary-region__controls">
+      <h3 className={styles.regionTitle}>{label}</h3>
+      <div className={styles.regionControls}>
         <CaseCheckbox field={`${region}Examined`} label={`${label} examined`} />
         <ChoiceGroup
           name={caseFieldId(`${region}Abnormal`)}

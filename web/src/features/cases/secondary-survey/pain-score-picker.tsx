@@ -2,6 +2,7 @@
 // says "3 of 11").
 import { useState } from 'react';
 import { caseFieldId, useCaseForm } from '../components/case-form';
+import styles from './secondary-survey.module.css';
 
 const SCORES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
 
@@ -27,15 +28,11 @@ export function PainScorePicker() {
         0 no pain, 10 the worst pain imaginable.
         {value !== null ? ` Recorded: ${String(value)}/10, ${band(value).toLowerCase()}.` : ''}
       </p>
-      <div className="pain-scale">
+      <div className={styles.painScale}>
         {SCORES.map((score) => {
           const id = `${name}-${String(score)}`;
           return (
-            <label
-              key={score}
-              htmlFor={id}
-              className={`pain-scale__option pain-scale__option--${band(score).toLowerCase().replace(' ', '-')}`}
-            >
+            <label key={score} htmlFor={id} className={styles.painOption}>
               <input
                 id={id}
                 type="radio"

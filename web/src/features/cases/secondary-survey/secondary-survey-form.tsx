@@ -29,7 +29,7 @@ import {
   OPQRST,
   SENSORY_FUNCTION,
 } from './secondary-survey-options';
-import './secondary-survey.css';
+import styles from './secondary-survey.module.css';
 
 const JUMPS = [
   { href: '#sample', label: 'SAMPLE' },
@@ -52,7 +52,7 @@ function QuickFill({
   return (
     <button
       type="button"
-      className="button button--secondary secondary-quick"
+      className={`button button--secondary ${styles.quick}`}
       disabled={disabled}
       onClick={onClick}
     >
@@ -66,11 +66,11 @@ export function SecondarySurveyForm({ now = () => new Date() }: { now?: () => Da
   const primaryGcs = formatGcs(gcsPartsOf(record));
   return (
     <div className="case-survey">
-      <nav className="secondary-jumps" aria-label="Parts of the secondary survey">
+      <nav className={styles.jumps} aria-label="Parts of the secondary survey">
         <ul>
           {JUMPS.map((j) => (
             <li key={j.href}>
-              <a href={j.href} className="secondary-jumps__link">
+              <a href={j.href} className={styles.jumpLink}>
                 {j.label}
               </a>
             </li>
@@ -90,7 +90,7 @@ export function SecondarySurveyForm({ now = () => new Date() }: { now?: () => Da
           multiline
         />
         <CaseTextField field="objectiveSymptoms" label="Signs you observed" multiline />
-        <div className="case-field secondary-with-quick">
+        <div className={`case-field ${styles.withQuick}`}>
           <CaseTextField field="allergies" label="A — Allergies" multiline rows={2} />
           <QuickFill
             label={NO_KNOWN_ALLERGIES}
@@ -100,7 +100,7 @@ export function SecondarySurveyForm({ now = () => new Date() }: { now?: () => Da
         </div>
         <CaseTextField field="medications" label="M — Current medications" multiline rows={2} />
         <CaseTextField field="pastHistory" label="P — Past medical history" multiline rows={2} />
-        <div className="case-field secondary-with-quick">
+        <div className={`case-field ${styles.withQuick}`}>
           <CaseTextField
             field="lastMealTime"
             label="L — Last oral intake: when"

@@ -17,7 +17,7 @@ import { useUser } from '@/lib/auth';
 import { CaseCheckbox, CaseSection, CaseTextField } from '../components/case-controls';
 import { useCaseForm } from '../components/case-form';
 import { scopeWarning } from './scope-of-practice';
-import './treatment.css';
+import styles from './treatment.module.css';
 
 const GROUP_KEYS = Object.keys(INTERVENTION_GROUPS) as InterventionGroup[];
 
@@ -55,24 +55,24 @@ export function TreatmentStep() {
         className="card case-section treatment-checklist"
         aria-labelledby="interventions-heading"
       >
-        <div className="treatment-checklist__top">
+        <div className={styles.checklistTop}>
           <h2 id="interventions-heading" className="case-section__title">
             Interventions
           </h2>
-          <p className="treatment-count" role="status">
+          <p className={styles.count} role="status">
             <strong>{ticked}</strong> of {INTERVENTIONS.length} ticked
           </p>
         </div>
-        <div className="treatment-filter">
+        <div className={styles.filter}>
           <label htmlFor={filterId} className="case-field__label">
             Find an intervention
           </label>
-          <div className="treatment-filter__row">
-            <Search size={22} aria-hidden="true" className="treatment-filter__icon" />
+          <div className={styles.filterRow}>
+            <Search size={22} aria-hidden="true" className={styles.filterIcon} />
             <input
               id={filterId}
               type="search"
-              className="input case-input treatment-filter__input"
+              className={`input case-input ${styles.filterInput}`}
               value={filter}
               placeholder="e.g. oxygen, splint, AED"
               autoComplete="off"
@@ -82,7 +82,7 @@ export function TreatmentStep() {
             {filter ? (
               <button
                 type="button"
-                className="button treatment-filter__clear"
+                className={`button ${styles.filterClear}`}
                 onClick={() => setFilter('')}
               >
                 <X size={20} aria-hidden="true" /> Clear
@@ -91,7 +91,7 @@ export function TreatmentStep() {
           </div>
         </div>
         {visibleGroups.length === 0 ? (
-          <p className="treatment-empty" role="status">
+          <p className={styles.empty} role="status">
             No intervention matches “{filter.trim()}”. Describe it under Procedures performed or
             Treatment provided below.
           </p>

@@ -42,7 +42,7 @@ describe('Treatment Provided', { timeout: 30_000 }, () => {
     ]) {
       expect(screen.getByRole('heading', { name: group, level: 2 })).toBeInTheDocument();
     }
-    expect(screen.getByText(/ticked$/, { selector: '.treatment-count' })).toHaveTextContent(
+    expect(screen.getByText(/ticked$/, { selector: '[role="status"]' })).toHaveTextContent(
       `0 of ${String(N)} ticked`,
     );
 
@@ -52,7 +52,7 @@ describe('Treatment Provided', { timeout: 30_000 }, () => {
       expect(screen.getByRole('checkbox', { name: 'Oxygen administered' })).toBeChecked(),
     );
     await waitFor(() =>
-      expect(screen.getByText(/ticked$/, { selector: '.treatment-count' })).toHaveTextContent(
+      expect(screen.getByText(/ticked$/, { selector: '[role="status"]' })).toHaveTextContent(
         `1 of ${String(N)} ticked`,
       ),
     );

@@ -7,7 +7,8 @@ import {
 } from '@rescuelog/sync-protocol/case/vital-ranges';
 import type { VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
 import { flagText } from './vital-display';
-import './vitals.css';
+import styles from './vitals.module.css';
+import { cx } from '@/lib/cx';
 
 export function VitalRangeNote({
   type,
@@ -25,9 +26,13 @@ export function VitalRangeNote({
   const status = value.trim() === '' ? null : classifyVital(type, value, ageYears);
   const flag = flagText(status);
   return (
-    <span className="vital-range" id={id}>
-      {flag ? <span className={`vital-flag vital-flag--${status ?? 'normal'}`}>{flag}</span> : null}
-      {status === 'normal' ? <span className="vital-flag vital-flag--normal">In range</span> : null}
+    <span className={styles.range} id={id}>
+      {flag ? (
+        <span className={cx(styles.flag, styles[`flag-${status ?? 'normal'}`])}>{flag}</span>
+      ) : null}
+      {status === 'normal' ? (
+        <span className={cx(styles.flag, styles['flag-normal'])}>In range</span>
+      ) : null}
       <span className="vital-range__text">
         Normal range ({range.label}): {formatNormalRange(range)}
       </span>

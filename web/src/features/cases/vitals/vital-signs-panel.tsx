@@ -10,7 +10,7 @@ import type { ReadingLike } from './vital-display';
 import { VitalSignsTable } from './vital-signs-table';
 import { VitalTrendCharts } from './vital-trend-chart';
 import { VitalsEntryForm, type Reentry } from './vitals-entry-form';
-import './vitals.css';
+import styles from './vitals.module.css';
 
 export interface VitalSignsPanelProps {
   caseRecord: Pick<LocalCase, 'id' | 'approximateAge' | 'gcsTotal' | 'status'>;
@@ -37,7 +37,7 @@ export function VitalSignsPanel({ caseRecord, readOnly = false }: VitalSignsPane
   };
   return (
     <section
-      className="card case-section vitals"
+      className={`card case-section ${styles.vitals}`}
       id={fieldDomId('vitalSigns')}
       aria-labelledby="vital-signs-heading"
     >
@@ -46,11 +46,11 @@ export function VitalSignsPanel({ caseRecord, readOnly = false }: VitalSignsPane
       </h2>
       {!locked ? <VitalsEntryForm caseRecord={caseRecord} reentry={reentry} /> : null}
       {rows === undefined ? (
-        <p className="vitals-empty" role="status">
+        <p className={styles.empty} role="status">
           Loading readings…
         </p>
       ) : rows.length === 0 ? (
-        <p className="vitals-empty">No vital signs recorded yet.</p>
+        <p className={styles.empty}>No vital signs recorded yet.</p>
       ) : (
         <>
           <VitalSignsTable
@@ -58,7 +58,7 @@ export function VitalSignsPanel({ caseRecord, readOnly = false }: VitalSignsPane
             ageYears={age}
             onVoid={locked ? undefined : voidReading}
           />
-          <h3 className="vitals__subtitle">Trends</h3>
+          <h3 className={styles.subtitle}>Trends</h3>
           <VitalTrendCharts readings={rows} ageYears={age} />
         </>
       )}

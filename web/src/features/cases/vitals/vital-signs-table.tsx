@@ -15,7 +15,8 @@ import {
   vitalLabel,
   type ReadingLike,
 } from './vital-display';
-import './vitals.css';
+import styles from './vitals.module.css';
+import { cx } from '@/lib/cx';
 
 export interface VitalSignsTableProps {
   readings: readonly ReadingLike[];
@@ -41,7 +42,7 @@ export function VitalSignsTable({ readings, ageYears, onVoid }: VitalSignsTableP
   const [voiding, setVoiding] = useState<ReadingLike | null>(null);
   const shown = readings.filter((r) => !r.deletedAt && r.timestamp);
   if (shown.length === 0) {
-    return <p className="vitals-empty">No vital signs recorded yet.</p>;
+    return <p className={styles.empty}>No vital signs recorded yet.</p>;
   }
   const types = typesWithReadings(shown);
   const times = [...new Set(shown.map((r) => r.timestamp ?? ''))].sort();
@@ -50,9 +51,9 @@ export function VitalSignsTable({ readings, ageYears, onVoid }: VitalSignsTableP
 
   return (
     <>
-      <div className="vitals-table-wrap" role="region" aria-labelledby={captionId} tabIndex={0}>
-        <table className="vitals-table">
-          <caption id={captionId} className="vitals-table__caption">
+      <div className={styles.tableWrap} role="region" aria-labelledby={captionId} tabIndex={0}>
+        <table className={styles.table}>
+          <caption id={captionId} className={styles.tableCaption}>
             Readings over time{onVoid ? ' (tap a reading to void it)' : ''}
           </caption>
           <thead>
@@ -62,7 +63,7 @@ export function VitalSignsTable({ readings, ageYears, onVoid }: VitalSignsTableP
                 <th scope="col" key={type}>
                   {vitalLabel(type)}
                   {VITAL_SIGNS[type].unit ? (
-                    <span className="vitals-table__unit"> {VITAL_SIGNS[type].unit}</span>
+                    <span className={styles.tableUnit}> {VITAL_SIGNS[type].unit}</span>
                   ) : null}
                 </th>
               ))}
@@ -71,7 +72,7 @@ export function VitalSignsTable({ readings, ageYears, onVoid }: VitalSignsTableP
           <tbody>
             {times.map((time) => (
               <tr key={time}>
-                <th scope="row" className="vitals-table__time">
+                <th scope="row" className={styles.tableTime}>
                   {timeText(time)}
                 </th>
                 {types.map((type) => {
@@ -121,12 +122,12 @@ function ReadingCell({
 }) {
   if (isVoided(reading)) {
     return (
-      <span className="vitals-reading vitals-reading--void">
+      <span className={cx(styles.reading, styles.readingVoid)}>
         <del>
           <span className="sr-only">Voided: </span>
           {reading.value}
         </del>
-        <span className="vitals-reading__reason">
+        <span className={styles.readingReason}>
           Voided{reading.voidReason ? `: ${reading.voidReason}` : ''}
         </span>
       </span>
@@ -136,23 +137,23 @@ function ReadingCell({
   const flag = flagText(status);
   const content = (
     <>
-      <span className="vitals-reading__value">{reading.value}</span>
+      <span className={styles.readingValue}>{reading.value}</span>
       {flag ? (
         <>
           {' '}
-          <span className={`vital-flag vital-flag--${status ?? 'normal'}`}>{flag}</span>
+          <span className={cx(styles.flag, styles[`flag-${status ?? 'normal'}`])}>{flag}</span>
         </>
       ) : null}
     </>
   );
   if (!onVoid)
     return (
-      <span className={`vitals-reading vitals-reading--${status ?? 'normal'}`}>{content}</span>
+      <span className={cx(styles.reading, styles[`reading-${status ?? 'normal'}`])}>{content}</span>
     );
   return (
     <button
       type="button"
-      className={`vitals-reading vitals-reading--${status ?? 'normal'} vitals-reading--button`}
+      className={cx(styles.reading, styles[`reading-${status ?? 'normal'}`], styles.readingButton)}
       aria-label={`Void ${vitalLabel(reading.type)} ${reading.value}${flag ? ` ${flag}` : ''}, ${time}`}
       onClick={onVoid}
     >
@@ -214,8 +215,8 @@ function VoidDialog({
             It stays on the record, struck through, with your reason. Then enter the right value as
             a new reading.
           </Dialog.Description>
-          <form className="vitals-void" noValidate onSubmit={(e) => void submit(e)}>
-            <div className="vitals-void__quick" role="group" aria-label="Common reasons">
+          <form className={styles.void} noValidate onSubmit={(e) => void submit(e)}>
+            <div className={styles.voidQuick} role="group" aria-label="Common reasons">
               {QUICK_REASONS.map((r) => (
                 <button
                   key={r}

@@ -15,7 +15,8 @@ import {
   vitalLabel,
   type ReadingLike,
 } from './vital-display';
-import './vitals.css';
+import styles from './vitals.module.css';
+import { cx } from '@/lib/cx';
 
 const W = 300;
 const H = 130;
@@ -61,7 +62,7 @@ function marker(p: { x: number; y: number }, status: Point['status'], key: strin
     return (
       <path
         key={key}
-        className="vital-chart__point vital-chart__point--high"
+        className={cx(styles.point, styles.pointHigh)}
         d={`M${p.x} ${p.y - 7} L${p.x + 6} ${p.y + 4} L${p.x - 6} ${p.y + 4} Z`}
       />
     );
@@ -69,11 +70,11 @@ function marker(p: { x: number; y: number }, status: Point['status'], key: strin
     return (
       <path
         key={key}
-        className="vital-chart__point vital-chart__point--low"
+        className={cx(styles.point, styles.pointLow)}
         d={`M${p.x} ${p.y + 7} L${p.x + 6} ${p.y - 4} L${p.x - 6} ${p.y - 4} Z`}
       />
     );
-  return <circle key={key} className="vital-chart__point" cx={p.x} cy={p.y} r={4} />;
+  return <circle key={key} className={styles.point} cx={p.x} cy={p.y} r={4} />;
 }
 
 export interface VitalTrendChartProps {
@@ -90,9 +91,9 @@ export function VitalTrendChart({ type, readings, ageYears }: VitalTrendChartPro
   const title = `${vitalLabel(type)}${unit ? ` (${unit})` : ''}`;
   if (data.length === 0) {
     return (
-      <figure className="vital-chart">
-        <figcaption className="vital-chart__title">{title}</figcaption>
-        <p className="vitals-empty">{summary}</p>
+      <figure className={styles.chart}>
+        <figcaption className={styles.chartTitle}>{title}</figcaption>
+        <p className={styles.empty}>{summary}</p>
       </figure>
     );
   }
@@ -119,7 +120,11 @@ export function VitalTrendChart({ type, readings, ageYears }: VitalTrendChartPro
       ? (PAD.left + W - PAD.right) / 2
       : PAD.left + ((t - first) / (last - first)) * (W - PAD.left - PAD.right);
   const y = (v: number) => PAD.top + ((max - v) / (max - min)) * (H - PAD.top - PAD.bottom);
-  const band = (low: number | undefined, high: number | undefined, className: string) => {
+  const band = (
+    low: number | undefined,
+    high: number | undefined,
+    className: string | undefined,
+  ) => {
     if (low === undefined && high === undefined) return null;
     const top = y(Math.min(high ?? max, max));
     const bottom = y(Math.max(low ?? min, min));
@@ -141,59 +146,52 @@ export function VitalTrendChart({ type, readings, ageYears }: VitalTrendChartPro
       .join(' ');
   const diastolicLine = type === 'bloodPressure' ? line((p) => p.diastolic) : '';
   return (
-    <figure className="vital-chart">
-      <figcaption className="vital-chart__title">{title}</figcaption>
+    <figure className={styles.chart}>
+      <figcaption className={styles.chartTitle}>{title}</figcaption>
       <svg
-        className="vital-chart__svg"
+        className={styles.chartSvg}
         viewBox={`0 0 ${String(W)} ${String(H)}`}
         role="img"
         aria-label={summary}
         preserveAspectRatio="xMidYMid meet"
       >
-        {band(range?.low, range?.high, 'vital-chart__band')}
+        {band(range?.low, range?.high, styles.band)}
         {type === 'bloodPressure' && range?.diastolic
-          ? band(
-              range.diastolic.low,
-              range.diastolic.high,
-              'vital-chart__band vital-chart__band--second',
-            )
+          ? band(range.diastolic.low, range.diastolic.high, cx(styles.band, styles.bandSecond))
           : null}
         <line
-          className="vital-chart__axis"
+          className={styles.axis}
           x1={PAD.left}
           y1={H - PAD.bottom}
           x2={W - PAD.right}
           y2={H - PAD.bottom}
         />
-        <text className="vital-chart__label" x={PAD.left - 4} y={PAD.top + 4} textAnchor="end">
+        <text className={styles.chartLabel} x={PAD.left - 4} y={PAD.top + 4} textAnchor="end">
           {round(max)}
         </text>
-        <text className="vital-chart__label" x={PAD.left - 4} y={H - PAD.bottom} textAnchor="end">
+        <text className={styles.chartLabel} x={PAD.left - 4} y={H - PAD.bottom} textAnchor="end">
           {round(min)}
         </text>
-        <text className="vital-chart__label" x={PAD.left} y={H - 6} textAnchor="start">
+        <text className={styles.chartLabel} x={PAD.left} y={H - 6} textAnchor="start">
           {formatTime(data[0]?.time, '')}
         </text>
         {data.length > 1 ? (
-          <text className="vital-chart__label" x={W - PAD.right} y={H - 6} textAnchor="end">
+          <text className={styles.chartLabel} x={W - PAD.right} y={H - 6} textAnchor="end">
             {formatTime(data[data.length - 1]?.time, '')}
           </text>
         ) : null}
         {data.length > 1 ? (
-          <polyline className="vital-chart__line" points={line((p) => p.value)} />
+          <polyline className={styles.line} points={line((p) => p.value)} />
         ) : null}
         {diastolicLine && data.length > 1 ? (
-          <polyline
-            className="vital-chart__line vital-chart__line--second"
-            points={diastolicLine}
-          />
+          <polyline className={cx(styles.line, styles.lineSecond)} points={diastolicLine} />
         ) : null}
         {data.map((p, i) => marker({ x: x(p.t), y: y(p.value) }, p.status, `v${String(i)}`))}
         {data.map((p, i) =>
           p.diastolic !== undefined ? (
             <circle
               key={`d${String(i)}`}
-              className="vital-chart__point vital-chart__point--second"
+              className={cx(styles.point, styles.pointSecond)}
               cx={x(p.t)}
               cy={y(p.diastolic)}
               r={3}
@@ -201,7 +199,7 @@ export function VitalTrendChart({ type, readings, ageYears }: VitalTrendChartPro
           ) : null,
         )}
       </svg>
-      <p className="vital-chart__summary" aria-hidden="true">
+      <p className={styles.chartSummary} aria-hidden="true">
         {summary.replace(`${vitalLabel(type)} `, '')}
       </p>
     </figure>
@@ -218,9 +216,9 @@ export function VitalTrendCharts({
 }) {
   const live = liveReadings(readings);
   const types = typesWithReadings(live);
-  if (types.length === 0) return <p className="vitals-empty">No readings to chart yet.</p>;
+  if (types.length === 0) return <p className={styles.empty}>No readings to chart yet.</p>;
   return (
-    <div className="vital-charts">
+    <div className={styles.charts}>
       {types.map((type) => (
         <VitalTrendChart key={type} type={type} readings={readings} ageYears={ageYears} />
       ))}

@@ -14,7 +14,8 @@ import { recordVitalSign } from '../data/case-writes';
 import type { LocalCase } from '../data/use-case';
 import { vitalLabel } from './vital-display';
 import { VitalRangeNote } from './vital-range-note';
-import './vitals.css';
+import styles from './vitals.module.css';
+import { cx } from '@/lib/cx';
 
 type SingleType = Exclude<VitalSignType, 'bloodPressure'>;
 
@@ -213,7 +214,7 @@ export function VitalsEntryForm({
     const prefilled =
       field.type === 'gcs' && !gcsTouched && caseGcs !== '' && values.gcs === caseGcs;
     return (
-      <div className="vitals-entry__field" key={field.type}>
+      <div className={styles.entryField} key={field.type}>
         <label className="case-field__label" htmlFor={id}>
           {vitalLabel(field.type)}
           {unitLabel(field.type)}
@@ -221,7 +222,7 @@ export function VitalsEntryForm({
         </label>
         <input
           id={id}
-          className="input case-input vitals-entry__input"
+          className={`input case-input ${styles.entryInput}`}
           type="text"
           inputMode={field.inputMode}
           autoComplete="off"
@@ -232,7 +233,7 @@ export function VitalsEntryForm({
         />
         <span className="case-field__hint" id={`${id}-hint`}>
           {prefilled ? (
-            <span className="vitals-entry__prefill">From the primary survey. </span>
+            <span className={styles.entryPrefill}>From the primary survey. </span>
           ) : null}
           <VitalRangeNote type={field.type} value={values[field.type]} ageYears={age} />
         </span>
@@ -251,34 +252,34 @@ export function VitalsEntryForm({
   return (
     <form
       ref={formRef}
-      className="vitals-entry"
+      className={styles.entry}
       aria-labelledby={`${base}-title`}
       noValidate
       onSubmit={(e) => void submit(e)}
     >
-      <h3 className="vitals-entry__title" id={`${base}-title`}>
+      <h3 className={styles.entryTitle} id={`${base}-title`}>
         Add a set of readings
       </h3>
       <p className="case-field__hint">Fill in what you measured; empty boxes are skipped.</p>
       {reentryNote ? (
-        <p className="vitals-entry__note" role="status">
+        <p className={styles.entryNote} role="status">
           {reentryNote}
         </p>
       ) : null}
-      <div className="vitals-entry__grid">
+      <div className={styles.entryGrid}>
         {BEFORE_BP.map(single)}
         <fieldset
-          className="vitals-entry__field vitals-entry__bp"
+          className={cx(styles.entryField, styles.entryBp)}
           aria-describedby={`${bpId}-hint${errors.bloodPressure ? ` ${bpId}-error` : ''}`}
         >
           <legend className="case-field__label">Blood pressure (mmHg)</legend>
-          <div className="vitals-entry__bp-inputs">
+          <div className={styles.entryBpInputs}>
             <label className="sr-only" htmlFor={bpId}>
               Systolic
             </label>
             <input
               id={bpId}
-              className="input case-input vitals-entry__input"
+              className={`input case-input ${styles.entryInput}`}
               type="text"
               inputMode="numeric"
               autoComplete="off"
@@ -290,7 +291,7 @@ export function VitalsEntryForm({
                 setErrors((er) => ({ ...er, bloodPressure: undefined, form: undefined }));
               }}
             />
-            <span className="vitals-entry__slash" aria-hidden="true">
+            <span className={styles.entrySlash} aria-hidden="true">
               /
             </span>
             <label className="sr-only" htmlFor={`${bpId}-diastolic`}>
@@ -298,7 +299,7 @@ export function VitalsEntryForm({
             </label>
             <input
               id={`${bpId}-diastolic`}
-              className="input case-input vitals-entry__input"
+              className={`input case-input ${styles.entryInput}`}
               type="text"
               inputMode="numeric"
               autoComplete="off"
@@ -328,8 +329,8 @@ export function VitalsEntryForm({
         {AFTER_BP.map(single)}
       </div>
 
-      <div className="vitals-entry__footer">
-        <div className="vitals-entry__time">
+      <div className={styles.entryFooter}>
+        <div className={styles.entryTime}>
           <label className="case-field__label" htmlFor={`${base}-time`}>
             Taken at
           </label>
@@ -369,13 +370,13 @@ export function VitalsEntryForm({
         </div>
         <button
           type="submit"
-          className="button button--primary vitals-entry__save"
+          className={`button button--primary ${styles.entrySave}`}
           disabled={saving}
         >
           {saving ? 'Saving…' : 'Save readings'}
         </button>
       </div>
-      <div role="alert" className="vitals-entry__alert">
+      <div role="alert" className={styles.entryAlert}>
         {errors.form ? (
           <p className="case-field__error">{errors.form}</p>
         ) : errorCount > 0 ? (
@@ -385,7 +386,7 @@ export function VitalsEntryForm({
           </p>
         ) : null}
       </div>
-      <p role="status" className="vitals-entry__saved">
+      <p role="status" className={styles.entrySaved}>
         {saved}
       </p>
     </form>

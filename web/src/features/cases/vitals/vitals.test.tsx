@@ -7,6 +7,7 @@ import { makeUser } from '@/test/fixtures';
 import { deviceOf, outbox, seedCase, wipeDevice } from '../completed/case-test-kit';
 import { recordVitalSign } from '../data/case-writes';
 import { VitalSignsPanel } from './vital-signs-panel';
+import vitals from './vitals.module.css';
 
 const USER = makeUser({ id: 7 });
 
@@ -244,9 +245,9 @@ describe('Vital signs over time', { timeout: 20_000 }, () => {
     expect(screen.getByRole('img', { name: 'SpO2 1 reading, latest 97 %' })).toBeInTheDocument();
     // The out-of-range points are drawn as triangles (shape, not only colour).
     const chart = screen.getByRole('img', { name: /^Heart rate/ });
-    expect(chart.querySelectorAll('.vital-chart__point--high')).toHaveLength(2);
-    expect(chart.querySelectorAll('circle.vital-chart__point')).toHaveLength(1);
-    expect(chart.querySelector('.vital-chart__band')).not.toBeNull();
+    expect(chart.querySelectorAll(`.${String(vitals.pointHigh)}`)).toHaveLength(2);
+    expect(chart.querySelectorAll(`circle.${String(vitals.point)}`)).toHaveLength(1);
+    expect(chart.querySelector(`.${String(vitals.band)}`)).not.toBeNull();
     expect(chart.querySelector('polyline')?.getAttribute('points')?.split(' ')).toHaveLength(3);
   });
 

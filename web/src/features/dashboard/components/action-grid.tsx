@@ -19,6 +19,8 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { cx } from '@/lib/cx';
+import styles from './action-grid.module.css';
 
 interface DashboardAction {
   label: string;
@@ -98,16 +100,14 @@ export function visibleActions(user: User): DashboardAction[] {
 
 export function ActionGrid({ user }: { user: User }) {
   return (
-    <nav className="action-grid" aria-label="Main actions">
-      <ul className="action-grid__list">
+    <nav aria-label="Main actions">
+      <ul className={styles.list}>
         {visibleActions(user).map(({ label, description, to, icon: Icon, primary }) => (
           <li key={to}>
-            <Link to={to} className={`action-button${primary ? ' action-button--primary' : ''}`}>
+            <Link to={to} className={cx(styles.button, primary && styles.primary)}>
               <Icon aria-hidden="true" size={28} />
-              <span className="action-button__label">{label}</span>
-              {description ? (
-                <span className="action-button__description">{description}</span>
-              ) : null}
+              <span className={styles.label}>{label}</span>
+              {description ? <span className={styles.description}>{description}</span> : null}
             </Link>
           </li>
         ))}

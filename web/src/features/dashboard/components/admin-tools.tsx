@@ -1,5 +1,6 @@
 import { Settings, UserCog } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import styles from './admin-tools.module.css';
 
 export function AdminTools() {
   return (
@@ -7,7 +8,7 @@ export function AdminTools() {
       <h2 id="admin-tools-title" className="card__title">
         Administrator Tools
       </h2>
-      <ul className="admin-tools">
+      <ul className={styles.tools}>
         <li>
           <Link to="/admin/users" className="button button--secondary button--block">
             <UserCog aria-hidden="true" size={22} /> User Management

@@ -6,6 +6,7 @@ import { DashboardHeader } from './dashboard-header';
 import { PrimarySurveyCard } from './primary-survey-card';
 import { QuickStats } from './quick-stats';
 import { RecentCases } from './recent-cases';
+import styles from './dashboard.module.css';
 
 /** The home screen. `notifications` is the bell, composed in by the route. */
 export function Dashboard({ user, notifications }: { user: User; notifications: ReactNode }) {
@@ -15,7 +16,7 @@ export function Dashboard({ user, notifications }: { user: User; notifications: 
       <main className="page">
         <QuickStats />
         <ActionGrid user={user} />
-        <div className="page__columns">
+        <div className={styles.columns}>
           <RecentCases />
           <PrimarySurveyCard />
         </div>

@@ -1,3 +1,5 @@
+import styles from './primary-survey-card.module.css';
+
 const ITEMS: ReadonlyArray<{ term: string; detail?: string }> = [
   { term: 'Hazard', detail: 'scene safety' },
   { term: 'Hello', detail: 'responsiveness' },
@@ -14,7 +16,7 @@ export function PrimarySurveyCard() {
       <h2 id="primary-survey-title" className="card__title">
         Primary Survey Quick Reference
       </h2>
-      <ol className="survey-list">
+      <ol className={styles.list}>
         {ITEMS.map(({ term, detail }) => (
           <li key={term}>
             <strong>{term}</strong>

@@ -1,4 +1,5 @@
 import { useStats } from '../api/use-stats';
+import styles from './quick-stats.module.css';
 
 export function QuickStats() {
   const { data, isError } = useStats();
@@ -8,16 +9,16 @@ export function QuickStats() {
       <h2 id="quick-stats-title" className="card__title">
         Quick Stats
       </h2>
-      <dl className="stats">
-        <div className="stats__item">
+      <dl className={styles.stats}>
+        <div className={styles.item}>
           <dt>This Month</dt>
           <dd>{show(data?.thisMonthIncidents)}</dd>
         </div>
-        <div className="stats__item">
+        <div className={styles.item}>
           <dt>This Week</dt>
           <dd>{show(data?.thisWeekIncidents)}</dd>
         </div>
-        <div className="stats__item">
+        <div className={styles.item}>
           <dt>Active</dt>
           <dd>{show(data?.activeIncidents)}</dd>
         </div>

@@ -7,6 +7,7 @@ import { useAfterFirstLoad } from '@/hooks/use-after-first-load';
 import { formatRelativeTime } from '@rescuelog/sync-protocol/time';
 import type { RecentCases as RecentCasesState } from '../api/use-recent-cases';
 import { useRecentServerCases } from '../api/use-recent-server-cases';
+import styles from './recent-cases.module.css';
 
 // The device's own cases join the list once the first screen has loaded: reading them needs
 // the local database code (Dexie), which would otherwise add ~45 KiB to the first render.
@@ -23,11 +24,11 @@ function CaseRow({ c }: { c: CaseSummary }) {
   const inProgress = c.status === 'in_progress';
   return (
     <li>
-      <Link to={caseLink(c)} className="case-row">
-        <span className="case-row__main">
-          <span className="case-row__id">{c.caseId}</span>
-          <span className="case-row__type">{c.incidentType || 'Unknown Incident'}</span>
-          <span className="case-row__time">{formatRelativeTime(c.createdAt)}</span>
+      <Link to={caseLink(c)} className={styles.row}>
+        <span className={styles.main}>
+          <span className={styles.id}>{c.caseId}</span>
+          <span className={styles.type}>{c.incidentType || 'Unknown Incident'}</span>
+          <span className={styles.time}>{formatRelativeTime(c.createdAt)}</span>
         </span>
         <span className={`pill ${inProgress ? 'pill--progress' : 'pill--done'}`}>
           {inProgress ? 'In Progress' : 'Completed'}
@@ -77,7 +78,7 @@ export function RecentCasesList({ recent }: { recent: RecentCasesState }) {
         <p className="empty-state">No cases yet</p>
       ) : (
         <>
-          <ul className="case-list">
+          <ul className={styles.list}>
             {recent.cases.map((c) => (
               <CaseRow key={c.caseId} c={c} />
             ))}

@@ -4,6 +4,7 @@ import { Bell, X } from 'lucide-react';
 import { useState } from 'react';
 import { useMarkAllRead, useNotificationList, useUnreadCount } from '../api/notifications';
 import { NotificationList } from './notification-list';
+import styles from './notification-bell.module.css';
 
 /** Spec §9: the badge shows at most '99+'. */
 export function formatBadgeCount(count: number): string {
@@ -60,10 +61,10 @@ export function NotificationBell() {
   const label = count > 0 ? `Notifications, ${formatBadgeCount(count)} unread` : 'Notifications';
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Trigger className="icon-button icon-button--on-dark bell" aria-label={label}>
+      <Dialog.Trigger className="icon-button icon-button--on-dark" aria-label={label}>
         <Bell aria-hidden="true" size={24} />
         {count > 0 ? (
-          <span className="bell__badge" aria-hidden="true">
+          <span className={styles.count} aria-hidden="true">
             {formatBadgeCount(count)}
           </span>
         ) : null}

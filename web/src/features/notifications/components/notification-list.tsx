@@ -7,6 +7,8 @@ import { Bell, BellOff, CheckCheck, Info, Siren, Wrench, type LucideIcon } from 
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
+import { cx } from '@/lib/cx';
+import styles from './notification-list.module.css';
 
 const TYPE_ICONS: Record<NotificationType, { icon: LucideIcon; label: string }> = {
   emergency: { icon: Siren, label: 'Emergency' },
@@ -25,14 +27,14 @@ const PRIORITY_LABELS: Record<NotificationPriority, string> = {
 function NotificationRow({ item, showRead }: { item: NotificationItem; showRead: boolean }) {
   const { icon: Icon, label } = TYPE_ICONS[item.type];
   return (
-    <li className={`notification notification--${item.priority}`}>
-      <span className="notification__icon" role="img" aria-label={label}>
+    <li className={cx(styles.notification, styles[item.priority])}>
+      <span className={styles.icon} role="img" aria-label={label}>
         <Icon aria-hidden="true" size={22} />
       </span>
-      <div className="notification__body">
-        <h3 className="notification__title">{item.title}</h3>
-        <p className="notification__message">{item.message}</p>
-        <p className="notification__meta">
+      <div className={styles.body}>
+        <h3 className={styles.title}>{item.title}</h3>
+        <p className={styles.message}>{item.message}</p>
+        <p className={styles.meta}>
           <span className="sr-only">{PRIORITY_LABELS[item.priority]}. </span>
           <span>Sent {formatDateTime(item.createdAt)}</span>
           {showRead && item.readAt ? <span> · Read {formatDateTime(item.readAt)}</span> : null}
@@ -70,7 +72,7 @@ export function NotificationList({ items, isPending, error, which }: Notificatio
     );
   }
   return (
-    <ul className="notification-list">
+    <ul className={styles.list}>
       {items.map((item) => (
         <NotificationRow key={item.id} item={item} showRead={which === 'read'} />
       ))}

@@ -11,7 +11,7 @@ import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { useRejections, useSyncSession } from '@/lib/sync/use-sync';
-import '../sync-status.css';
+import styles from './sync-inbox.module.css';
 
 /** The change's name for people, from its mutator (a name this app does not know is shown as is). */
 function mutationLabel(name: string): string {
@@ -66,8 +66,8 @@ function RejectionItem({ rejection, onDismiss }: { rejection: Rejection; onDismi
         Record {record} · saved {formatDateTime(rejection.mutation.clientTime)} · refused{' '}
         {formatDateTime(rejection.rejectedAt)}
       </p>
-      <p className="sync-inbox__reason">{rejectionReason(rejection)}</p>
-      <dl className="sync-inbox__data">
+      <p className={styles.reason}>{rejectionReason(rejection)}</p>
+      <dl className={styles.data}>
         {entries(rejection).map(([key, value]) => (
           <div key={key} style={{ display: 'contents' }}>
             <dt>{key}</dt>
@@ -114,7 +114,7 @@ export function SyncInbox() {
       ) : list.rejections.length === 0 && list.unreadable === 0 ? (
         <p className="empty-state">No refused changes.</p>
       ) : (
-        <ul className="sync-inbox__list">
+        <ul className={styles.list}>
           {list.rejections.map((rejection) => (
             <RejectionItem
               key={rejection.mutationId}

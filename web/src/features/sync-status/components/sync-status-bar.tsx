@@ -12,7 +12,8 @@ import {
   useRejections,
   useSyncStatus,
 } from '@/lib/sync/use-sync';
-import '../sync-status.css';
+import { cx } from '@/lib/cx';
+import styles from './sync-status-bar.module.css';
 
 export function pendingLabel(count: number): string {
   if (count === 0) return 'All changes synced';
@@ -47,12 +48,12 @@ export function SyncStatusBar() {
   }
 
   return (
-    <section className={`sync-bar${tone ? ` sync-bar--${tone}` : ''}`} aria-label="Sync status">
-      <span className="sync-bar__item">
+    <section className={cx(styles.bar, tone && styles[tone])} aria-label="Sync status">
+      <span className={styles.item}>
         {online ? <Wifi aria-hidden="true" size={18} /> : <WifiOff aria-hidden="true" size={18} />}
         {online ? 'Online' : 'Offline'}
       </span>
-      <span className="sync-bar__item" role="status">
+      <span className={styles.item} role="status">
         {pending === undefined ? null : pending === 0 ? (
           <CloudUpload aria-hidden="true" size={18} />
         ) : (
@@ -64,17 +65,17 @@ export function SyncStatusBar() {
             ? `Syncing ${pendingLabel(pending).replace(' not yet synced', '')}…`
             : pendingLabel(pending)}
       </span>
-      <span className="sync-bar__item">
+      <span className={styles.item}>
         {lastSync ? `Last synced ${formatDateTime(lastSync)}` : 'Not synced yet'}
       </span>
       {message ? (
-        <p className="sync-bar__message" role="alert">
+        <p className={styles.message} role="alert">
           <AlertTriangle aria-hidden="true" size={18} /> {message}
         </p>
       ) : null}
-      <span className="sync-bar__actions">
+      <span className={styles.actions}>
         {openRejections > 0 ? (
-          <Link to="/sync-inbox" className="button sync-bar__button">
+          <Link to="/sync-inbox" className={`button ${styles.actionButton}`}>
             {`${String(openRejections)} not accepted`}
           </Link>
         ) : null}
@@ -83,7 +84,7 @@ export function SyncStatusBar() {
           // re-checked); this is for a refusal that outlived that check.
           <button
             type="button"
-            className="button sync-bar__button"
+            className={`button ${styles.actionButton}`}
             onClick={() => void session.engine.resume()}
           >
             Try again
@@ -91,7 +92,7 @@ export function SyncStatusBar() {
         ) : status.phase === 'update-required' ? (
           <button
             type="button"
-            className="button sync-bar__button"
+            className={`button ${styles.actionButton}`}
             onClick={() => window.location.reload()}
           >
             Reload
@@ -99,7 +100,7 @@ export function SyncStatusBar() {
         ) : (
           <button
             type="button"
-            className="button sync-bar__button"
+            className={`button ${styles.actionButton}`}
             disabled={status.phase === 'syncing'}
             onClick={() => void session.engine.sync('manual')}
           >
