@@ -625,6 +625,15 @@ export interface SyncConflictsTable {
   resolvedAt: Timestamptz | null;
   resolvedBy: number | null;
   resolution: string | null;
+  /** The record's kind (registry), e.g. 'case'. */
+  recordKind: string;
+  /** Both authors' names when it happened (the device shows who, offline). */
+  serverAuthorName: string | null;
+  clientAuthorName: string | null;
+  /** Synced to the devices of both authors and of whoever may settle it (decision 015). */
+  version: Generated<Int8>;
+  updatedAt: Generated<Timestamptz>;
+  deletedAt: Timestamptz | null;
 }
 
 export interface AppliedMutationsTable {

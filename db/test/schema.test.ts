@@ -542,6 +542,7 @@ describe('sync bookkeeping', () => {
       .insertInto('syncConflicts')
       .values({
         entityType: 'cases',
+        recordKind: 'case',
         entityId: '7a3e2c10-1f2b-4c3d-9e8f-001122334455',
         field: 'patientName',
         baseVersion: 41,

@@ -12,7 +12,9 @@ export const conflictListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });
 
-export const CONFLICT_RESOLUTIONS = ['server', 'client', 'custom'] as const;
+import { CONFLICT_RESOLUTIONS } from './conflict-record';
+
+export { CONFLICT_RESOLUTIONS };
 export type ConflictResolution = (typeof CONFLICT_RESOLUTIONS)[number];
 
 export const syncConflictSchema = z.object({
@@ -29,9 +31,11 @@ export const syncConflictSchema = z.object({
   /** The value another person wrote, which the client's write replaced. */
   serverValue: jsonValueSchema,
   serverAuthor: z.number().int().nullable(),
+  serverAuthorName: z.string().nullable().optional(),
   /** The value the device pushed (applied: last write wins). */
   clientValue: jsonValueSchema,
   clientAuthor: z.number().int().nullable(),
+  clientAuthorName: z.string().nullable().optional(),
   /** The field's value now. */
   currentValue: jsonValueSchema.optional(),
   createdAt: z.string(),

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import '../zod-config';
 import { canChangeAny, type Actor } from './access';
+import { conflictRecord } from './conflict-record';
 import { mutationEnvelopeSchema, type MutationEnvelope } from './envelope';
 import type { AnyMutator, Mutator, Row } from './mutator';
 import type { FamilyAccess, RecordDefinition } from './record';
@@ -37,7 +38,8 @@ export class Registry {
   private readonly byMutation = new Map<string, AnyMutator>();
 
   constructor(definitions: readonly RecordDefinition[]) {
-    for (const def of definitions) {
+    // Every app syncs its conflicts (conflict-record.ts).
+    for (const def of [...definitions, conflictRecord as RecordDefinition]) {
       if (this.byKind.has(def.kind)) throw new Error(`Record kind ${def.kind} is defined twice`);
       this.byKind.set(def.kind, def);
       for (const m of def.mutators) {

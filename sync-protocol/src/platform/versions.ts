@@ -8,8 +8,11 @@ export const MIN_PROTOCOL_VERSION = 1;
  * 1: the first shapes.
  * 2: caseAddendum records carry authorName and authorCallSign (nullable; the server stamps
  *    them, mutation args are unchanged), decision 011.
+ * 3: the record platform (decision 014): conflicts sync as records of kind syncConflict
+ *    (pull sends them only to clients of version 3 and later); new refusal codes
+ *    TEXT_NOT_STORABLE, VALUE_TOO_DEEP, MUTATION_TOO_LARGE; mutation args unchanged.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 /** Oldest mutation schemaVersion the server still understands. Version 1 mutations are
  * still valid version 2 mutations (no mutation args changed), so it stays 1. */
 export const MIN_SCHEMA_VERSION = 1;

@@ -13,7 +13,8 @@ import { appRegistry } from './registry';
 
 export const appDeviceSchema: DeviceSchema = {
   registry: appRegistry,
-  version: 5,
+  // 6: the conflicts store (platform/conflict-record.ts); every other store as in 5.
+  version: 6,
   history: [
     {
       version: 1,

@@ -58,8 +58,10 @@ async function toDto(
     baseVersion: row.baseVersion,
     serverValue: row.serverValue,
     serverAuthor: row.serverAuthor,
+    serverAuthorName: row.serverAuthorName,
     clientValue: row.clientValue,
     clientAuthor: row.clientAuthor,
+    clientAuthorName: row.clientAuthorName,
     ...(withCurrent && record
       ? { currentValue: asJson(toWireValue(def, row.field, record[row.field])) }
       : {}),

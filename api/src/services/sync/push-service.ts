@@ -132,12 +132,21 @@ function validateMutation(
   }
 }
 
-/** The mutation ids of these that the server has handled before (applied or rejected). */
-async function readHandled(tx: Transaction<Database>, mutationIds: string[]): Promise<Set<string>> {
+/**
+ * The mutation ids of these that this device has had handled before (applied or rejected),
+ * under any seq. Scoped to the device, and so to its user: another user's mutation that
+ * happens to carry the same id is not this one.
+ */
+async function readHandled(
+  tx: Transaction<Database>,
+  deviceId: string,
+  mutationIds: string[],
+): Promise<Set<string>> {
   if (mutationIds.length === 0) return new Set();
   const rows = await tx
     .selectFrom('appliedMutations')
     .select('mutationId')
+    .where('deviceId', '=', deviceId)
     .where('mutationId', 'in', mutationIds)
     .execute();
   return new Set(rows.map((row) => row.mutationId));
@@ -540,6 +549,7 @@ async function applyBatch(
     const fresh = ordered.filter((raw) => raw.seq > last);
     const handled = await readHandled(
       tx,
+      deviceId,
       fresh.map((raw) => raw.mutationId),
     );
     const rejections = await readRejections(

@@ -108,10 +108,20 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
   ): Promise<void> {
     const report = { field, serverValue: asJson(serverValue), clientValue: asJson(clientValue) };
     conflicts.push(report);
+    // Both names as they are now: the devices show who, offline (decision 015).
+    const names = await tx
+      .selectFrom('users')
+      .select(['id', 'fullName'])
+      .where('id', 'in', [serverAuthor, actor.id])
+      .execute();
+    const nameOf = (userId: number) => names.find((u) => u.id === userId)?.fullName ?? null;
     await tx
       .insertInto('syncConflicts')
       .values({
         entityType: registry.get(kind).sqlTable,
+        recordKind: kind,
+        serverAuthorName: nameOf(serverAuthor),
+        clientAuthorName: nameOf(actor.id),
         entityId: id,
         field,
         baseVersion: mutation.baseVersion,
