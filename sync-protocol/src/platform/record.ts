@@ -33,6 +33,8 @@ export interface RecordDefinition<R extends Row = Row> {
   kind: string;
   /** For people: 'vital sign' ("The vital sign was deleted."). */
   label: string;
+  /** Field labels for people (conflicts, the inbox); a field without one shows its name. */
+  fieldLabels?: Readonly<Record<string, string>>;
   /** Kysely/Dexie table name (camelCase), e.g. 'vitalSigns'. */
   table: string;
   /** The SQL table name, e.g. 'vital_signs'. */

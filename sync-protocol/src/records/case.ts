@@ -10,6 +10,7 @@ import {
   type Intervention,
 } from './clinical';
 import { validateCaseForCompletion } from '../case/completion';
+import { CASE_FIELD_LABELS } from '../case/fields';
 import { defineMutator, type Row } from '../platform/mutator';
 import { defineRecord, type FamilyAccess, type RecordDefinition } from '../platform/record';
 import { Rejection, RejectionCode } from '../platform/rejections';
@@ -203,6 +204,7 @@ export const CASE_ACCESS = {
 const caseKind = {
   kind: 'case',
   label: 'case',
+  fieldLabels: CASE_FIELD_LABELS,
   table: 'cases',
   sqlTable: 'cases',
   record: caseRecordSchema,

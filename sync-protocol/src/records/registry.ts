@@ -3,6 +3,7 @@
 // line in APP_RECORDS (README "Adding a record kind").
 import type { z } from 'zod';
 import { parseLocalRecords, type LocalRecord } from '../client/local-records';
+import type { ConflictRecord } from '../platform/conflict-record';
 import { createRegistry } from '../platform/registry';
 import { caseRecord, type CaseRecord } from './case';
 import { caseAddendumRecord, type CaseAddendumRecord } from './case-addendum';
@@ -36,6 +37,8 @@ export interface SyncRecordMap {
   mciIncident: MciIncidentRecord;
   mciCasualty: MciCasualtyRecord;
   caseAddendum: CaseAddendumRecord;
+  /** Every registry syncs its conflicts (platform/conflict-record.ts). */
+  syncConflict: ConflictRecord;
 }
 export type SyncEntity = keyof SyncRecordMap;
 

@@ -11,6 +11,10 @@ function lazyNamed<K extends string>(load: () => Promise<Record<K, ComponentType
 const AuthRoute = lazyNamed(() => import('./routes/auth'), 'AuthRoute');
 const DashboardRoute = lazyNamed(() => import('./routes/dashboard'), 'DashboardRoute');
 const AdminUsersRoute = lazyNamed(() => import('./routes/admin/users'), 'AdminUsersRoute');
+const AdminConflictsRoute = lazyNamed(
+  () => import('./routes/admin/conflicts'),
+  'AdminConflictsRoute',
+);
 const NotFoundRoute = lazyNamed(() => import('./routes/not-found'), 'NotFoundRoute');
 const SyncInboxRoute = lazyNamed(
   () => import('@/features/sync-status/components/sync-inbox'),
@@ -102,6 +106,7 @@ export const routes: RouteObject[] = [
             element: <RequireAdministrator />,
             children: [
               { path: '/admin/users', element: <AdminUsersRoute /> },
+              { path: '/admin/conflicts', element: <AdminConflictsRoute /> },
               ...LATER_SCREENS.filter((s) => s.admin).map((s) => ({
                 path: s.path,
                 element: <NotAvailable screen={s.screen} />,

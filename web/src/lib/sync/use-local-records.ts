@@ -60,3 +60,23 @@ export function useLocalList<K extends SyncEntity>(
     return parseAppRecords(kind, live, reportUnreadable(kind));
   }, [session, kind, where, equals, includeDeleted]);
 }
+
+/**
+ * The open conflicts this device holds that involve the signed-in user (one of the two
+ * authors), newest first: for the sync inbox. IndexedDB cannot index a null resolvedAt, so
+ * the (few) conflict rows are filtered here.
+ */
+export function useOpenConflicts(): AppLocalRecord<'syncConflict'>[] | undefined {
+  const session = useSyncSession();
+  return useLiveQuery(async () => {
+    if (!session) return [];
+    const rows = await session.db.records('syncConflict').toArray();
+    return parseAppRecords('syncConflict', rows, reportUnreadable('syncConflict'))
+      .filter(
+        (c) =>
+          (c.resolvedAt ?? null) === null &&
+          (c.serverAuthor === session.userId || c.clientAuthor === session.userId),
+      )
+      .sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+  }, [session]);
+}

@@ -9,6 +9,7 @@ import {
   stepPath,
   type CaseStepKey,
 } from '@rescuelog/sync-protocol/case/steps';
+import { appRegistry } from '@rescuelog/sync-protocol/records/registry';
 import {
   AlertTriangle,
   ArrowLeft,
@@ -20,6 +21,7 @@ import {
 } from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
+import { RecordConflicts } from '@/components/record-form/record-conflicts';
 import { PageSpinner } from '@/components/ui/spinner';
 import { AwaitFirstSync } from './await-first-sync';
 import { StatusPage } from '@/components/ui/status-page';
@@ -103,6 +105,10 @@ export function CaseStepLayout({ step, lookup, missing, children }: CaseStepLayo
   }
 }
 
+function caseFieldLabel(field: string): string {
+  return appRegistry.get('case').fieldLabels?.[field] ?? field;
+}
+
 function HomeLink() {
   return (
     <Link to="/" className="button button--primary button--block">
@@ -182,6 +188,7 @@ function StepFrame({
         </div>
         <SyncMark recordId={record.id} />
       </header>
+      <RecordConflicts recordId={record.id} fieldLabel={caseFieldLabel} />
 
       <nav className="case-steps" aria-label="Case steps">
         <ol>

@@ -1,8 +1,11 @@
-import { Settings, UserCog } from 'lucide-react';
+import { GitCompare, Settings, UserCog } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { useOpenConflictCount } from '../api/use-open-conflict-count';
 import styles from './admin-tools.module.css';
 
 export function AdminTools() {
+  // Open conflicts are counted where those who settle them start (decision 015).
+  const openConflicts = useOpenConflictCount();
   return (
     <section className="card" aria-labelledby="admin-tools-title">
       <h2 id="admin-tools-title" className="card__title">
@@ -12,6 +15,14 @@ export function AdminTools() {
         <li>
           <Link to="/admin/users" className="button button--secondary button--block">
             <UserCog aria-hidden="true" size={22} /> User Management
+          </Link>
+        </li>
+        <li>
+          <Link to="/admin/conflicts" className="button button--secondary button--block">
+            <GitCompare aria-hidden="true" size={22} /> Conflicts to review
+            {openConflicts !== undefined && openConflicts > 0 ? (
+              <span className="badge badge--admin">{String(openConflicts)} open</span>
+            ) : null}
           </Link>
         </li>
         <li>

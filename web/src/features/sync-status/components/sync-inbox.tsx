@@ -10,6 +10,8 @@ import { appRegistry } from '@rescuelog/sync-protocol/records/registry';
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
+import { valueText } from '@/components/record-form/value-text';
+import { useOpenConflicts } from '@/lib/sync/use-local-records';
 import { useRejections, useSyncSession } from '@/lib/sync/use-sync';
 import styles from './sync-inbox.module.css';
 
@@ -95,6 +97,55 @@ function RejectionItem({ rejection, onDismiss }: { rejection: Rejection; onDismi
   );
 }
 
+/**
+ * Open conflicts the signed-in user is part of (decision 015): both values are kept, an
+ * administrator decides; shown here so a replaced value is never a silent overwrite.
+ */
+function OpenConflicts() {
+  const session = useSyncSession();
+  const conflicts = useOpenConflicts();
+  if (!conflicts || conflicts.length === 0) return null;
+  const me = session?.userId;
+  return (
+    <section aria-labelledby="open-conflicts-title">
+      <h2 id="open-conflicts-title" className="section-title">
+        Changed on two devices at once
+      </h2>
+      <p>
+        You and another person changed the same field before either device had synced. The later
+        value is kept for now and yours is saved with it; an administrator decides which to keep.
+      </p>
+      <ul className={styles.list}>
+        {conflicts.map((c) => {
+          const kind = c.recordKind ?? '';
+          const def = appRegistry.has(kind) ? appRegistry.get(kind) : undefined;
+          const label = def?.label ?? kind;
+          const field = def?.fieldLabels?.[c.field ?? ''] ?? c.field;
+          const mine = c.serverAuthor === me ? c.serverValue : c.clientValue;
+          const theirs = c.serverAuthor === me ? c.clientValue : c.serverValue;
+          const other = c.serverAuthor === me ? c.clientAuthorName : c.serverAuthorName;
+          return (
+            <li key={c.id} className="card">
+              <h3 className="card__title">
+                {label.charAt(0).toUpperCase() + label.slice(1)}: {field}
+              </h3>
+              <p className="text-muted">
+                {c.createdAt ? `Noticed ${formatDateTime(c.createdAt)}` : null}
+              </p>
+              <dl className={styles.data}>
+                <dt>You entered</dt>
+                <dd>{valueText(mine)}</dd>
+                <dt>{other ?? 'Another responder'} entered</dt>
+                <dd>{valueText(theirs)}</dd>
+              </dl>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
 export function SyncInbox() {
   const session = useSyncSession();
   const list = useRejections();
@@ -126,6 +177,7 @@ export function SyncInbox() {
           ))}
         </ul>
       )}
+      <OpenConflicts />
       {list && list.unreadable > 0 ? (
         <p className="text-danger">{`${String(list.unreadable)} refused ${list.unreadable === 1 ? 'change was' : 'changes were'} saved by another version of the app and cannot be shown.`}</p>
       ) : null}

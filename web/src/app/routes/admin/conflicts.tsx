@@ -1,0 +1,5 @@
+import { AdminConflictsPage } from '@/features/admin-conflicts/components/admin-conflicts-page';
+
+export function AdminConflictsRoute() {
+  return <AdminConflictsPage />;
+}

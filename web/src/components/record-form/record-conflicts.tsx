@@ -1,0 +1,54 @@
+// Conflicts on a record screen (decision 015): when two devices changed the same field of
+// this record from the same version, the server kept the later value and both values. The
+// record shows each open one at the top — the field, both values, who and when — so the
+// person whose value was replaced sees it here, offline, and knows an administrator will
+// decide. Any record screen uses it (cases now; CPR, MCI and incident reports next).
+import { formatDateTime } from '@rescuelog/sync-protocol/time';
+import { GitCompare } from 'lucide-react';
+import { useLocalList } from '@/lib/sync/use-local-records';
+import { useSyncSession } from '@/lib/sync/use-sync';
+import styles from './record-conflicts.module.css';
+import { valueText } from './value-text';
+
+interface RecordConflictsProps {
+  recordId: string;
+  /** The field's label on this record's screens. */
+  fieldLabel: (field: string) => string;
+}
+
+export function RecordConflicts({ recordId, fieldLabel }: RecordConflictsProps) {
+  const session = useSyncSession();
+  const conflicts = useLocalList('syncConflict', { where: 'entityId', equals: recordId });
+  const open = (conflicts ?? []).filter((c) => (c.resolvedAt ?? null) === null);
+  if (open.length === 0) return null;
+  const me = session?.userId;
+  const who = (id: number | null | undefined, name: string | null | undefined) =>
+    id !== undefined && id !== null && id === me ? 'you' : (name ?? 'another responder');
+  return (
+    <section className={styles.conflicts} aria-labelledby={`conflicts-${recordId}`}>
+      <h2 id={`conflicts-${recordId}`} className={styles.title}>
+        <GitCompare aria-hidden="true" size={22} />
+        {open.length === 1
+          ? 'Changed on two devices at once'
+          : `${String(open.length)} fields changed on two devices at once`}
+      </h2>
+      <ul className={styles.list}>
+        {open.map((c) => (
+          <li key={c.id} className={styles.item}>
+            <p className={styles.field}>{fieldLabel(c.field ?? '')}</p>
+            <dl className={styles.values}>
+              <dt>Kept now, entered by {who(c.clientAuthor, c.clientAuthorName)}</dt>
+              <dd>{valueText(c.clientValue)}</dd>
+              <dt>Replaced, entered by {who(c.serverAuthor, c.serverAuthorName)}</dt>
+              <dd>{valueText(c.serverValue)}</dd>
+            </dl>
+            <p className="text-muted">
+              {c.createdAt ? `Noticed ${formatDateTime(c.createdAt)}. ` : ''}An administrator will
+              decide which value to keep; both are saved.
+            </p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
