@@ -16,6 +16,7 @@ import * as caseAccessAudit from './migrations/2026-11-21T0820-case-access-audit
 import * as caseSearchIndexStats from './migrations/2026-11-21T0830-case-search-index-stats';
 import * as caseSearchShortPatterns from './migrations/2026-11-21T0840-case-search-short-patterns';
 import * as addendumAuthor from './migrations/2026-11-21T0850-addendum-author';
+import * as systemRoles from './migrations/2026-11-24T1100-system-roles';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -30,6 +31,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0830-case-search-index-stats': caseSearchIndexStats,
   '2026-11-21T0840-case-search-short-patterns': caseSearchShortPatterns,
   '2026-11-21T0850-addendum-author': addendumAuthor,
+  '2026-11-24T1100-system-roles': systemRoles,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
