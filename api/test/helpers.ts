@@ -30,6 +30,10 @@ export interface BuildOptions {
   productionHashing?: boolean;
   logger?: AppOptions['logger'];
   extraProtectedRoutes?: AppOptions['extraProtectedRoutes'];
+  /** How long the app trusts its copy of the system settings. */
+  settingsCacheTtlMs?: number;
+  /** An already migrated database to share with another app (two instances, one database). */
+  database?: { db: Kysely<Database>; close(): Promise<void> };
 }
 
 export interface TestApp {
@@ -66,7 +70,8 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 export async function build(options: BuildOptions = {}): Promise<TestApp> {
-  const handle = await createTestDatabase();
+  const shared = options.database;
+  const handle = shared ? { db: shared.db, close: async () => {} } : await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rescuelog-api-test-'));
   const env = parseEnv({
     PORT: '0',
@@ -88,6 +93,9 @@ export async function build(options: BuildOptions = {}): Promise<TestApp> {
       logger: options.logger ?? false,
       ...(options.extraProtectedRoutes
         ? { extraProtectedRoutes: options.extraProtectedRoutes }
+        : {}),
+      ...(options.settingsCacheTtlMs !== undefined
+        ? { settingsCacheTtlMs: options.settingsCacheTtlMs }
         : {}),
     });
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -8,6 +8,7 @@ import { caseRoutes } from './cases';
 import { caseRecordRoutes } from './case-record';
 import { caseExportRoutes } from './case-export';
 import { objectRoutes } from './objects/objects-routes';
+import { settingsRoutes } from './settings';
 import { statsRoutes } from './stats';
 import { syncRoutes } from './sync/sync-routes';
 import { userDocumentRoutes } from './user/documents';
@@ -22,6 +23,7 @@ export async function protectedRoutes(
   await fastify.register(userDocumentRoutes);
   await fastify.register(userNotificationRoutes);
   await fastify.register(objectRoutes);
+  await fastify.register(settingsRoutes);
   await fastify.register(statsRoutes);
   await fastify.register(caseRoutes);
   await fastify.register(caseRecordRoutes);

@@ -43,7 +43,9 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     let result;
     try {
       result = await registerUser(fastify.db, input, passwordHash, {
-        firstUserAdmin: fastify.config.firstUserAdmin,
+        // System Settings decide once an administrator has set it; FIRST_USER_ADMIN until then.
+        firstUserAdmin:
+          (await fastify.settings.get()).firstUserAdmin ?? fastify.config.firstUserAdmin,
       });
     } catch (error) {
       if (error instanceof ApiError && error.code === ErrorCode.EMAIL_TAKEN) {
