@@ -35,6 +35,9 @@ const TOUCH_AFTER_MS = 60 * 1000;
 declare module 'fastify' {
   interface Session {
     userId?: number;
+    /** Where the session was started (the profile's list of devices shows them). */
+    userAgent?: string | undefined;
+    ip?: string | undefined;
     /** Set by the store when the row exists but timed out; the session hook answers SESSION_EXPIRED. */
     expired?: boolean;
   }

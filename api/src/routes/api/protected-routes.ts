@@ -13,6 +13,7 @@ import { statsRoutes } from './stats';
 import { syncRoutes } from './sync/sync-routes';
 import { userDocumentRoutes } from './user/documents';
 import { userNotificationRoutes } from './user/notifications';
+import { userProfileRoutes } from './user/profile';
 
 export async function protectedRoutes(
   fastify: FastifyInstance,
@@ -22,6 +23,7 @@ export async function protectedRoutes(
   await fastify.register(currentUserRoutes);
   await fastify.register(userDocumentRoutes);
   await fastify.register(userNotificationRoutes);
+  await fastify.register(userProfileRoutes);
   await fastify.register(objectRoutes);
   await fastify.register(settingsRoutes);
   await fastify.register(statsRoutes);

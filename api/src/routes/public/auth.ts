@@ -33,6 +33,9 @@ async function signIn(request: FastifyRequest, userId: number): Promise<void> {
   }
   await request.session.regenerate();
   request.session.set('userId', userId);
+  // Shown in the user's own list of sessions (profile), so they can tell their devices apart.
+  request.session.set('userAgent', request.headers['user-agent']?.slice(0, 512));
+  request.session.set('ip', request.ip);
 }
 
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
