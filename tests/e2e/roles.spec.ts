@@ -123,8 +123,8 @@ test('a role decides what a new member sees; the member edits their profile and 
   // ... and changes the password: this device stays signed in, the old password is dead.
   await page.goto('/profile');
   const passwordForm = page.getByRole('form', { name: 'Password' });
-  await passwordForm.getByLabel('Current password').fill(person.password);
-  await passwordForm.getByLabel('New password').fill(`${person.password}-new`);
+  await passwordForm.getByLabel('Current password', { exact: true }).fill(person.password);
+  await passwordForm.getByLabel('New password', { exact: true }).fill(`${person.password}-new`);
   await passwordForm.getByLabel('Repeat new password').fill(`${person.password}-new`);
   await passwordForm.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByText('Password changed', { exact: true })).toBeVisible();

@@ -113,13 +113,18 @@ export const settingsPlugin = fp<{ ttlMs?: number | undefined }>(
     };
     fastify.decorate('settings', service);
     // Read once at start so the first request's times are already in the configured zone,
-    // then before each request (a cache hit almost always): code that formats times or
-    // computes day boundaries reads the zone synchronously.
+    // then refreshed when a request finds the copy stale: code that formats times or computes
+    // day boundaries reads the zone synchronously.
     fastify.addHook('onReady', async () => {
       await service.get();
     });
     fastify.addHook('onRequest', async () => {
-      await service.get();
+      // Never holds a request up (health checks must answer while the database is down): a
+      // stale copy starts a refresh in the background; whoever needs a value awaits get().
+      if (cached && Date.now() - cached.readAt < ttlMs) return;
+      service.get().catch((error: unknown) => {
+        fastify.log.warn({ err: error }, 'system settings could not be read');
+      });
     });
   },
   { name: 'settings', dependencies: ['database'] },
