@@ -19,6 +19,7 @@ import { envPlugin } from './plugins/external/env';
 import { databaseError } from '@rescuelog/db/errors';
 import { databasePlugin, type EmbeddedMaintenanceSchedule } from './plugins/external/database';
 import { sessionPlugin, type SessionTimeouts } from './plugins/external/session';
+import { settingsPlugin } from './plugins/external/settings';
 import { helmetPlugin } from './plugins/external/helmet';
 import { sameOriginPlugin } from './plugins/external/same-origin';
 import { rateLimitPlugin, type RateLimitSettings } from './plugins/external/rate-limit';
@@ -43,6 +44,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** When the embedded database's upkeep runs (default: a minute after the start, then every 6 hours). */
   embeddedMaintenance?: EmbeddedMaintenanceSchedule;
+  /** How long an instance trusts its copy of the system settings (default 15 s). */
+  settingsCacheTtlMs?: number;
   /** Test-only: route plugins registered in the protected /api context (after the real ones). */
   extraProtectedRoutes?: FastifyPluginAsync;
   /** The record kinds this server syncs (default: the app's registry). */
@@ -169,6 +172,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     database: options.database,
     maintenance: options.embeddedMaintenance,
   });
+  await fastify.register(settingsPlugin, { ttlMs: options.settingsCacheTtlMs });
   await fastify.register(helmetPlugin);
   await fastify.register(sameOriginPlugin);
   await fastify.register(sessionPlugin, { timeouts: options.sessionTimeouts });

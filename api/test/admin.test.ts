@@ -169,16 +169,17 @@ describe('administrator user management', () => {
     });
   });
 
-  it('will not let an administrator suspend or demote their own account', async () => {
+  it('will not let an administrator suspend their own account, nor demote the last administrator', async () => {
     const suspend = await adminClient.post(`/api/admin/users/${String(admin.row.id)}/suspend`);
     expect(suspend.status).toBe(409);
     expect(((await suspend.json()) as ErrorBody).code).toBe('CANNOT_CHANGE_OWN_ACCOUNT');
 
+    // The only administrator cannot step down either (issue 11: LAST_ADMINISTRATOR).
     const demote = await adminClient.request('PATCH', `/api/admin/users/${String(admin.row.id)}`, {
       json: { role: 'member' },
     });
     expect(demote.status).toBe(409);
-    expect(((await demote.json()) as ErrorBody).code).toBe('CANNOT_CHANGE_OWN_ACCOUNT');
+    expect(((await demote.json()) as ErrorBody).code).toBe('LAST_ADMINISTRATOR');
 
     const row = await t.db
       .selectFrom('users')
@@ -255,23 +256,28 @@ describe('administrator user management', () => {
 
   it('validates the patch and the id', async () => {
     const member = await t.createUser({ status: 'approved' });
-    const cases: Array<[unknown, string]> = [
-      [{}, 'Nothing to change'],
-      [{ role: 'superuser' }, 'Invalid enum value'],
+    const cases: Array<[unknown, string, string]> = [
+      [{}, 'VALIDATION_FAILED', 'Nothing to change'],
+      [{ role: 'superuser' }, 'VALIDATION_FAILED', 'Invalid enum value'],
       [
         { permissions: { launchMissiles: true } },
-        "Unrecognized key(s) in object: 'launchMissiles'",
+        'PERMISSION_UNKNOWN',
+        "Unknown permission module: 'launchMissiles'",
       ],
-      [{ permissions: { newCase: { fly: true } } }, "Unrecognized key(s) in object: 'fly'"],
-      [{ status: 'approved' }, "Unrecognized key(s) in object: 'status'"],
+      [
+        { permissions: { newCase: { fly: true } } },
+        'PERMISSION_UNKNOWN',
+        "Unknown permission flag: 'fly'",
+      ],
+      [{ status: 'approved' }, 'VALIDATION_FAILED', "Unrecognized key(s) in object: 'status'"],
     ];
-    for (const [body, message] of cases) {
+    for (const [body, code, message] of cases) {
       const res = await adminClient.request('PATCH', `/api/admin/users/${String(member.row.id)}`, {
         json: body,
       });
       expect(res.status, JSON.stringify(body)).toBe(400);
       const error = (await res.json()) as ErrorBody;
-      expect(error.code).toBe('VALIDATION_FAILED');
+      expect(error.code).toBe(code);
       expect(error.error).toBe(message);
     }
     const unknown = await adminClient.post('/api/admin/users/999999/approve');

@@ -34,6 +34,10 @@ export interface BuildOptions {
   registry?: AppOptions['registry'];
   /** Runs on the migrated database before the app starts (a test kind's own migration). */
   migrate?: (db: Kysely<Database>) => Promise<void>;
+  /** How long the app trusts its copy of the system settings. */
+  settingsCacheTtlMs?: number;
+  /** An already migrated database to share with another app (two instances, one database). */
+  database?: { db: Kysely<Database>; close(): Promise<void> };
 }
 
 export interface TestApp {
@@ -70,7 +74,8 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 export async function build(options: BuildOptions = {}): Promise<TestApp> {
-  const handle = await createTestDatabase();
+  const shared = options.database;
+  const handle = shared ? { db: shared.db, close: async () => {} } : await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rescuelog-api-test-'));
   const env = parseEnv({
     PORT: '0',
@@ -95,6 +100,9 @@ export async function build(options: BuildOptions = {}): Promise<TestApp> {
         ? { extraProtectedRoutes: options.extraProtectedRoutes }
         : {}),
       ...(options.registry ? { registry: options.registry } : {}),
+      ...(options.settingsCacheTtlMs !== undefined
+        ? { settingsCacheTtlMs: options.settingsCacheTtlMs }
+        : {}),
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {

@@ -86,7 +86,21 @@ const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/api/admin/roles', as: 'admin', fuzz: ['suffix', 'ignoredQuery'] },
   { method: 'POST', path: '/api/admin/roles', as: 'admin', fuzz: ['body'] },
   { method: 'PATCH', path: '/api/admin/roles/:id', as: 'admin', fuzz: ['params', 'body'] },
-  { method: 'DELETE', path: '/api/admin/roles/:id', as: 'admin', fuzz: ['params', 'body'] },
+  {
+    method: 'DELETE',
+    path: '/api/admin/roles/:id',
+    as: 'admin',
+    fuzz: ['params', 'body', 'query'],
+  },
+  { method: 'GET', path: '/api/admin/users/:id/permissions', as: 'admin', fuzz: ['params'] },
+  { method: 'GET', path: '/api/settings', as: 'pending', fuzz: ['suffix', 'ignoredQuery'] },
+  { method: 'GET', path: '/api/admin/settings', as: 'admin', fuzz: ['suffix', 'ignoredQuery'] },
+  { method: 'PATCH', path: '/api/admin/settings', as: 'admin', fuzz: ['body'] },
+  { method: 'PATCH', path: '/api/user/profile', as: 'member', fuzz: ['body'] },
+  { method: 'POST', path: '/api/user/password', as: 'member', fuzz: ['body'] },
+  { method: 'GET', path: '/api/user/sessions', as: 'member', fuzz: ['suffix', 'ignoredQuery'] },
+  { method: 'POST', path: '/api/user/sessions/end-others', as: 'member', fuzz: ['body'] },
+  { method: 'DELETE', path: '/api/user/sessions/:id', as: 'member', fuzz: ['params', 'body'] },
   {
     method: 'GET',
     path: '/api/admin/notifications',
@@ -221,6 +235,13 @@ const KNOWN_KEYS = new Set([
   'priority',
   'targetUserIds',
   'targetRoles',
+  'currentPassword',
+  'newPassword',
+  'organisationName',
+  'serviceTimeZone',
+  'defaultRoleId',
+  'sessionInactivityMinutes',
+  'cprMetronomeRate',
   'scheduledFor',
   'url',
   'sound',
@@ -438,6 +459,7 @@ describe('hostile input on every route', () => {
   function pathFor(route: RouteCase, params: Record<string, string> = {}): string {
     return route.path.replace(/:(\w+)/g, (_m, name: string) => {
       if (params[name] !== undefined) return params[name];
+      if (name === 'id' && route.path.includes('/sessions/')) return 'f'.repeat(32);
       if (name === 'id')
         return String(route.path.includes('/roles/') ? targetRoleId : targetUserId);
       if (name === 'token') return 'A'.repeat(43);

@@ -42,7 +42,7 @@ describe('roles', () => {
         .filter((r) => r.isSystem)
         .map((r) => r.name)
         .sort(),
-    ).toEqual(['administrator', 'member']);
+    ).toEqual(['administrator', 'member', 'observer', 'responder', 'stores']);
   });
 
   it('is for administrators only', async () => {
@@ -171,7 +171,7 @@ describe('roles', () => {
     expect(rename.status).toBe(409);
     expect(((await rename.json()) as ErrorBody).code).toBe('SYSTEM_ROLE_PROTECTED');
 
-    for (const name of ['administrator', 'member']) {
+    for (const name of ['administrator', 'member', 'responder', 'observer', 'stores']) {
       const role = await systemRole(name);
       const res = await remove(role.id);
       expect(res.status).toBe(409);
@@ -182,7 +182,7 @@ describe('roles', () => {
 
   it('refuses to delete a role users still have, then deletes it once they do not', async () => {
     const { role } = (await (
-      await client.post('/api/admin/roles', { name: 'observer', displayName: 'Observer' })
+      await client.post('/api/admin/roles', { name: 'standby', displayName: 'Standby' })
     ).json()) as { role: Role };
     const user = await t.createUser({ status: 'approved' });
     expect(

@@ -17,6 +17,7 @@ import * as caseSearchIndexStats from './migrations/2026-11-21T0830-case-search-
 import * as caseSearchShortPatterns from './migrations/2026-11-21T0840-case-search-short-patterns';
 import * as addendumAuthor from './migrations/2026-11-21T0850-addendum-author';
 import * as recordPlatform from './migrations/2026-11-24T1000-record-platform';
+import * as systemRoles from './migrations/2026-11-24T1100-system-roles';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -32,6 +33,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0840-case-search-short-patterns': caseSearchShortPatterns,
   '2026-11-21T0850-addendum-author': addendumAuthor,
   '2026-11-24T1000-record-platform': recordPlatform,
+  '2026-11-24T1100-system-roles': systemRoles,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -82,7 +82,32 @@ describe('migrations', () => {
     expect(await db.selectFrom('roles').select('name').orderBy('name').execute()).toEqual([
       { name: 'administrator' },
       { name: 'member' },
+      { name: 'observer' },
+      { name: 'responder' },
+      { name: 'stores' },
     ]);
+  });
+
+  it('add the system roles without touching a custom role of the same name', async () => {
+    const { db } = await emptyDatabase();
+    await migrateToLatest(db);
+    await migrateDown(db, '2026-11-21T0850-addendum-author');
+    await sql`insert into roles (name, display_name, permissions) values
+      ('stores', 'Our stores', '{"medicalInventory": {"read": true}}')`.execute(db);
+    await migrateToLatest(db);
+    const rows = await sql<{ name: string; displayName: string; isSystem: boolean }>`
+      select name, display_name, is_system from roles order by name`.execute(db);
+    expect(rows.rows).toEqual([
+      { name: 'administrator', displayName: 'Administrator', isSystem: true },
+      { name: 'member', displayName: 'Member', isSystem: true },
+      { name: 'observer', displayName: 'Observer', isSystem: true },
+      { name: 'responder', displayName: 'Responder', isSystem: true },
+      { name: 'stores', displayName: 'Our stores', isSystem: false },
+    ]);
+    // Rolling back removes only what the migration added.
+    await migrateDown(db, '2026-11-21T0850-addendum-author');
+    const left = await sql<{ name: string }>`select name from roles order by name`.execute(db);
+    expect(left.rows.map((r) => r.name)).toEqual(['administrator', 'member', 'stores']);
   });
 
   it('roll back one step at a time', async () => {

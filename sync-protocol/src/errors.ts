@@ -22,6 +22,14 @@ export const ErrorCode = {
   SYSTEM_ROLE_PROTECTED: 'SYSTEM_ROLE_PROTECTED',
   ROLE_IN_USE: 'ROLE_IN_USE',
   CANNOT_CHANGE_OWN_ACCOUNT: 'CANNOT_CHANGE_OWN_ACCOUNT',
+  /** The change would leave the system without an approved administrator. */
+  LAST_ADMINISTRATOR: 'LAST_ADMINISTRATOR',
+  /** A permissions object names a module or flag spec §6 does not have. */
+  PERMISSION_UNKNOWN: 'PERMISSION_UNKNOWN',
+  /** A system setting is out of range or unknown; nothing was changed. */
+  SETTING_INVALID: 'SETTING_INVALID',
+  /** Profile: the current password given to confirm a change is wrong. */
+  CURRENT_PASSWORD_INVALID: 'CURRENT_PASSWORD_INVALID',
   NOT_FOUND: 'NOT_FOUND',
   CONFLICT: 'CONFLICT',
   UPLOAD_URL_INVALID: 'UPLOAD_URL_INVALID',

@@ -53,28 +53,54 @@ export const MODULE_LABELS: Record<PermissionModule, string> = {
 };
 
 const flag = z.boolean().optional();
-const crudEntry = z.strictObject({ read: flag, create: flag, edit: flag, delete: flag });
-const viewEntry = z.strictObject({ view: flag });
-const logEntry = z.strictObject({ view: flag, edit: flag, delete: flag });
+const unknownFlag = (iss: z.core.$ZodRawIssue) =>
+  iss.code === 'unrecognized_keys'
+    ? `Unknown permission flag: ${iss.keys.map((k) => `'${k}'`).join(', ')}`
+    : undefined;
+const crudEntry = z.strictObject(
+  { read: flag, create: flag, edit: flag, delete: flag },
+  { error: unknownFlag },
+);
+const viewEntry = z.strictObject({ view: flag }, { error: unknownFlag });
+const logEntry = z.strictObject({ view: flag, edit: flag, delete: flag }, { error: unknownFlag });
 
 /**
  * A permissions object as stored on a user or a role. Unknown modules and flags are refused
  * (strict objects), so nothing but these keys ever reaches the database. A boolean entry
  * applies to every action of the module.
  */
-export const permissionsSchema = z.strictObject({
-  newCase: z.union([z.boolean(), crudEntry]).optional(),
-  cprLogger: z.union([z.boolean(), crudEntry]).optional(),
-  multiPatient: z.union([z.boolean(), crudEntry]).optional(),
-  incidentReports: z.union([z.boolean(), crudEntry]).optional(),
-  medicalInventory: z.union([z.boolean(), crudEntry]).optional(),
-  firstAidProtocols: z.union([z.boolean(), viewEntry]).optional(),
-  cprLogs: z.union([z.boolean(), logEntry]).optional(),
-  casesLogged: z.union([z.boolean(), logEntry]).optional(),
-  multiPatientLogs: z.union([z.boolean(), logEntry]).optional(),
-  userManagement: z.boolean().optional(),
-  systemAdmin: z.boolean().optional(),
-});
+export const permissionsSchema = z.strictObject(
+  {
+    newCase: z.union([z.boolean(), crudEntry]).optional(),
+    cprLogger: z.union([z.boolean(), crudEntry]).optional(),
+    multiPatient: z.union([z.boolean(), crudEntry]).optional(),
+    incidentReports: z.union([z.boolean(), crudEntry]).optional(),
+    medicalInventory: z.union([z.boolean(), crudEntry]).optional(),
+    firstAidProtocols: z.union([z.boolean(), viewEntry]).optional(),
+    cprLogs: z.union([z.boolean(), logEntry]).optional(),
+    casesLogged: z.union([z.boolean(), logEntry]).optional(),
+    multiPatientLogs: z.union([z.boolean(), logEntry]).optional(),
+    userManagement: z.boolean().optional(),
+    systemAdmin: z.boolean().optional(),
+  },
+  {
+    error: (iss) =>
+      iss.code === 'unrecognized_keys'
+        ? `Unknown permission module: ${iss.keys.map((k) => `'${k}'`).join(', ')}`
+        : undefined,
+  },
+);
+
+/**
+ * True for the issues a permissions object with an unknown module or flag produces, so the
+ * API can answer them with PERMISSION_UNKNOWN rather than a generic validation failure.
+ */
+export function isUnknownPermissionIssue(issue: {
+  code: string;
+  path: readonly PropertyKey[];
+}): boolean {
+  return issue.code === 'unrecognized_keys' && issue.path[0] === 'permissions';
+}
 
 export type Permissions = z.infer<typeof permissionsSchema>;
 
@@ -112,3 +138,48 @@ export function effectivePermissions(
 ): Permissions {
   return { ...(rolePermissions ?? {}), ...(userPermissions ?? {}) };
 }
+
+/** Where a module's effective entry comes from (decision 020). */
+export type PermissionSource = 'user' | 'role' | 'default';
+
+export interface ExplainedModule {
+  module: PermissionModule;
+  source: PermissionSource;
+  /** Each of the module's flags (boolean modules: 'allowed') and whether it is allowed. */
+  actions: Partial<Record<PermissionAction | 'allowed', boolean>>;
+}
+
+/**
+ * What a user may do in every module and where each answer comes from: the user's own entry,
+ * their role's entry, or the §6 default for their account role (administrator or member).
+ * Uses effectivePermissions and hasPermission, so it cannot disagree with the API's guards.
+ */
+export function explainPermissions(
+  role: PermissionSubject['role'],
+  rolePermissions: Permissions | null | undefined,
+  userPermissions: Permissions | null | undefined,
+): ExplainedModule[] {
+  const permissions = effectivePermissions(rolePermissions, userPermissions);
+  const subject: PermissionSubject = { role, permissions };
+  return PERMISSION_MODULES.map((module) => {
+    const source: PermissionSource =
+      userPermissions?.[module] !== undefined
+        ? 'user'
+        : rolePermissions?.[module] !== undefined
+          ? 'role'
+          : 'default';
+    const flags = MODULE_ACTIONS[module];
+    const actions: ExplainedModule['actions'] =
+      flags.length === 0
+        ? // A single boolean grants a power, not a view: with no entry only an administrator has it.
+          { allowed: hasPermission(subject, module, 'edit') }
+        : Object.fromEntries(flags.map((a) => [a, hasPermission(subject, module, a)]));
+    return { module, source, actions };
+  });
+}
+
+export const explainedModuleSchema = z.object({
+  module: z.enum(PERMISSION_MODULES),
+  source: z.enum(['user', 'role', 'default']),
+  actions: z.record(z.string(), z.boolean()),
+});

@@ -1,6 +1,8 @@
-// Roles (spec §3 roles, §5 role validation). System roles (administrator, member) cannot be deleted.
+// Roles (spec §3 roles, §5 role validation). System roles cannot be deleted or renamed; their
+// permissions can be edited. A user's effective permissions are their role's, overridden per
+// module by their own entries (decision 020, permissions.ts effectivePermissions).
 import { z } from 'zod';
-import { permissionsSchema } from './permissions';
+import { explainedModuleSchema, permissionsSchema, type Permissions } from './permissions';
 import { isoDateSchema as isoDate } from './primitives';
 import './zod-config';
 
@@ -62,6 +64,8 @@ export const roleSchema = z.object({
   description: z.string().nullable(),
   permissions: permissionsSchema,
   isSystem: z.boolean(),
+  /** How many accounts reference the role (the list and the delete dialog show it). */
+  userCount: z.number().int().nonnegative().optional(),
   createdAt: isoDate,
   updatedAt: isoDate,
 });
@@ -72,3 +76,118 @@ export const roleListResponseSchema = z.object({ roles: z.array(roleSchema) });
 export const idParamSchema = z.strictObject({
   id: z.coerce.number().int().positive().max(2147483647),
 });
+
+/** The role whose members are administrators (spec §6 role 'administrator'). */
+export const ADMINISTRATOR_ROLE = 'administrator';
+/** The role an approval uses when System Settings name no default role. */
+export const MEMBER_ROLE = 'member';
+
+/**
+ * The system roles a new system starts with (migration 2026-11-24T1100 seeds the same for
+ * existing systems; it keeps its own copy, migrations never import app code). Administrator
+ * and Member have no entries: §6's defaults apply (everything, resp. read and view only).
+ */
+export const SYSTEM_ROLES: ReadonlyArray<{
+  name: string;
+  displayName: string;
+  description: string;
+  permissions: Permissions;
+}> = [
+  {
+    name: ADMINISTRATOR_ROLE,
+    displayName: 'Administrator',
+    description: 'Full access, including user and system administration',
+    permissions: {},
+  },
+  {
+    name: MEMBER_ROLE,
+    displayName: 'Member',
+    description: 'Rescue and medical personnel',
+    permissions: {},
+  },
+  {
+    name: 'responder',
+    displayName: 'Responder',
+    description: 'Documents patients, CPR, incidents and reports; sees the logs',
+    permissions: {
+      newCase: { read: true, create: true },
+      cprLogger: { read: true, create: true },
+      multiPatient: { read: true, create: true },
+      incidentReports: { read: true, create: true },
+      medicalInventory: { read: true },
+      firstAidProtocols: { view: true },
+      cprLogs: { view: true },
+      casesLogged: { view: true },
+      multiPatientLogs: { view: true },
+      userManagement: false,
+      systemAdmin: false,
+    },
+  },
+  {
+    name: 'observer',
+    displayName: 'Observer',
+    description: 'Sees records and logs but cannot create or change anything',
+    permissions: {
+      newCase: { read: true },
+      cprLogger: { read: true },
+      multiPatient: { read: true },
+      incidentReports: { read: true },
+      medicalInventory: { read: true },
+      firstAidProtocols: { view: true },
+      cprLogs: { view: true },
+      casesLogged: { view: true },
+      multiPatientLogs: { view: true },
+      userManagement: false,
+      systemAdmin: false,
+    },
+  },
+  {
+    name: 'stores',
+    displayName: 'Stores',
+    description: 'Manages the medical inventory; no access to patient records',
+    permissions: {
+      newCase: false,
+      cprLogger: false,
+      multiPatient: false,
+      incidentReports: false,
+      medicalInventory: true,
+      firstAidProtocols: { view: true },
+      cprLogs: false,
+      casesLogged: false,
+      multiPatientLogs: false,
+      userManagement: false,
+      systemAdmin: false,
+    },
+  },
+];
+
+/** DELETE /api/admin/roles/:id?reassignTo=<role id>: where the role's users move to. */
+export const roleDeleteQuerySchema = z.strictObject({
+  reassignTo: z.coerce
+    .number({ error: 'Choose the role its users move to' })
+    .int('Choose the role its users move to')
+    .positive('Choose the role its users move to')
+    .max(2147483647)
+    .optional(),
+});
+
+export const roleDeleteResponseSchema = z.object({
+  message: z.string(),
+  role: roleSchema,
+  reassigned: z.number().int().nonnegative(),
+});
+
+/** POST /api/admin/users/:id/approve: the role to approve with (default: the configured one). */
+export const approveUserSchema = z
+  .strictObject({ roleId: z.number().int().positive().max(2147483647).optional() })
+  .optional();
+
+/** GET /api/admin/users/:id/permissions: each module's effective flags and their source. */
+export const effectivePermissionsResponseSchema = z.object({
+  role: z.enum(['administrator', 'member']),
+  assignedRole: z
+    .object({ id: z.number().int(), name: z.string(), displayName: z.string() })
+    .nullable(),
+  modules: z.array(explainedModuleSchema),
+});
+export type EffectivePermissionsResponse = z.output<typeof effectivePermissionsResponseSchema>;

@@ -177,3 +177,77 @@ export const userListResponseSchema = z.object({ users: z.array(publicUserSchema
 export const REGISTRATION_MESSAGE = 'Your account has been created and is pending approval';
 export const REGISTRATION_MESSAGE_FIRST_ADMIN = 'Your administrator account has been created';
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
+
+// ---------------------------------------------------------------------------------------
+// Profile (issue 11, /profile): the signed-in user's own account
+// ---------------------------------------------------------------------------------------
+
+export const PROFILE_MESSAGES = {
+  currentPasswordRequired: 'Enter your current password to change your email address',
+  currentPasswordInvalid: 'Your current password is not correct',
+  currentPassword: 'Current password is required',
+  emailTaken: 'Another account already uses this email address',
+  passwordSame: 'Choose a password different from your current one',
+  passwordsDiffer: 'The passwords do not match',
+} as const;
+
+/**
+ * PATCH /api/user/profile: spec §5 user update (all optional, no password) plus the current
+ * password, which the server asks for only when the email address changes.
+ */
+export const profileUpdateSchema = z
+  .strictObject({
+    email: email.optional(),
+    ...profileFields,
+    fullName: profileFields.fullName.optional(),
+    qualifications: qualifications.optional(),
+    currentPassword: z.string().max(PASSWORD_MAX, MESSAGES.passwordTooLong).optional(),
+  })
+  .partial()
+  .superRefine(requireOtherDescription)
+  .refine((v) => Object.entries(v).some(([k, x]) => k !== 'currentPassword' && x !== undefined), {
+    message: 'Nothing to change',
+  });
+export type ProfileUpdateInput = z.input<typeof profileUpdateSchema>;
+
+/** POST /api/user/password. The web form adds a confirmation field of its own. */
+export const passwordChangeSchema = z
+  .strictObject({
+    currentPassword: z
+      .string({ error: PROFILE_MESSAGES.currentPassword })
+      .min(1, PROFILE_MESSAGES.currentPassword)
+      .max(PASSWORD_MAX, MESSAGES.passwordTooLong),
+    newPassword: z
+      .string({ error: MESSAGES.password })
+      .min(PASSWORD_MIN, MESSAGES.password)
+      .max(PASSWORD_MAX, MESSAGES.passwordTooLong),
+  })
+  .refine((v) => v.currentPassword !== v.newPassword, {
+    path: ['newPassword'],
+    message: PROFILE_MESSAGES.passwordSame,
+  });
+export type PasswordChangeInput = z.input<typeof passwordChangeSchema>;
+
+export const passwordChangeResponseSchema = z.object({
+  message: z.string(),
+  endedSessions: z.number().int().nonnegative(),
+});
+
+/** One place the user is signed in. `id` is derived from the session id, never the id itself. */
+export const sessionInfoSchema = z.object({
+  id: z.string(),
+  current: z.boolean(),
+  createdAt: isoDate,
+  lastSeenAt: isoDate,
+  userAgent: z.string().nullable(),
+  ip: z.string().nullable(),
+});
+export type SessionInfo = z.output<typeof sessionInfoSchema>;
+export const sessionListResponseSchema = z.object({ sessions: z.array(sessionInfoSchema) });
+export const sessionIdParamSchema = z.strictObject({
+  id: z.string().regex(/^[a-f0-9]{32}$/, 'Invalid input'),
+});
+export const endSessionsResponseSchema = z.object({
+  message: z.string(),
+  endedSessions: z.number().int().nonnegative(),
+});

@@ -4,11 +4,16 @@ import {
   MODULE_ACTIONS,
   PERMISSION_MODULES,
   effectivePermissions,
+  explainPermissions,
   hasPermission,
+  isUnknownPermissionIssue,
   permissionsSchema,
   type PermissionAction,
   type PermissionModule,
+  type PermissionSource,
+  type Permissions,
 } from '../src/permissions';
+import { SYSTEM_ROLES } from '../src/roles';
 
 const ACTIONS: PermissionAction[] = ['read', 'create', 'edit', 'delete', 'view'];
 
@@ -169,5 +174,207 @@ describe('effectivePermissions', () => {
       { newCase: { read: true } },
     );
     expect(merged).toEqual({ newCase: { read: true }, cprLogger: { read: true } });
+  });
+});
+
+describe('effective permissions: the role, overridden per module by the user (decision 020)', () => {
+  // [case, account role, role entries, user entries, module, action, allowed, source]
+  const table: Array<
+    [
+      string,
+      'administrator' | 'member',
+      Permissions,
+      Permissions,
+      PermissionModule,
+      PermissionAction,
+      boolean,
+      PermissionSource,
+    ]
+  > = [
+    [
+      'role flag grants',
+      'member',
+      { newCase: { create: true } },
+      {},
+      'newCase',
+      'create',
+      true,
+      'role',
+    ],
+    [
+      'role flag absent denies',
+      'member',
+      { newCase: { read: true } },
+      {},
+      'newCase',
+      'create',
+      false,
+      'role',
+    ],
+    [
+      'role entry withholds a default view',
+      'member',
+      { casesLogged: { edit: true } },
+      {},
+      'casesLogged',
+      'view',
+      false,
+      'role',
+    ],
+    [
+      'user entry replaces the role entry',
+      'member',
+      { newCase: { create: true } },
+      { newCase: { read: true } },
+      'newCase',
+      'create',
+      false,
+      'user',
+    ],
+    [
+      'user entry grants what the role does not',
+      'member',
+      { cprLogger: false },
+      { cprLogger: { create: true } },
+      'cprLogger',
+      'create',
+      true,
+      'user',
+    ],
+    [
+      'role boolean true applies to all actions',
+      'member',
+      { medicalInventory: true },
+      {},
+      'medicalInventory',
+      'delete',
+      true,
+      'role',
+    ],
+    [
+      'user boolean false overrides a role true',
+      'member',
+      { medicalInventory: true },
+      { medicalInventory: false },
+      'medicalInventory',
+      'read',
+      false,
+      'user',
+    ],
+    [
+      'missing entry: a member may read',
+      'member',
+      {},
+      {},
+      'incidentReports',
+      'read',
+      true,
+      'default',
+    ],
+    ['missing entry: a member may view', 'member', {}, {}, 'cprLogs', 'view', true, 'default'],
+    [
+      'missing entry: a member may not create',
+      'member',
+      {},
+      {},
+      'incidentReports',
+      'create',
+      false,
+      'default',
+    ],
+    [
+      'missing entry: an administrator may do anything',
+      'administrator',
+      {},
+      {},
+      'multiPatientLogs',
+      'delete',
+      true,
+      'default',
+    ],
+    [
+      'an administrator role entry binds administrators too',
+      'administrator',
+      { systemAdmin: false },
+      {},
+      'systemAdmin',
+      'edit',
+      false,
+      'role',
+    ],
+    [
+      'an administrator user entry binds them too',
+      'administrator',
+      {},
+      { newCase: { read: true } },
+      'newCase',
+      'delete',
+      false,
+      'user',
+    ],
+    [
+      'null role permissions count as none',
+      'member',
+      null as unknown as Permissions,
+      { newCase: true },
+      'newCase',
+      'create',
+      true,
+      'user',
+    ],
+  ];
+
+  it.each(table)('%s', (_case, role, rolePerms, userPerms, module, action, allowed, source) => {
+    const permissions = effectivePermissions(rolePerms, userPerms);
+    expect(hasPermission({ role, permissions }, module, action)).toBe(allowed);
+    const explained = explainPermissions(role, rolePerms, userPerms).find(
+      (m) => m.module === module,
+    );
+    expect(explained?.source).toBe(source);
+    const flag = MODULE_ACTIONS[module].length === 0 ? 'allowed' : action;
+    if (MODULE_ACTIONS[module].includes(action) || flag === 'allowed')
+      expect(explained?.actions[flag]).toBe(allowed);
+  });
+
+  it('explains every module, single-boolean modules as one "allowed" power', () => {
+    const explained = explainPermissions('member', {}, {});
+    expect(explained.map((m) => m.module)).toEqual([...PERMISSION_MODULES]);
+    expect(explained.find((m) => m.module === 'userManagement')?.actions).toEqual({
+      allowed: false,
+    });
+    expect(
+      explainPermissions('administrator', {}, {}).find((m) => m.module === 'systemAdmin')?.actions,
+    ).toEqual({ allowed: true });
+  });
+
+  it('gives the seeded system roles what their descriptions say', () => {
+    const byName = Object.fromEntries(SYSTEM_ROLES.map((r) => [r.name, r.permissions]));
+    const can = (role: string, module: PermissionModule, action: PermissionAction) =>
+      hasPermission({ role: 'member', permissions: byName[role] ?? {} }, module, action);
+    for (const m of ['newCase', 'cprLogger', 'multiPatient', 'incidentReports'] as const) {
+      expect(can('responder', m, 'create')).toBe(true);
+      expect(can('observer', m, 'create')).toBe(false);
+      expect(can('observer', m, 'read')).toBe(true);
+      expect(can('stores', m, 'read')).toBe(false);
+    }
+    expect(can('observer', 'casesLogged', 'view')).toBe(true);
+    expect(can('stores', 'casesLogged', 'view')).toBe(false);
+    expect(can('stores', 'medicalInventory', 'delete')).toBe(true);
+    expect(can('responder', 'medicalInventory', 'edit')).toBe(false);
+    for (const role of SYSTEM_ROLES)
+      expect(permissionsSchema.parse(role.permissions)).toEqual(role.permissions);
+  });
+});
+
+describe('unknown permissions', () => {
+  it('name the unknown module or flag, and are recognisable as such', () => {
+    const module = permissionsSchema.safeParse({ launchMissiles: true });
+    expect(module.error?.issues[0]?.message).toBe("Unknown permission module: 'launchMissiles'");
+    const flag = permissionsSchema.safeParse({ cprLogs: { print: true } });
+    expect(flag.error?.issues[0]?.message).toBe("Unknown permission flag: 'print'");
+    expect(
+      isUnknownPermissionIssue({ code: 'unrecognized_keys', path: ['permissions', 'cprLogs'] }),
+    ).toBe(true);
+    expect(isUnknownPermissionIssue({ code: 'unrecognized_keys', path: [] })).toBe(false);
   });
 });

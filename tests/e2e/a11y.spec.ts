@@ -102,8 +102,8 @@ test('administrator: dashboard, user management, not-yet-available and 404 pages
   );
   await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
 
-  await page.goto('/profile');
-  await scanAtEachViewport(page, '/profile (not available yet)', () =>
+  await page.goto('/help');
+  await scanAtEachViewport(page, '/help (not available yet)', () =>
     expect(page.getByRole('heading', { level: 1 })).toBeVisible(),
   );
 

@@ -60,6 +60,8 @@ export default defineConfig({
       testMatch: /sync-(chaos(-cases)?|background|worker-start|recovery)\.spec\.ts$/,
       dependencies: ['app'],
     },
+    // Roles, profile and system settings (issue 11).
+    { name: 'roles', testMatch: /\/roles\.spec\.ts$/, dependencies: ['app'] },
     // Patient cases online (issue 5): addenda, handover, FHIR export, search, access.
     { name: 'cases', testMatch: /\/cases\.spec\.ts$/, dependencies: ['app'] },
     // Stops the server: cases-offline.spec.ts (capture with no server), offline.spec.ts.

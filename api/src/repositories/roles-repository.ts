@@ -16,13 +16,37 @@ const columns = [
   'updatedAt',
 ] as const;
 
+/** Every role with how many accounts reference it. */
 export async function listRoles(db: Db) {
   return db
     .selectFrom('roles')
-    .select(columns)
-    .orderBy('isSystem', 'desc')
-    .orderBy('name')
+    .select(columns.map((c) => `roles.${c}` as const))
+    .select((eb) =>
+      eb
+        .selectFrom('users')
+        .select(eb.fn.countAll<string>().as('n'))
+        .whereRef('users.roleId', '=', 'roles.id')
+        .as('userCount'),
+    )
+    .orderBy('roles.isSystem', 'desc')
+    .orderBy('roles.name')
     .execute();
+}
+
+/** Moves every user of role `from` to role `to`, with the account role `to` implies. */
+export async function reassignUsers(
+  db: Db,
+  from: number,
+  to: number,
+  accountRole: 'administrator' | 'member',
+): Promise<number[]> {
+  const rows = await db
+    .updateTable('users')
+    .set({ roleId: to, role: accountRole, updatedAt: new Date() })
+    .where('roleId', '=', from)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 export async function findRoleById(db: Db, id: number) {

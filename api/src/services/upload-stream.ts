@@ -21,8 +21,15 @@ export interface CheckedUpload {
   body: AsyncIterable<Uint8Array>;
 }
 
-export const payloadTooLarge = () =>
-  new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, UPLOAD_MESSAGES.tooLarge);
+/** 413 naming the limit in force (System Settings may set it below the spec's 10 MiB). */
+export const payloadTooLarge = (maxBytes: number = MAX_UPLOAD_BYTES) =>
+  new ApiError(
+    413,
+    ErrorCode.PAYLOAD_TOO_LARGE,
+    maxBytes === MAX_UPLOAD_BYTES
+      ? UPLOAD_MESSAGES.tooLarge
+      : `File is larger than ${String(Math.round(maxBytes / 1_048_576))} MiB`,
+  );
 export const typeNotAllowed = () =>
   new ApiError(415, ErrorCode.UPLOAD_TYPE_NOT_ALLOWED, UPLOAD_MESSAGES.typeNotAllowed);
 
@@ -55,7 +62,7 @@ export async function checkUpload(
     head.push(chunk);
     headBytes += chunk.byteLength;
     if (headBytes > maxBytes) {
-      throw payloadTooLarge();
+      throw payloadTooLarge(maxBytes);
     }
   }
   const detected = await fileTypeFromBuffer(Buffer.concat(head));
@@ -77,7 +84,7 @@ export async function checkUpload(
       const chunk = toBytes(next.value);
       total += chunk.byteLength;
       if (total > maxBytes) {
-        throw payloadTooLarge();
+        throw payloadTooLarge(maxBytes);
       }
       yield chunk;
     }

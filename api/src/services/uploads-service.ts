@@ -85,14 +85,20 @@ export async function createUploadUrl(
 export async function storeUpload(
   db: Kysely<Database>,
   storage: ObjectStorage,
-  input: { token: string; userId: number; body: AsyncIterable<Uint8Array> },
+  input: {
+    token: string;
+    userId: number;
+    body: AsyncIterable<Uint8Array>;
+    /** The largest file System Settings allow (at most the spec's 10 MiB). */
+    maxBytes?: number;
+  },
 ): Promise<{ url: string; name: string; contentType: string; size: number }> {
   if (!TOKEN_PATTERN.test(input.token)) throw uploadUrlInvalid();
   const now = new Date();
   const claimed = await claimUploadToken(db, hashToken(input.token), input.userId, now);
   if (claimed === undefined) throw uploadUrlInvalid();
 
-  const checked = await checkUpload(input.body);
+  const checked = await checkUpload(input.body, input.maxBytes);
   const name = `${randomBytes(24).toString('base64url')}.${checked.extension}`;
   const size = await storage.put(name, checked.body);
   try {

@@ -1,13 +1,17 @@
-// The administrator's user management (issue 2, spec §4 and §6): list, approve, suspend,
-// change role and permissions. The routes audit every change. An
-// administrator cannot suspend or demote their own account, so the acting administrator
-// always remains and the system is never left without one.
+// The administrator's user management (issue 2, spec §4 and §6; roles: issue 11): list,
+// approve with a role, suspend, change role and permissions. The routes audit every change.
+// An administrator cannot suspend their own account, and no change may leave the system
+// without an approved administrator (LAST_ADMINISTRATOR): the check runs under a lock on the
+// administrators' rows, so two administrators demoting each other at once cannot both win.
+// A user's `role` (administrator or member, spec §6) follows the role they are assigned:
+// the Administrator role makes an administrator, any other role a member.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import type { AdminUserPatch, UserStatus } from '@rescuelog/sync-protocol/users';
 import { ApiError } from '../lib/api-error';
-import { findRoleById } from '../repositories/roles-repository';
+import { ADMINISTRATOR_ROLE, MEMBER_ROLE } from '@rescuelog/sync-protocol/roles';
+import { findRoleById, findRoleByName } from '../repositories/roles-repository';
 
 const userNotFound = () => new ApiError(404, ErrorCode.NOT_FOUND, 'User not found');
 const ownAccount = (what: string) =>
@@ -35,12 +39,68 @@ async function lockUser(db: Transaction<Database>, id: number) {
   return user;
 }
 
-export async function approveUser(db: Kysely<Database>, id: number) {
+/** The spec §6 account role a role assignment implies. */
+async function accountRoleFor(
+  db: Transaction<Database>,
+  roleId: number,
+): Promise<'administrator' | 'member'> {
+  const role = await findRoleById(db, roleId);
+  if (role === undefined) {
+    throw new ApiError(400, ErrorCode.VALIDATION_FAILED, 'Role not found', {
+      fieldErrors: { roleId: ['Role not found'] },
+    });
+  }
+  return role.name === ADMINISTRATOR_ROLE ? 'administrator' : 'member';
+}
+
+export const LAST_ADMINISTRATOR_MESSAGE =
+  'This is the only administrator: make someone else an administrator first';
+
+/**
+ * Refuses a change that takes away the last approved administrator. Locks the approved
+ * administrators' rows first, so concurrent demotions are decided one after the other.
+ */
+async function keepAnAdministrator(
+  trx: Transaction<Database>,
+  before: { id: number; role: string; status: string },
+  after: { role: string; status: string },
+): Promise<void> {
+  const wasAdmin = before.role === 'administrator' && before.status === 'approved';
+  const isAdmin = after.role === 'administrator' && after.status === 'approved';
+  if (!wasAdmin || isAdmin) return;
+  const others = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'administrator')
+    .where('status', '=', 'approved')
+    .where('id', '<>', before.id)
+    .forUpdate()
+    .execute();
+  if (others.length === 0)
+    throw new ApiError(409, ErrorCode.LAST_ADMINISTRATOR, LAST_ADMINISTRATOR_MESSAGE);
+}
+
+/** The role an approval uses when the administrator names none: System Settings, else Member. */
+async function defaultRoleId(
+  trx: Transaction<Database>,
+  configured: number | null,
+): Promise<number | null> {
+  if (configured !== null && (await findRoleById(trx, configured)) !== undefined) return configured;
+  return (await findRoleByName(trx, MEMBER_ROLE))?.id ?? null;
+}
+
+export async function approveUser(
+  db: Kysely<Database>,
+  id: number,
+  options: { roleId?: number | undefined; configuredDefaultRoleId: number | null },
+) {
   return db.transaction().execute(async (trx) => {
     const before = await lockUser(trx, id);
+    const roleId = options.roleId ?? (await defaultRoleId(trx, options.configuredDefaultRoleId));
+    const role = roleId === null ? before.role : await accountRoleFor(trx, roleId);
     const after = await trx
       .updateTable('users')
-      .set({ status: 'approved', updatedAt: new Date() })
+      .set({ status: 'approved', roleId, role, updatedAt: new Date() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -52,6 +112,7 @@ export async function suspendUser(db: Kysely<Database>, actorId: number, id: num
   if (id === actorId) throw ownAccount('suspend');
   return db.transaction().execute(async (trx) => {
     const before = await lockUser(trx, id);
+    await keepAnAdministrator(trx, before, { role: before.role, status: 'suspended' });
     const after = await trx
       .updateTable('users')
       .set({ status: 'suspended', updatedAt: new Date() })
@@ -62,30 +123,30 @@ export async function suspendUser(db: Kysely<Database>, actorId: number, id: num
   });
 }
 
-export async function patchUser(
-  db: Kysely<Database>,
-  actorId: number,
-  id: number,
-  patch: AdminUserPatch,
-) {
-  if (id === actorId && patch.role !== undefined && patch.role !== 'administrator')
-    throw ownAccount('demote');
+export async function patchUser(db: Kysely<Database>, id: number, patch: AdminUserPatch) {
   return db.transaction().execute(async (trx) => {
     const before = await lockUser(trx, id);
-    if (
-      patch.roleId !== undefined &&
-      patch.roleId !== null &&
-      (await findRoleById(trx, patch.roleId)) === undefined
-    ) {
-      throw new ApiError(400, ErrorCode.VALIDATION_FAILED, 'Role not found', {
-        fieldErrors: { roleId: ['Role not found'] },
-      });
+    // A role assignment decides administrator or member; `role` alone (no roleId) still sets
+    // the account role directly, and then the Administrator role follows it.
+    let role = patch.role;
+    let roleId = patch.roleId;
+    if (roleId !== undefined && roleId !== null) {
+      role = await accountRoleFor(trx, roleId);
+    } else if (roleId === undefined && role !== undefined && role !== before.role) {
+      const adminRole = await findRoleByName(trx, ADMINISTRATOR_ROLE);
+      if (role === 'administrator') roleId = adminRole?.id ?? before.roleId;
+      else if (before.roleId !== null && before.roleId === adminRole?.id)
+        roleId = await defaultRoleId(trx, null);
     }
+    await keepAnAdministrator(trx, before, {
+      role: role ?? before.role,
+      status: before.status,
+    });
     const after = await trx
       .updateTable('users')
       .set({
-        ...(patch.role !== undefined ? { role: patch.role } : {}),
-        ...(patch.roleId !== undefined ? { roleId: patch.roleId } : {}),
+        ...(role !== undefined ? { role } : {}),
+        ...(roleId !== undefined ? { roleId } : {}),
         ...(patch.permissions !== undefined
           ? { permissions: JSON.stringify(patch.permissions) }
           : {}),

@@ -10,7 +10,9 @@ import {
   type Permissions,
 } from '@rescuelog/sync-protocol/permissions';
 import type { RegisterData, User } from '@rescuelog/sync-protocol/users';
+import { ADMINISTRATOR_ROLE } from '@rescuelog/sync-protocol/roles';
 import { ApiError } from '../lib/api-error';
+import { findRoleByName } from '../repositories/roles-repository';
 import type { PasswordHasher } from '../plugins/app/passwords';
 import {
   countUsers,
@@ -88,6 +90,10 @@ export async function registerUser(
         email: input.email.toLowerCase(),
         passwordHash,
         role: firstAdministrator ? 'administrator' : 'member',
+        // The first administrator holds the Administrator role; others get one at approval.
+        roleId: firstAdministrator
+          ? ((await findRoleByName(trx, ADMINISTRATOR_ROLE))?.id ?? null)
+          : null,
         status: firstAdministrator ? 'approved' : 'pending',
       });
       return { user, firstAdministrator };

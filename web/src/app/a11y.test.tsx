@@ -1,8 +1,9 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
+import { DEFAULT_SETTINGS } from '@rescuelog/sync-protocol/settings';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { axeViolations } from '@/test/axe';
-import { makeUser } from '@/test/fixtures';
+import { makeRoles, makeUser } from '@/test/fixtures';
 import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
 
@@ -92,12 +93,56 @@ describe('accessibility (axe, structural rules)', () => {
       http.get('/api/admin/users', () =>
         HttpResponse.json({ users: [makeUser({ id: 2, fullName: 'Sipho', status: 'pending' })] }),
       ),
+      http.get('/api/admin/roles', () => HttpResponse.json({ roles: makeRoles() })),
     );
     const { user } = renderApp('/admin/users');
     await screen.findByRole('heading', { name: 'Sipho' });
     expect(await axeViolations()).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'Edit access' }));
-    await screen.findByRole('dialog');
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByRole('combobox', { name: 'Role' });
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('/admin/roles with the role editor open', async () => {
+    signedInAs(makeUser({ id: 1, role: 'administrator' }));
+    server.use(http.get('/api/admin/roles', () => HttpResponse.json({ roles: makeRoles() })));
+    const { user } = renderApp('/admin/roles');
+    await screen.findByRole('heading', { name: 'Responder' });
+    expect(await axeViolations()).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'New role' }));
+    await screen.findByRole('dialog', { name: 'New role' });
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('/profile and /system-settings', async () => {
+    signedInAs(makeUser({ id: 1, role: 'administrator' }));
+    server.use(
+      http.get('/api/user/sessions', () =>
+        HttpResponse.json({
+          sessions: [
+            {
+              id: 'a'.repeat(32),
+              current: true,
+              createdAt: '2026-11-20T08:00:00.000Z',
+              lastSeenAt: '2026-11-20T09:00:00.000Z',
+              userAgent: 'Mozilla/5.0 (Linux; Android 14) Chrome/131.0',
+              ip: '10.0.0.5',
+            },
+          ],
+        }),
+      ),
+      http.get('/api/admin/settings', () =>
+        HttpResponse.json({ settings: DEFAULT_SETTINGS, updatedAt: null }),
+      ),
+      http.get('/api/admin/roles', () => HttpResponse.json({ roles: makeRoles() })),
+    );
+    const profile = renderApp('/profile');
+    await screen.findByText('Chrome on Android');
+    expect(await axeViolations()).toEqual([]);
+    profile.unmount();
+    renderApp('/system-settings');
+    await screen.findByRole('button', { name: 'Save settings' });
     expect(await axeViolations()).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { Outlet, useRoutes, type RouteObject } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
 import { SyncShell } from '@/features/sync-status/components/sync-shell';
+import { applyStoredSettings, ServiceSettingsSync } from '@/lib/service-settings';
 import { GuestOnly, RequireAdministrator, RequireApprovedUser } from './guards';
 
 function lazyNamed<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
@@ -15,6 +16,15 @@ const AdminConflictsRoute = lazyNamed(
   () => import('./routes/admin/conflicts'),
   'AdminConflictsRoute',
 );
+const AdminRolesRoute = lazyNamed(() => import('./routes/admin/roles'), 'AdminRolesRoute');
+const ProfileRoute = lazyNamed(() => import('./routes/profile'), 'ProfileRoute');
+const SystemSettingsRoute = lazyNamed(
+  () => import('./routes/system-settings'),
+  'SystemSettingsRoute',
+);
+
+// Times show in the zone this device last heard from the server, from the first render on.
+applyStoredSettings();
 const NotFoundRoute = lazyNamed(() => import('./routes/not-found'), 'NotFoundRoute');
 const SyncInboxRoute = lazyNamed(
   () => import('@/features/sync-status/components/sync-inbox'),
@@ -51,11 +61,9 @@ const NotAvailable = lazy(async () => ({
 
 /** Screens that belong to later issues; each shows an honest "not available yet" page. */
 export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [
-  { path: '/profile', screen: 'Profile' },
   { path: '/medical-inventory', screen: 'Medical Inventory' },
   { path: '/internal-protocols', screen: 'Internal SOPs' },
   { path: '/help', screen: 'Help & Guide' },
-  { path: '/system-settings', screen: 'System Settings' },
   { path: '/protocols/:category?', screen: 'First Aid Protocols' },
   { path: '/cpr-logger', screen: 'CPR Logger' },
   { path: '/cpr-logs', screen: 'CPR Logs' },
@@ -64,7 +72,6 @@ export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?
   { path: '/incident-reports', screen: 'Incident Reports' },
   { path: '/incident-reports/list', screen: 'Incident Reports List' },
   { path: '/incident-reports/new/:type', screen: 'New Incident Report' },
-  { path: '/admin/roles', screen: 'Role Management', admin: true },
   { path: '/admin/notifications', screen: 'Notification Management', admin: true },
 ];
 
@@ -73,6 +80,7 @@ function RootLayout() {
     <>
       {/* Sync session and status bar (issue 4); the sync code itself loads lazily. */}
       <SyncShell />
+      <ServiceSettingsSync />
       <Suspense fallback={<PageSpinner />}>
         <Outlet />
       </Suspense>
@@ -98,6 +106,7 @@ export const routes: RouteObject[] = [
           { path: '/response-details/:caseId', element: <ResponseDetailsRoute /> },
           { path: '/case-completed/:caseId', element: <CaseCompletedRoute /> },
           { path: '/case-search', element: <CaseSearchRoute /> },
+          { path: '/profile', element: <ProfileRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
             path: s.path,
             element: <NotAvailable screen={s.screen} />,
@@ -107,6 +116,8 @@ export const routes: RouteObject[] = [
             children: [
               { path: '/admin/users', element: <AdminUsersRoute /> },
               { path: '/admin/conflicts', element: <AdminConflictsRoute /> },
+              { path: '/admin/roles', element: <AdminRolesRoute /> },
+              { path: '/system-settings', element: <SystemSettingsRoute /> },
               ...LATER_SCREENS.filter((s) => s.admin).map((s) => ({
                 path: s.path,
                 element: <NotAvailable screen={s.screen} />,

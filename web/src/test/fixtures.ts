@@ -1,3 +1,5 @@
+import type { Role } from '@rescuelog/sync-protocol/roles';
+import { SYSTEM_ROLES } from '@rescuelog/sync-protocol/roles';
 import type { User } from '@rescuelog/sync-protocol/users';
 
 export function makeUser(overrides: Partial<User> = {}): User {
@@ -23,4 +25,20 @@ export function makeUser(overrides: Partial<User> = {}): User {
     updatedAt: '2026-11-01T08:00:00.000Z',
     ...overrides,
   };
+}
+
+/** The seeded system roles (ids 1..n) plus any extra ones, as GET /api/admin/roles lists them. */
+export function makeRoles(extra: Array<Partial<Role> & { name: string }> = []): Role[] {
+  const all = [...SYSTEM_ROLES.map((r) => ({ ...r, isSystem: true })), ...extra];
+  return all.map((r, i) => ({
+    id: i + 1,
+    displayName: r.name,
+    description: null,
+    permissions: {},
+    isSystem: false,
+    userCount: 0,
+    createdAt: '2026-11-01T08:00:00.000Z',
+    updatedAt: '2026-11-01T08:00:00.000Z',
+    ...r,
+  }));
 }

@@ -1,4 +1,4 @@
-// Rate limits for login and registration, counted in PostgreSQL (table `rate_limits`) so
+// Rate limits for login and registration (System Settings), counted in PostgreSQL (table `rate_limits`) so
 // every API instance sees the same counters. Fixed windows: one upsert per attempt both
 // counts and, when the window has passed, starts a new one.
 import fp from 'fastify-plugin';
@@ -15,6 +15,7 @@ export interface RateLimitSettings {
   registerPerIp: RateLimitRule;
 }
 
+/** What System Settings start with (sync-protocol/settings.ts has the same numbers). */
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   // A crew shares one NAT address at a station: per IP is generous, per account is strict.
   loginPerIp: { max: 50, windowSeconds: 15 * 60 },
@@ -23,7 +24,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
 };
 
 export interface RateLimiter {
-  readonly settings: RateLimitSettings;
+  /** The rules in force now: fixed ones given at build (tests), else System Settings. */
+  rules(): Promise<RateLimitSettings>;
   /** Counts one attempt against `key`; throws 429 RATE_LIMITED (with Retry-After) past the limit. */
   consume(rule: keyof RateLimitSettings, key: string): Promise<void>;
 }
@@ -38,11 +40,26 @@ export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait before tryin
 
 export const rateLimitPlugin = fp<{ settings?: Partial<RateLimitSettings> | undefined }>(
   async (fastify, options) => {
-    const settings: RateLimitSettings = { ...DEFAULT_RATE_LIMITS, ...options.settings };
+    const fixed = options.settings ?? {};
+    async function rules(): Promise<RateLimitSettings> {
+      const s = await fastify.settings.get();
+      const login = s.loginWindowMinutes * 60;
+      return {
+        loginPerIp: fixed.loginPerIp ?? { max: s.loginAttemptsPerIp, windowSeconds: login },
+        loginPerEmail: fixed.loginPerEmail ?? {
+          max: s.loginAttemptsPerEmail,
+          windowSeconds: login,
+        },
+        registerPerIp: fixed.registerPerIp ?? {
+          max: s.registrationsPerIpPerHour,
+          windowSeconds: 60 * 60,
+        },
+      };
+    }
     fastify.decorate('rateLimiter', {
-      settings,
+      rules,
       async consume(ruleName, key) {
-        const rule = settings[ruleName];
+        const rule = (await rules())[ruleName];
         const window = sql`${rule.windowSeconds} * interval '1 second'`;
         const fullKey = `${ruleName}:${key}`;
         const row = await fastify.db
@@ -78,5 +95,5 @@ export const rateLimitPlugin = fp<{ settings?: Partial<RateLimitSettings> | unde
       },
     } satisfies RateLimiter);
   },
-  { name: 'rate-limit', dependencies: ['database'] },
+  { name: 'rate-limit', dependencies: ['database', 'settings'] },
 );

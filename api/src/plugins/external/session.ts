@@ -1,6 +1,7 @@
 // Cookie sessions stored in PostgreSQL (table `sessions`), so several API instances share
 // them. The cookie is HttpOnly, SameSite=Lax, scoped to /api, and Secure over TLS.
-// Timeouts are enforced here, on the server, whatever the browser does with the cookie:
+// Timeouts (System Settings, unless the app is built with fixed ones) are enforced here, on
+// the server, whatever the browser does with the cookie:
 // - inactivity: a session not used for `inactivityMs` is dead;
 // - absolute: a session older than `absoluteMs` is dead however active it is.
 // Anonymous visitors get no row (saveUninitialized: false); login and registration create
@@ -26,12 +27,17 @@ export const DEFAULT_SESSION_TIMEOUTS: SessionTimeouts = {
 };
 
 export const SESSION_COOKIE = 'rescuelog_session';
+/** The cookie's own lifetime: the longest session System Settings allow (720 hours). */
+const SESSION_COOKIE_MAX_AGE_MS = 720 * 60 * 60 * 1000;
 /** Writing last_seen_at on every request would make every read a write; once a minute is enough. */
 const TOUCH_AFTER_MS = 60 * 1000;
 
 declare module 'fastify' {
   interface Session {
     userId?: number;
+    /** Where the session was started (the profile's list of devices shows them). */
+    userAgent?: string | undefined;
+    ip?: string | undefined;
     /** Set by the store when the row exists but timed out; the session hook answers SESSION_EXPIRED. */
     expired?: boolean;
   }
@@ -51,17 +57,30 @@ type StoredSession = Session;
 type Callback = (error?: unknown) => void;
 
 /** The express-session style store @fastify/session expects, on top of Kysely. */
+export type SessionTimeoutsSource = () => Promise<
+  Pick<SessionTimeouts, 'inactivityMs' | 'absoluteMs'>
+>;
+
 export class PgSessionStore implements SessionStore {
+  private readonly timeouts: SessionTimeoutsSource;
+
+  /** `timeouts`: fixed, or read on each use (System Settings change them without a restart). */
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly timeouts: SessionTimeouts,
-  ) {}
+    timeouts: SessionTimeouts | SessionTimeoutsSource,
+  ) {
+    this.timeouts = typeof timeouts === 'function' ? timeouts : () => Promise.resolve(timeouts);
+  }
 
   set(sid: string, data: StoredSession, callback: Callback): void {
+    this.save(sid, data).then(() => callback(), callback);
+  }
+
+  private async save(sid: string, data: StoredSession): Promise<void> {
     const json = JSON.parse(JSON.stringify(data)) as Record<string, JsonValue>;
     const userId = typeof data.userId === 'number' ? data.userId : null;
-    const { inactivityMs, absoluteMs } = this.timeouts;
-    this.db
+    const { inactivityMs, absoluteMs } = await this.timeouts();
+    await this.db
       .insertInto('sessions')
       .values({
         sid,
@@ -78,8 +97,7 @@ export class PgSessionStore implements SessionStore {
           expiresAt: sql`least(now() + ${inactivityMs} * interval '1 millisecond', sessions.created_at + ${absoluteMs} * interval '1 millisecond')`,
         }),
       )
-      .execute()
-      .then(() => callback(), callback);
+      .execute();
   }
 
   get(sid: string, callback: (error: unknown, result?: Session | null) => void): void {
@@ -98,7 +116,7 @@ export class PgSessionStore implements SessionStore {
   }
 
   private async load(sid: string): Promise<StoredSession | null> {
-    const { inactivityMs, absoluteMs } = this.timeouts;
+    const { inactivityMs, absoluteMs } = await this.timeouts();
     const row = await this.db
       .selectFrom('sessions')
       .select(['data', 'createdAt', 'lastSeenAt', 'expiresAt'])
@@ -133,7 +151,14 @@ export class PgSessionStore implements SessionStore {
 export const sessionPlugin = fp<{ timeouts?: Partial<SessionTimeouts> | undefined }>(
   async (fastify, options) => {
     const timeouts: SessionTimeouts = { ...DEFAULT_SESSION_TIMEOUTS, ...options.timeouts };
-    const store = new PgSessionStore(fastify.db, timeouts);
+    // Timeouts given by the caller (tests) are fixed; otherwise System Settings decide.
+    const store = new PgSessionStore(fastify.db, async () => {
+      const settings = await fastify.settings.get();
+      return {
+        inactivityMs: options.timeouts?.inactivityMs ?? settings.sessionInactivityMinutes * 60_000,
+        absoluteMs: options.timeouts?.absoluteMs ?? settings.sessionAbsoluteHours * 3_600_000,
+      };
+    });
 
     await fastify.register(cookie);
     await fastify.register(session, {
@@ -148,8 +173,9 @@ export const sessionPlugin = fp<{ timeouts?: Partial<SessionTimeouts> | undefine
         httpOnly: true,
         sameSite: 'lax',
         secure: fastify.config.cookieSecure,
-        // The browser may keep it as long as the absolute timeout; the server decides sooner.
-        maxAge: timeouts.absoluteMs,
+        // The browser may keep it as long as the longest absolute timeout the settings allow;
+        // the server decides sooner.
+        maxAge: options.timeouts?.absoluteMs ?? SESSION_COOKIE_MAX_AGE_MS,
       },
     });
 
@@ -191,5 +217,5 @@ export const sessionPlugin = fp<{ timeouts?: Partial<SessionTimeouts> | undefine
       await running;
     });
   },
-  { name: 'session', dependencies: ['env', 'database'] },
+  { name: 'session', dependencies: ['env', 'database', 'settings'] },
 );

@@ -8,10 +8,12 @@ import { caseRoutes } from './cases';
 import { caseRecordRoutes } from './case-record';
 import { caseExportRoutes } from './case-export';
 import { objectRoutes } from './objects/objects-routes';
+import { settingsRoutes } from './settings';
 import { statsRoutes } from './stats';
 import { syncRoutes } from './sync/sync-routes';
 import { userDocumentRoutes } from './user/documents';
 import { userNotificationRoutes } from './user/notifications';
+import { userProfileRoutes } from './user/profile';
 
 export async function protectedRoutes(
   fastify: FastifyInstance,
@@ -21,7 +23,9 @@ export async function protectedRoutes(
   await fastify.register(currentUserRoutes);
   await fastify.register(userDocumentRoutes);
   await fastify.register(userNotificationRoutes);
+  await fastify.register(userProfileRoutes);
   await fastify.register(objectRoutes);
+  await fastify.register(settingsRoutes);
   await fastify.register(statsRoutes);
   await fastify.register(caseRoutes);
   await fastify.register(caseRecordRoutes);

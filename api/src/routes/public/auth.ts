@@ -33,6 +33,9 @@ async function signIn(request: FastifyRequest, userId: number): Promise<void> {
   }
   await request.session.regenerate();
   request.session.set('userId', userId);
+  // Shown in the user's own list of sessions (profile), so they can tell their devices apart.
+  request.session.set('userAgent', request.headers['user-agent']?.slice(0, 512));
+  request.session.set('ip', request.ip);
 }
 
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
@@ -43,7 +46,9 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     let result;
     try {
       result = await registerUser(fastify.db, input, passwordHash, {
-        firstUserAdmin: fastify.config.firstUserAdmin,
+        // System Settings decide once an administrator has set it; FIRST_USER_ADMIN until then.
+        firstUserAdmin:
+          (await fastify.settings.get()).firstUserAdmin ?? fastify.config.firstUserAdmin,
       });
     } catch (error) {
       if (error instanceof ApiError && error.code === ErrorCode.EMAIL_TAKEN) {

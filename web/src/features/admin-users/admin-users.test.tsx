@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { User } from '@rescuelog/sync-protocol/users';
-import { makeUser } from '@/test/fixtures';
+import { makeRoles, makeUser } from '@/test/fixtures';
 import { expectToast, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
 
@@ -23,9 +23,13 @@ const applicant = makeUser({
   certificationsUrl: '["/api/objects/qrstuvwxyzabcdef.png"]',
 });
 
+const roles = makeRoles();
+const responderId = roles.find((r) => r.name === 'responder')?.id ?? 0;
+
 function usersApi(users: User[]) {
   const requested: (string | null)[] = [];
   server.use(
+    http.get('/api/admin/roles', () => HttpResponse.json({ roles })),
     http.get('/api/admin/users', ({ request }) => {
       const status = new URL(request.url).searchParams.get('status');
       requested.push(status);
@@ -42,9 +46,11 @@ describe('/admin/users', () => {
     signedInAs(admin);
     const requested = usersApi([admin, applicant]);
     let approved = false;
+    let body: unknown;
     server.use(
-      http.post('/api/admin/users/2/approve', ({ request }) => {
+      http.post('/api/admin/users/2/approve', async ({ request }) => {
         approved = request.headers.get('X-Requested-With') === 'rescuelog';
+        body = await request.json();
         return HttpResponse.json({ user: { ...applicant, status: 'approved' } });
       }),
     );
@@ -60,9 +66,15 @@ describe('/admin/users', () => {
     expect(within(card).getByText('Other: Wilderness first responder')).toBeInTheDocument();
     await user.click(within(card).getByRole('button', { name: 'Approve' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Approve Sipho Dlamini?' });
+    // The role defaults to the one System Settings name; the administrator picks Responder.
+    const roleSelect = within(confirm).getByRole('combobox', { name: 'Role' });
+    expect(roleSelect).toHaveDisplayValue('Default role for new members');
+    await within(confirm).findByRole('option', { name: 'Responder' });
+    await user.selectOptions(roleSelect, 'Responder');
     await user.click(within(confirm).getByRole('button', { name: 'Approve' }));
     await expectToast('User approved', 'Sipho Dlamini');
     expect(approved).toBe(true);
+    expect(body).toEqual({ roleId: responderId });
   });
 
   it('does nothing when a suspension is cancelled', async () => {
@@ -93,9 +105,9 @@ describe('/admin/users', () => {
     expect(within(mine).queryByRole('button', { name: 'Suspend' })).not.toBeInTheDocument();
   });
 
-  it('edits role and module permissions', async () => {
+  it("edits role and module permissions, saying where each module's permissions come from", async () => {
     signedInAs(admin);
-    usersApi([admin, applicant]);
+    usersApi([admin, { ...applicant, roleId: null }]);
     let patch: unknown;
     server.use(
       http.patch('/api/admin/users/2', async ({ request }) => {
@@ -109,10 +121,20 @@ describe('/admin/users', () => {
     ) as HTMLElement;
     await user.click(within(card).getByRole('button', { name: 'Edit access' }));
     const dialog = await screen.findByRole('dialog', { name: 'Access for Sipho Dlamini' });
+    const role = await within(dialog).findByRole('combobox', { name: 'Role' });
+    expect(role).toHaveDisplayValue('No role');
+    await user.selectOptions(role, 'Responder');
+    // The Responder role gives create on New Case; the member keeps it.
     const newCase = within(dialog).getByRole('group', { name: 'New Case permissions' });
-    expect(within(newCase).getByRole('checkbox', { name: 'Read' })).toBeChecked();
-    expect(within(newCase).getByRole('checkbox', { name: 'Create' })).not.toBeChecked();
-    await user.click(within(newCase).getByRole('checkbox', { name: 'Create' }));
+    expect(within(newCase).getByRole('checkbox', { name: 'Create' })).toBeChecked();
+    const newCaseRow = newCase.closest('tr') as HTMLElement;
+    expect(within(newCaseRow).getByText('From the role')).toBeInTheDocument();
+    // Taking Cases Logged view away from this member is their own setting.
+    const logs = within(dialog).getByRole('group', { name: 'Cases Logged permissions' });
+    await user.click(within(logs).getByRole('checkbox', { name: 'View' }));
+    expect(
+      within(logs.closest('tr') as HTMLElement).getByText('Set for this member'),
+    ).toBeInTheDocument();
     const cprLogs = within(dialog).getByRole('group', { name: 'CPR Logs permissions' });
     expect(
       within(cprLogs)
@@ -122,12 +144,8 @@ describe('/admin/users', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save access' }));
     await expectToast('User updated');
     expect(patch).toEqual({
-      role: 'member',
-      permissions: {
-        newCase: { read: true, create: true, edit: false, delete: false },
-        userManagement: false,
-        systemAdmin: false,
-      },
+      roleId: responderId,
+      permissions: { casesLogged: { view: false, edit: false, delete: false } },
     });
   });
 

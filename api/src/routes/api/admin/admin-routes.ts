@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { adminConflictRoutes } from './conflicts';
 import { adminNotificationRoutes } from './notifications';
 import { adminRoleRoutes } from './roles';
+import { adminSettingsRoutes } from './settings';
 import { adminUserRoutes } from './users';
 
 export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
@@ -14,4 +15,5 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
   await fastify.register(adminRoleRoutes);
   await fastify.register(adminNotificationRoutes);
   await fastify.register(adminConflictRoutes);
+  await fastify.register(adminSettingsRoutes);
 }

@@ -1,14 +1,19 @@
-// Administrator user management: GET /api/admin/users?status=, POST …/:id/approve,
-// POST …/:id/suspend (ends the user's sessions), PATCH …/:id {role?, roleId?, permissions?},
-// GET …/:id/documents. Every change is audited with its before and after.
+// Administrator user management: GET /api/admin/users?status=, POST …/:id/approve {roleId?}
+// (default: the configured default role), POST …/:id/suspend (ends the user's sessions),
+// PATCH …/:id {role?, roleId?, permissions?}, GET …/:id/permissions (each module's effective
+// flags and where they come from), GET …/:id/documents. Every change is audited with its
+// before and after.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { idParamSchema } from '@rescuelog/sync-protocol/roles';
+import { approveUserSchema, idParamSchema } from '@rescuelog/sync-protocol/roles';
+import { explainPermissions } from '@rescuelog/sync-protocol/permissions';
 import { adminUserPatchSchema, userListQuerySchema } from '@rescuelog/sync-protocol/users';
 import type { User as UserRow } from '@rescuelog/db/schema';
-import { ApiError, parseInput, unauthenticated } from '../../../lib/api-error';
+import { ApiError, parseInput, permissionAwareCode, unauthenticated } from '../../../lib/api-error';
+import { findRoleById } from '../../../repositories/roles-repository';
 import { toJsonValue } from '../../../lib/json-value';
 import { expectNoBody } from '../../../lib/no-body';
+import { findUserById } from '../../../repositories/users-repository';
 import { parsePermissions, toPublicUser } from '../../../services/users-service';
 import {
   approveUser,
@@ -60,8 +65,17 @@ export async function adminUserRoutes(fastify: FastifyInstance): Promise<void> {
 
   fastify.post('/admin/users/:id/approve', async (request) => {
     const { id } = parseInput(idParamSchema, request.params);
-    expectNoBody(request.body);
-    return changed(request, 'user.approve', id, await approveUser(fastify.db, id));
+    const body = parseInput(approveUserSchema, request.body);
+    const { defaultRoleId } = await fastify.settings.get();
+    return changed(
+      request,
+      'user.approve',
+      id,
+      await approveUser(fastify.db, id, {
+        roleId: body?.roleId,
+        configuredDefaultRoleId: defaultRoleId,
+      }),
+    );
   });
 
   fastify.post('/admin/users/:id/suspend', async (request) => {
@@ -76,13 +90,24 @@ export async function adminUserRoutes(fastify: FastifyInstance): Promise<void> {
 
   fastify.patch('/admin/users/:id', async (request) => {
     const { id } = parseInput(idParamSchema, request.params);
-    const patch = parseInput(adminUserPatchSchema, request.body);
-    return changed(
-      request,
-      'user.role_change',
-      id,
-      await patchUser(fastify.db, actorId(request), id, patch),
-    );
+    const patch = parseInput(adminUserPatchSchema, request.body, permissionAwareCode);
+    return changed(request, 'user.role_change', id, await patchUser(fastify.db, id, patch));
+  });
+
+  fastify.get('/admin/users/:id/permissions', async (request) => {
+    const { id } = parseInput(idParamSchema, request.params);
+    const user = await findUserById(fastify.db, id);
+    if (user === undefined) throw new ApiError(404, ErrorCode.NOT_FOUND, 'User not found');
+    const role = user.roleId === null ? undefined : await findRoleById(fastify.db, user.roleId);
+    return {
+      role: user.role,
+      assignedRole: role ? { id: role.id, name: role.name, displayName: role.displayName } : null,
+      modules: explainPermissions(
+        user.role,
+        role ? parsePermissions(role.permissions) : {},
+        parsePermissions(user.permissions),
+      ),
+    };
   });
 
   fastify.get('/admin/users/:id/documents', async (request) => {

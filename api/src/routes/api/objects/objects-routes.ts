@@ -79,13 +79,18 @@ export async function objectRoutes(
       async (request, reply) => {
         if (!request.user) throw unauthenticated();
         const declared = Number(request.headers['content-length']);
+        const maxBytes = Math.min(
+          MAX_UPLOAD_BYTES,
+          (await fastify.settings.get()).uploadMaxFileMiB * 1_048_576,
+        );
         try {
-          if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES) throw payloadTooLarge();
+          if (Number.isFinite(declared) && declared > maxBytes) throw payloadTooLarge(maxBytes);
           const body = isAsyncIterable(request.body) ? request.body : emptyBody;
           const stored = await storeUpload(fastify.db, storage, {
             token: request.params.token,
             userId: request.user.id,
             body,
+            maxBytes,
           });
           await fastify.audit.record(request, {
             action: 'upload.store',

@@ -5,6 +5,7 @@ import {
   type UserStatus,
 } from '@rescuelog/sync-protocol/users';
 import { userDocumentsResponseSchema } from '@rescuelog/sync-protocol/uploads';
+import { roleListResponseSchema, type Role } from '@rescuelog/sync-protocol/roles';
 import type { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage, getJson, parsedQuery, sendJson } from '@/lib/api-client';
@@ -30,8 +31,18 @@ export function useAdminUsers(filter: StatusFilter) {
   });
 }
 
+/** The roles an administrator can give (GET /api/admin/roles). */
+export function useRoleOptions() {
+  return useQuery({
+    queryKey: ['/api/admin/roles'],
+    queryFn: async ({ signal }): Promise<Role[]> =>
+      (await getJson('/api/admin/roles', roleListResponseSchema, signal)).roles,
+    staleTime: 30_000,
+  });
+}
+
 type UserAction =
-  | { kind: 'approve'; id: number }
+  | { kind: 'approve'; id: number; roleId?: number | undefined }
   | { kind: 'suspend'; id: number }
   | { kind: 'patch'; id: number; patch: AdminUserPatch };
 
@@ -56,10 +67,14 @@ export function useUserAction() {
             'POST',
             `${ADMIN_USERS_KEY}/${action.id}/${action.kind}`,
             currentUserResponseSchema,
+            action.kind === 'approve' && action.roleId !== undefined
+              ? { roleId: action.roleId }
+              : undefined,
           ),
     onSuccess: ({ user }, action) => {
       toast({ title: SUCCESS_TEXT[action.kind], description: user.fullName || user.email });
       void queryClient.invalidateQueries({ queryKey: [ADMIN_USERS_KEY] });
+      void queryClient.invalidateQueries({ queryKey: ['/api/admin/roles'] });
     },
     onError: (error) => {
       toast({ title: 'Action failed', description: errorMessage(error), variant: 'destructive' });

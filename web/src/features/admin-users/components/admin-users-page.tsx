@@ -1,5 +1,5 @@
 import { USER_STATUSES } from '@rescuelog/sync-protocol/users';
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Spinner } from '@/components/ui/spinner';
@@ -27,6 +27,11 @@ export function AdminUsersPage() {
             <ArrowLeft aria-hidden="true" size={24} />
           </Link>
           <h1 className="app-header__title">User Management</h1>
+          <div className="app-header__actions">
+            <Link to="/admin/roles" className="button button--secondary">
+              <ShieldCheck aria-hidden="true" size={20} /> Roles
+            </Link>
+          </div>
         </div>
       </header>
       <main className="page">

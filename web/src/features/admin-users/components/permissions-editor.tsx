@@ -1,22 +1,28 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import {
-  BOOLEAN_MODULES,
   MODULE_ACTIONS,
   MODULE_LABELS,
   PERMISSION_MODULES,
+  effectivePermissions,
+  explainPermissions,
   hasPermission,
   type PermissionAction,
   type PermissionModule,
+  type PermissionSource,
   type Permissions,
 } from '@rescuelog/sync-protocol/permissions';
-import { USER_ROLES, type User, type UserRole } from '@rescuelog/sync-protocol/users';
+import { ADMINISTRATOR_ROLE, type Role } from '@rescuelog/sync-protocol/roles';
+import type { User } from '@rescuelog/sync-protocol/users';
 import { X } from 'lucide-react';
 import { useState } from 'react';
-import { useUserAction } from '../api/admin-users';
+import { SelectField } from '@/components/ui/field';
+import { Spinner } from '@/components/ui/spinner';
+import { useRoleOptions, useUserAction } from '../api/admin-users';
 import styles from './permissions-editor.module.css';
 
 type Flags = Partial<Record<PermissionAction, boolean>>;
 type Grid = Record<PermissionModule, Flags | boolean>;
+type AccountRole = User['role'];
 
 const ACTION_LABELS: Record<PermissionAction, string> = {
   read: 'Read',
@@ -25,49 +31,175 @@ const ACTION_LABELS: Record<PermissionAction, string> = {
   delete: 'Delete',
   view: 'View',
 };
-const ROLE_LABELS: Record<UserRole, string> = { administrator: 'Administrator', member: 'Member' };
+const SOURCE_LABELS: Record<PermissionSource, string> = {
+  user: 'Set for this member',
+  role: 'From the role',
+  default: 'Default',
+};
 
-function isBooleanModule(m: PermissionModule): m is (typeof BOOLEAN_MODULES)[number] {
-  return (BOOLEAN_MODULES as readonly string[]).includes(m);
-}
-
-/** What each module allows right now, spelled out flag by flag (spec §6 rule applied). */
-function toGrid(role: UserRole, permissions: Permissions): Grid {
+/** What each module allows under the §6 rule (single booleans: only with an entry or as administrator). */
+function toGrid(role: AccountRole, permissions: Permissions): Grid {
   const grid = {} as Grid;
   for (const m of PERMISSION_MODULES) {
-    if (isBooleanModule(m)) {
-      const entry = permissions[m];
-      grid[m] = entry === undefined ? role === 'administrator' : entry;
-    } else {
-      grid[m] = Object.fromEntries(
-        MODULE_ACTIONS[m].map((a) => [a, hasPermission({ role, permissions }, m, a)]),
-      );
-    }
+    const actions = MODULE_ACTIONS[m];
+    grid[m] =
+      actions.length === 0
+        ? hasPermission({ role, permissions }, m, 'edit')
+        : Object.fromEntries(actions.map((a) => [a, hasPermission({ role, permissions }, m, a)]));
   }
   return grid;
 }
 
+function sameEntry(a: Flags | boolean, b: Flags | boolean, m: PermissionModule): boolean {
+  if (typeof a === 'boolean' || typeof b === 'boolean') return a === b;
+  return MODULE_ACTIONS[m].every((x) => (a[x] ?? false) === (b[x] ?? false));
+}
+
 /**
- * Back to a permissions object. A flag module that matches what the role gets by default
- * is left out, so the role's defaults keep applying; boolean modules are always explicit
- * because the default rule would let a member "view" them.
+ * The member's own entries: only the modules where the grid differs from what the role (or
+ * the default) gives, so a later change of the role still reaches every other module.
  */
-function fromGrid(role: UserRole, grid: Grid): Permissions {
-  const defaults = toGrid(role, {});
+function ownEntries(grid: Grid, roleGrid: Grid): Permissions {
   const out: Record<string, Flags | boolean> = {};
   for (const m of PERMISSION_MODULES) {
     const value = grid[m];
-    if (typeof value === 'boolean') {
-      out[m] = value;
-      continue;
-    }
-    const def = defaults[m];
-    const same =
-      typeof def !== 'boolean' &&
-      MODULE_ACTIONS[m].every((a) => (value[a] ?? false) === (def[a] ?? false));
-    if (!same) out[m] = Object.fromEntries(MODULE_ACTIONS[m].map((a) => [a, value[a] ?? false]));
+    if (sameEntry(value, roleGrid[m], m)) continue;
+    out[m] =
+      typeof value === 'boolean'
+        ? value
+        : Object.fromEntries(MODULE_ACTIONS[m].map((a) => [a, value[a] ?? false]));
   }
   return out as Permissions;
+}
+
+function accountRoleOf(role: Role | undefined, fallback: AccountRole): AccountRole {
+  if (!role) return fallback;
+  return role.name === ADMINISTRATOR_ROLE ? 'administrator' : 'member';
+}
+
+function Editor({ user, roles, onDone }: { user: User; roles: Role[]; onDone: () => void }) {
+  const [roleId, setRoleId] = useState<number | null>(user.roleId);
+  const role = roles.find((r) => r.id === roleId);
+  const accountRole = accountRoleOf(role, user.role);
+  const rolePermissions = role?.permissions ?? {};
+  const roleGrid = toGrid(accountRole, rolePermissions);
+  const [grid, setGrid] = useState<Grid>(() =>
+    toGrid(accountRole, effectivePermissions(rolePermissions, user.permissions)),
+  );
+  const own = ownEntries(grid, roleGrid);
+  const sources = Object.fromEntries(
+    explainPermissions(accountRole, rolePermissions, own).map((e) => [e.module, e.source]),
+  ) as Record<PermissionModule, PermissionSource>;
+  const action = useUserAction();
+
+  function setFlag(m: PermissionModule, a: PermissionAction, value: boolean) {
+    setGrid((g) => {
+      const current = g[m];
+      return { ...g, [m]: typeof current === 'boolean' ? value : { ...current, [a]: value } };
+    });
+  }
+
+  return (
+    <form
+      className="form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        action.mutate(
+          {
+            kind: 'patch',
+            id: user.id,
+            patch: { ...(roleId !== user.roleId ? { roleId } : {}), permissions: own },
+          },
+          { onSuccess: onDone },
+        );
+      }}
+    >
+      <SelectField
+        label="Role"
+        value={roleId === null ? '' : String(roleId)}
+        onChange={(e) => {
+          const next = e.currentTarget.value === '' ? null : Number(e.currentTarget.value);
+          const nextRole = roles.find((r) => r.id === next);
+          setRoleId(next);
+          // A new role starts from its own permissions: this member's settings are cleared.
+          setGrid(toGrid(accountRoleOf(nextRole, user.role), nextRole?.permissions ?? {}));
+        }}
+      >
+        {user.roleId === null ? <option value="">No role</option> : null}
+        {roles.map((r) => (
+          <option key={r.id} value={r.id}>
+            {r.displayName}
+          </option>
+        ))}
+      </SelectField>
+      <p className="field__hint">
+        {accountRole === 'administrator'
+          ? 'The Administrator role makes this person an administrator.'
+          : 'Changing the role clears the settings made for this member below.'}
+      </p>
+      <div className={styles.tableWrap}>
+        <table className={styles.table}>
+          <caption className="sr-only">Effective permissions</caption>
+          <thead>
+            <tr>
+              <th scope="col">Module</th>
+              <th scope="col">Allowed actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {PERMISSION_MODULES.map((m) => {
+              const value = grid[m];
+              return (
+                <tr key={m}>
+                  <th scope="row">
+                    {MODULE_LABELS[m]}
+                    <span className="perm-source">{SOURCE_LABELS[sources[m]]}</span>
+                  </th>
+                  <td>
+                    <div
+                      className={styles.flags}
+                      role="group"
+                      aria-label={`${MODULE_LABELS[m]} permissions`}
+                    >
+                      {typeof value === 'boolean' ? (
+                        <label className="choice">
+                          <input
+                            type="checkbox"
+                            checked={value}
+                            onChange={(e) =>
+                              setGrid((g) => ({ ...g, [m]: e.currentTarget.checked }))
+                            }
+                          />
+                          Allowed
+                        </label>
+                      ) : (
+                        MODULE_ACTIONS[m].map((a) => (
+                          <label key={a} className="choice">
+                            <input
+                              type="checkbox"
+                              checked={value[a] ?? false}
+                              onChange={(e) => setFlag(m, a, e.currentTarget.checked)}
+                            />
+                            {ACTION_LABELS[a]}
+                          </label>
+                        ))
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <div className="dialog__actions">
+        <Dialog.Close className="button button--secondary">Cancel</Dialog.Close>
+        <button type="submit" className="button button--primary" disabled={action.isPending}>
+          {action.isPending ? 'Saving...' : 'Save access'}
+        </button>
+      </div>
+    </form>
+  );
 }
 
 export function PermissionsEditor({
@@ -79,17 +211,7 @@ export function PermissionsEditor({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const [role, setRole] = useState<UserRole>(user.role);
-  const [grid, setGrid] = useState<Grid>(() => toGrid(user.role, user.permissions));
-  const action = useUserAction();
-
-  function setFlag(m: PermissionModule, a: PermissionAction, value: boolean) {
-    setGrid((g) => {
-      const current = g[m];
-      return { ...g, [m]: typeof current === 'boolean' ? value : { ...current, [a]: value } };
-    });
-  }
-
+  const roles = useRoleOptions();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -104,101 +226,15 @@ export function PermissionsEditor({
             </Dialog.Close>
           </div>
           <Dialog.Description className="dialog__description">
-            Set the role and what this user may do in each module. The server enforces the same
+            What this member may do: their role&apos;s permissions, changed module by module where
+            needed. Each module says where its permissions come from. The server enforces the same
             rules.
           </Dialog.Description>
-          <form
-            className="form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              action.mutate(
-                { kind: 'patch', id: user.id, patch: { role, permissions: fromGrid(role, grid) } },
-                { onSuccess: () => onOpenChange(false) },
-              );
-            }}
-          >
-            <fieldset className="fieldset">
-              <legend className="fieldset__legend">Role</legend>
-              <div className={styles.radioRow}>
-                {USER_ROLES.map((r) => (
-                  <label key={r} className="choice">
-                    <input
-                      type="radio"
-                      name="role"
-                      value={r}
-                      checked={role === r}
-                      onChange={() => {
-                        setRole(r);
-                        setGrid(toGrid(r, {}));
-                      }}
-                    />
-                    {ROLE_LABELS[r]}
-                  </label>
-                ))}
-              </div>
-              <p className="field__hint">
-                Changing the role resets the module permissions to that role&apos;s defaults.
-              </p>
-            </fieldset>
-            <div className={styles.tableWrap}>
-              <table className={styles.table}>
-                <caption className="sr-only">Module permissions</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Module</th>
-                    <th scope="col">Allowed actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {PERMISSION_MODULES.map((m) => {
-                    const value = grid[m];
-                    return (
-                      <tr key={m}>
-                        <th scope="row">{MODULE_LABELS[m]}</th>
-                        <td>
-                          <div
-                            className={styles.flags}
-                            role="group"
-                            aria-label={`${MODULE_LABELS[m]} permissions`}
-                          >
-                            {typeof value === 'boolean' ? (
-                              <label className="choice">
-                                <input
-                                  type="checkbox"
-                                  checked={value}
-                                  onChange={(e) =>
-                                    setGrid((g) => ({ ...g, [m]: e.currentTarget.checked }))
-                                  }
-                                />
-                                Allowed
-                              </label>
-                            ) : (
-                              MODULE_ACTIONS[m].map((a) => (
-                                <label key={a} className="choice">
-                                  <input
-                                    type="checkbox"
-                                    checked={value[a] ?? false}
-                                    onChange={(e) => setFlag(m, a, e.currentTarget.checked)}
-                                  />
-                                  {ACTION_LABELS[a]}
-                                </label>
-                              ))
-                            )}
-                          </div>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-            <div className="dialog__actions">
-              <Dialog.Close className="button button--secondary">Cancel</Dialog.Close>
-              <button type="submit" className="button button--primary" disabled={action.isPending}>
-                {action.isPending ? 'Saving...' : 'Save access'}
-              </button>
-            </div>
-          </form>
+          {roles.isPending ? (
+            <Spinner label="Loading roles" />
+          ) : (
+            <Editor user={user} roles={roles.data ?? []} onDone={() => onOpenChange(false)} />
+          )}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

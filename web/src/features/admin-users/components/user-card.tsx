@@ -7,6 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { useUserAction, useUserDocuments } from '../api/admin-users';
+import { ApproveDialog } from './approve-dialog';
 import { PermissionsEditor } from './permissions-editor';
 import styles from './user-card.module.css';
 
@@ -161,22 +162,26 @@ export function UserCard({ user, isSelf }: { user: User; isSelf: boolean }) {
         </div>
       )}
       <ConfirmDialog
-        open={confirm !== null}
+        open={confirm === 'suspend'}
         onOpenChange={(open) => {
           if (!open) setConfirm(null);
         }}
-        title={confirm === 'suspend' ? `Suspend ${name}?` : `Approve ${name}?`}
-        description={
-          confirm === 'suspend'
-            ? 'They will be signed out and cannot use RescueLog until approved again.'
-            : 'They will be able to sign in and use RescueLog with their permissions.'
-        }
-        confirmLabel={confirm === 'suspend' ? 'Suspend' : 'Approve'}
-        destructive={confirm === 'suspend'}
-        onConfirm={() => {
-          if (confirm) action.mutate({ kind: confirm, id: user.id });
-        }}
+        title={`Suspend ${name}?`}
+        description="They will be signed out and cannot use RescueLog until approved again."
+        confirmLabel="Suspend"
+        destructive
+        onConfirm={() => action.mutate({ kind: 'suspend', id: user.id })}
       />
+      {confirm === 'approve' ? (
+        <ApproveDialog
+          user={user}
+          open
+          onOpenChange={(open) => {
+            if (!open) setConfirm(null);
+          }}
+          onApprove={(roleId) => action.mutate({ kind: 'approve', id: user.id, roleId })}
+        />
+      ) : null}
       {editing ? <PermissionsEditor user={user} open={editing} onOpenChange={setEditing} /> : null}
     </li>
   );

@@ -2,7 +2,7 @@ import { currentUserResponseSchema, type User } from '@rescuelog/sync-protocol/u
 import type { DocumentsInput } from '@rescuelog/sync-protocol/uploads';
 import { errorMessage, sendJson } from '@/lib/api-client';
 import { useDocumentUploads } from '../stores/document-uploads';
-import { uploadFile } from './upload-file';
+import { uploadFile } from '@/lib/upload-file';
 
 export class DocumentUploadError extends Error {
   constructor(message: string) {

@@ -1,5 +1,5 @@
-// One document's trip to storage: ask for a one-time URL, then PUT the bytes to it with
-// XMLHttpRequest, because fetch cannot report upload progress.
+// One document's trip to storage (registration and profile): ask for a one-time URL, then PUT
+// the bytes to it with XMLHttpRequest, because fetch cannot report upload progress.
 import {
   uploadStoredResponseSchema,
   uploadUrlResponseSchema,

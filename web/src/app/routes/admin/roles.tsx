@@ -1,0 +1,5 @@
+import { AdminRolesPage } from '@/features/admin-roles/components/admin-roles-page';
+
+export function AdminRolesRoute() {
+  return <AdminRolesPage />;
+}

@@ -1,0 +1,5 @@
+import { SystemSettingsPage } from '@/features/system-settings/components/system-settings-page';
+
+export function SystemSettingsRoute() {
+  return <SystemSettingsPage />;
+}

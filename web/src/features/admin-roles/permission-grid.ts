@@ -1,0 +1,55 @@
+// A role's permissions as the matrix editor shows them: every module with every flag set
+// or not, computed by the one §6 rule (sync-protocol hasPermission), and back to an object
+// in which every module is explicit, so what the matrix shows is exactly what the role grants.
+import {
+  MODULE_ACTIONS,
+  PERMISSION_MODULES,
+  hasPermission,
+  type PermissionAction,
+  type PermissionModule,
+  type Permissions,
+} from '@rescuelog/sync-protocol/permissions';
+import { ADMINISTRATOR_ROLE } from '@rescuelog/sync-protocol/roles';
+
+export type Flags = Partial<Record<PermissionAction, boolean>>;
+/** A flag module maps to its flags; a single-boolean module (user management…) to a boolean. */
+export type PermissionGrid = Record<PermissionModule, Flags | boolean>;
+
+export const ACTION_LABELS: Record<PermissionAction, string> = {
+  read: 'Read',
+  create: 'Create',
+  edit: 'Edit',
+  delete: 'Delete',
+  view: 'View',
+};
+
+/** The account role a role's members have: the Administrator role's are administrators. */
+export function accountRoleOf(roleName: string): 'administrator' | 'member' {
+  return roleName === ADMINISTRATOR_ROLE ? 'administrator' : 'member';
+}
+
+export function toGrid(roleName: string, permissions: Permissions): PermissionGrid {
+  const subject = { role: accountRoleOf(roleName), permissions };
+  const grid = {} as PermissionGrid;
+  for (const m of PERMISSION_MODULES) {
+    const actions = MODULE_ACTIONS[m];
+    grid[m] =
+      actions.length === 0
+        ? // A single boolean is a power: without an entry only an administrator has it.
+          hasPermission(subject, m, 'edit')
+        : Object.fromEntries(actions.map((a) => [a, hasPermission(subject, m, a)]));
+  }
+  return grid;
+}
+
+export function fromGrid(grid: PermissionGrid): Permissions {
+  const out: Record<string, Flags | boolean> = {};
+  for (const m of PERMISSION_MODULES) {
+    const value = grid[m];
+    out[m] =
+      typeof value === 'boolean'
+        ? value
+        : Object.fromEntries(MODULE_ACTIONS[m].map((a) => [a, value[a] ?? false]));
+  }
+  return out as Permissions;
+}

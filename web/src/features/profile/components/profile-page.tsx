@@ -1,0 +1,41 @@
+import { ArrowLeft } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { PageSpinner } from '@/components/ui/spinner';
+import { useUser } from '@/lib/auth';
+import { EmailForm, PasswordForm } from './account-security';
+import { DetailsForm } from './details-form';
+import { DocumentsSection } from './documents-section';
+import { SessionsSection } from './sessions-section';
+import { ThisDevice } from './this-device';
+
+/** /profile: the signed-in user's own account, their devices, and this device. */
+export function ProfilePage() {
+  const { data: user } = useUser();
+  if (!user) return <PageSpinner label="Loading your account" />;
+  return (
+    <>
+      <header className="app-header">
+        <div className="app-header__bar">
+          <Link to="/" className="icon-button icon-button--on-dark" aria-label="Back to Home">
+            <ArrowLeft aria-hidden="true" size={24} />
+          </Link>
+          <h1 className="app-header__title">Profile</h1>
+        </div>
+      </header>
+      <main className="page">
+        <section className="card">
+          <DetailsForm user={user} />
+        </section>
+        <section className="card">
+          <EmailForm user={user} />
+        </section>
+        <section className="card">
+          <PasswordForm />
+        </section>
+        <DocumentsSection user={user} />
+        <SessionsSection />
+        <ThisDevice />
+      </main>
+    </>
+  );
+}
