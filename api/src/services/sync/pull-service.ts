@@ -66,7 +66,9 @@ export async function readVisibleRecords(
   if (ids.length === 0) return [];
   const d = dynamic(tx);
   const out: SyncChange[] = [];
-  for (const def of registry.definitions) {
+  // Only kinds a device writes (a mutation names their records): the others (conflicts) have
+  // server-made ids of another type.
+  for (const def of registry.definitions.filter((k) => k.mutators.length > 0)) {
     const visible = visibility(registry, actor, def);
     let query = d
       .selectFrom(def.table)

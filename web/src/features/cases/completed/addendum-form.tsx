@@ -15,7 +15,7 @@ import { Plus, Trash2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { useUser } from '@/lib/auth';
 import { toast } from '@/lib/toast-store';
-import { ChoiceGroup } from '../components/case-controls';
+import { ChoiceGroup } from '@/components/record-form/choice-group';
 import { fromZonedInputValue, toZonedInputValue } from '@rescuelog/sync-protocol/time';
 import { addCaseAddendum, type AddendumChange } from '../data/case-writes';
 import type { LocalCase } from '../data/use-case';

@@ -24,9 +24,10 @@ import {
   CaseTextField,
   CaseTimeField,
   CaseYesNo,
-  useShownValue,
 } from './case-controls';
-import { CaseFormProvider, NOT_STORED } from './case-form';
+import { useShownValue } from '@/components/record-form/use-shown-value';
+import { CaseFormProvider } from './case-form';
+import { NOT_STORED } from '@/components/record-form/record-form';
 
 const USER = makeUser({ id: 7 });
 

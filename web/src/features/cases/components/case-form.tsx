@@ -1,9 +1,14 @@
-// The case being edited, for every control on a step: its current local record, whether it
-// is locked, and `save` (validated, one synced mutation per change). Controls save as the
-// user goes: choices at once, typed text after a pause and when the field loses focus or
-// the screen closes. There is no save button to forget.
-import { createContext, use, useCallback, useMemo, useState, type ReactNode } from 'react';
+// The case being edited, for every control on a step: the form kit's record form
+// (components/record-form) over the case — its current local record, locked when completed,
+// and `save` (validated by the case's rules, one synced mutation per change).
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import type { CaseField, CaseFields } from '@rescuelog/sync-protocol/records/case';
+import {
+  NOT_STORED,
+  RecordFormProvider,
+  useRecordForm,
+  type RecordForm,
+} from '@/components/record-form/record-form';
 import { saveCaseFields, validateCaseFields } from '../data/case-writes';
 import type { LocalCase } from '../data/use-case';
 
@@ -17,11 +22,6 @@ export interface CaseForm {
   /** The last failure to store (IndexedDB full, no session…), for the step's error banner. */
   saveError: string | null;
 }
-
-/** A field's problem when the device could not store the change (the banner gives the reason). */
-export const NOT_STORED = 'Not saved on this device. Try again.';
-
-const CaseFormContext = createContext<CaseForm | null>(null);
 
 export function CaseFormProvider({ record, children }: { record: LocalCase; children: ReactNode }) {
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -46,17 +46,22 @@ export function CaseFormProvider({ record, children }: { record: LocalCase; chil
     // The version a change builds on must be the latest one the device holds.
     [record],
   );
-  const value = useMemo(
-    () => ({ record, readOnly, save, saveError }),
+  const form = useMemo<RecordForm>(
+    () => ({
+      record,
+      readOnly,
+      save: save as RecordForm['save'],
+      saveError,
+      fieldId: caseFieldId as (field: string) => string,
+    }),
     [record, readOnly, save, saveError],
   );
-  return <CaseFormContext value={value}>{children}</CaseFormContext>;
+  return <RecordFormProvider form={form}>{children}</RecordFormProvider>;
 }
 
+/** The record form, typed for a case's fields. */
 export function useCaseForm(): CaseForm {
-  const form = use(CaseFormContext);
-  if (!form) throw new Error('useCaseForm must be used inside a CaseFormProvider');
-  return form;
+  return useRecordForm() as unknown as CaseForm;
 }
 
 /** The DOM id of a field's input: completion problems link to `#field-<name>`. */

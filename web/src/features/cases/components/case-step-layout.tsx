@@ -29,7 +29,7 @@ import { useHasPendingChanges } from '@/lib/sync/use-sync';
 import { recordCaseAccess } from '../data/case-writes';
 import type { CaseLookup, LocalCase } from '../data/use-case';
 import { CaseFormProvider, useCaseForm } from './case-form';
-import './case-form.css';
+import '@/components/record-form/record-form.css';
 
 interface CaseStepLayoutProps {
   step: CaseStepKey;

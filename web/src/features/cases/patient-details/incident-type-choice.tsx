@@ -1,7 +1,9 @@
 // Incident type as big chips (one tap with gloves), plus a description when it is "Other".
 // Stored as the chip's label, or 'Other: <description>'.
 import { useState } from 'react';
-import { ChoiceGroup, useAutosaveDraft, useShownValue } from '../components/case-controls';
+import { ChoiceGroup } from '@/components/record-form/choice-group';
+import { useAutosaveDraft } from '@/components/record-form/use-autosave-draft';
+import { useShownValue } from '@/components/record-form/use-shown-value';
 import { caseFieldId, useCaseForm } from '../components/case-form';
 import {
   INCIDENT_TYPE_OPTIONS,

@@ -4,7 +4,7 @@
 import type { CaseFields } from '@rescuelog/sync-protocol/records/case';
 import { Crosshair, MapPin } from 'lucide-react';
 import { useState } from 'react';
-import { useAutosaveDraft } from '../components/case-controls';
+import { useAutosaveDraft } from '@/components/record-form/use-autosave-draft';
 import { caseFieldId, useCaseForm } from '../components/case-form';
 import { LOCATE_FAILURE_MESSAGES, LOW_ACCURACY_METRES, useGeolocation } from './use-geolocation';
 import styles from './patient-details.module.css';

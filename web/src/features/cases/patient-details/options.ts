@@ -1,6 +1,6 @@
 // The choices of the Patient Details step. Values are stored as the label text (what the
 // dashboard, the search and the handover show), so a case reads the same everywhere.
-import type { ChoiceOption } from '../components/case-controls';
+import type { ChoiceOption } from '@/components/record-form/choice-group';
 
 export const GENDER_OPTIONS: readonly ChoiceOption<string>[] = [
   { value: 'Male', label: 'Male' },

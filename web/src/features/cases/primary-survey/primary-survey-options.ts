@@ -2,7 +2,7 @@
 // record and the handover print them as they are), so they stay readable without a lookup.
 // 'Other' values start with "Other" and tourniquets contain "Tourniquet": the completion
 // check (sync-protocol case/completion.ts) recognises them by that.
-import type { ChoiceOption } from '../components/case-controls';
+import type { ChoiceOption } from '@/components/record-form/choice-group';
 
 export const AVPU_OPTIONS: readonly ChoiceOption<'A' | 'V' | 'P' | 'U'>[] = [
   { value: 'A', label: 'A — Alert', description: 'Eyes open, talks, aware of surroundings' },

@@ -5,7 +5,7 @@
 // critical, lights and siren; P2 yellow, serious but stable, urgent; P3 green, minor,
 // non-urgent; P4 blue, non-emergency conveyance (a planned or routine transfer). The stored
 // value is the label, e.g. 'Priority 1 (red)', so the record reads plainly anywhere.
-import type { ChoiceOption } from '../components/case-controls';
+import type { ChoiceOption } from '@/components/record-form/choice-group';
 
 export const TRANSPORT_PRIORITY_OPTIONS: readonly ChoiceOption<string>[] = [
   {

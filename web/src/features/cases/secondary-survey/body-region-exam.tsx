@@ -4,7 +4,8 @@
 import { BODY_REGION_LABELS, isEmptyCaseValue } from '@rescuelog/sync-protocol/case/fields';
 import { BODY_REGIONS, type BodyRegion } from '@rescuelog/sync-protocol/records/clinical';
 import { type CaseFields } from '@rescuelog/sync-protocol/records/case';
-import { CaseCheckbox, CaseSection, CaseTextField, ChoiceGroup } from '../components/case-controls';
+import { CaseCheckbox, CaseSection, CaseTextField } from '../components/case-controls';
+import { ChoiceGroup } from '@/components/record-form/choice-group';
 import { caseFieldId, useCaseForm } from '../components/case-form';
 import styles from './secondary-survey.module.css';
 

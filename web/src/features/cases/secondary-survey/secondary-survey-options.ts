@@ -1,5 +1,5 @@
 // The choices the secondary survey offers; stored as the words a crew charts.
-import type { ChoiceOption } from '../components/case-controls';
+import type { ChoiceOption } from '@/components/record-form/choice-group';
 
 export const COMMON_SYMPTOMS: readonly { value: string; label: string }[] = [
   'Chest pain',

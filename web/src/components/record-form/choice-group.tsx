@@ -1,0 +1,107 @@
+// Big radio buttons in a fieldset: one tap, readable in sunlight, keyboard and screen-reader
+// friendly. Used by choice and yes/no controls and by screens with their own choices.
+import type { ReactNode } from 'react';
+
+export interface ChoiceOption<V extends string | boolean> {
+  value: V;
+  label: string;
+  /** Shown under the label, e.g. what AVPU 'P' means. */
+  description?: string;
+}
+
+interface ChoiceGroupProps<V extends string | boolean> {
+  name: string;
+  legend: string;
+  options: readonly ChoiceOption<V>[];
+  value: V | null | undefined;
+  onChange: (value: V | null) => void;
+  readOnly: boolean;
+  required?: boolean | undefined;
+  hint?: ReactNode;
+  error?: string | undefined;
+  /** Offer "Clear" to go back to not recorded. */
+  clearable?: boolean;
+  columns?: number;
+}
+
+/** A DOM id part for an option value ('Priority 1 (red)' → 'Priority-1-red'): ids hold no spaces. */
+export function optionIdPart(value: string | boolean): string {
+  return (
+    String(value)
+      .replace(/[^A-Za-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'option'
+  );
+}
+
+/** Big radio buttons in a fieldset (one tap, readable, keyboard and screen-reader friendly). */
+export function ChoiceGroup<V extends string | boolean>({
+  name,
+  legend,
+  options,
+  value,
+  onChange,
+  readOnly,
+  required,
+  hint,
+  error,
+  clearable = true,
+  columns,
+}: ChoiceGroupProps<V>) {
+  return (
+    <fieldset
+      className="case-choice"
+      id={name}
+      aria-describedby={hint ? `${name}-hint` : undefined}
+    >
+      <legend className="case-field__label">
+        {legend}
+        {required ? <span className="case-field__required"> (required to complete)</span> : null}
+      </legend>
+      <div
+        className="case-choice__options"
+        style={
+          columns
+            ? { gridTemplateColumns: `repeat(${String(columns)}, minmax(0, 1fr))` }
+            : undefined
+        }
+      >
+        {options.map((option) => {
+          const id = `${name}-${optionIdPart(option.value)}`;
+          return (
+            <label key={String(option.value)} className="case-choice__option" htmlFor={id}>
+              <input
+                id={id}
+                type="radio"
+                name={name}
+                checked={value === option.value}
+                disabled={readOnly}
+                onChange={() => onChange(option.value)}
+              />
+              <span className="case-choice__text">
+                {option.label}
+                {option.description ? (
+                  <span className="case-choice__description">{option.description}</span>
+                ) : null}
+              </span>
+            </label>
+          );
+        })}
+      </div>
+      {clearable && !readOnly && value !== null && value !== undefined ? (
+        <button type="button" className="button case-choice__clear" onClick={() => onChange(null)}>
+          Clear {legend.toLowerCase()}
+        </button>
+      ) : null}
+      {hint ? (
+        <p className="case-field__hint" id={`${name}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="case-field__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}

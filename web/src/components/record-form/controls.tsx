@@ -1,0 +1,451 @@
+// The form kit's controls, built for gloved hands: 48 px targets, big choice buttons instead
+// of small selects, a "Now" button on every time, saved as the user goes. Each reads its
+// value from the record form's record and writes through its `save` (record-form.tsx), so
+// any record screen uses them: cases today (through typed wrappers in
+// features/cases/components/case-controls.tsx), CPR, MCI and incident reports next.
+import { useState, type ReactNode } from 'react';
+import { fromZonedInputValue, toZonedInputValue } from '@rescuelog/sync-protocol/time';
+import { ChoiceGroup, optionIdPart, type ChoiceOption } from './choice-group';
+import { describedBy, FieldFrame } from './field-frame';
+import { useRecordForm } from './record-form';
+import { useAutosaveDraft } from './use-autosave-draft';
+import { useTapSave } from './use-tap-save';
+import './record-form.css';
+
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((v, i) => v === b[i]);
+
+export interface TextProps {
+  field: string;
+  label: string;
+  multiline?: boolean;
+  rows?: number;
+  required?: boolean;
+  hint?: ReactNode;
+  placeholder?: string;
+  inputMode?: 'text' | 'tel' | 'numeric' | 'decimal' | 'email';
+  /** 'tel' for phone numbers (phone keypad, and the browser knows what it is). */
+  type?: 'text' | 'tel';
+  autoComplete?: string;
+  maxLength?: number;
+  /** The id of a <datalist> of suggestions (free text stays allowed). */
+  list?: string;
+}
+
+/** Free text; empty means not recorded (null). */
+export function TextField({
+  field,
+  label,
+  multiline,
+  rows = 3,
+  required,
+  hint,
+  placeholder,
+  inputMode,
+  type = 'text',
+  autoComplete,
+  maxLength,
+  list,
+}: TextProps) {
+  const { record, readOnly, save, fieldId } = useRecordForm();
+  const raw = record[field];
+  const stored = typeof raw === 'string' ? raw : '';
+  const { draft, change, flush, error } = useAutosaveDraft(stored, async (text) => {
+    const value = text.trim() === '' ? null : text;
+    const problems = await save({ [field]: value });
+    return problems[field];
+  });
+  const common = {
+    id: fieldId(field),
+    className: multiline ? 'input case-input case-input--multiline' : 'input case-input',
+    value: draft,
+    readOnly,
+    placeholder,
+    maxLength,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy(fieldId(field), hint, error),
+    onBlur: () => void flush(),
+  } as const;
+  return (
+    <FieldFrame field={field} label={label} required={required} hint={hint} error={error}>
+      {multiline ? (
+        <textarea {...common} rows={rows} onChange={(e) => change(e.target.value)} />
+      ) : (
+        <input
+          {...common}
+          type={type}
+          inputMode={inputMode}
+          list={list}
+          autoComplete={autoComplete ?? 'off'}
+          onChange={(e) => change(e.target.value)}
+        />
+      )}
+    </FieldFrame>
+  );
+}
+
+export interface NumberProps {
+  field: string;
+  label: string;
+  min: number;
+  max: number;
+  /** Step of the − / + buttons. */
+  step?: number;
+  unit?: string;
+  integer?: boolean;
+  required?: boolean;
+  hint?: ReactNode;
+}
+
+/** A number typed or nudged with − / + (gloves); out-of-range values are not saved. */
+export function NumberField({
+  field,
+  label,
+  min,
+  max,
+  step = 1,
+  unit,
+  integer = true,
+  required,
+  hint,
+}: NumberProps) {
+  const { record, readOnly, save, fieldId } = useRecordForm();
+  const raw = record[field];
+  const stored = typeof raw === 'number' ? String(raw) : '';
+  const { draft, change, flush, error } = useAutosaveDraft(stored, async (text) => {
+    const trimmed = text.trim().replace(',', '.');
+    if (trimmed === '') return (await save({ [field]: null }))[field];
+    const n = Number(trimmed);
+    if (!Number.isFinite(n) || (integer && !Number.isInteger(n)))
+      return integer ? 'Enter a whole number' : 'Enter a number';
+    if (n < min || n > max) return `Enter a number from ${String(min)} to ${String(max)}`;
+    return (await save({ [field]: n }))[field];
+  });
+  const nudge = (delta: number) => {
+    const current = Number(draft.trim().replace(',', '.'));
+    const base =
+      draft.trim() === '' || !Number.isFinite(current) ? (delta > 0 ? min : max) : current + delta;
+    const next = Math.min(max, Math.max(min, base));
+    change(String(next));
+  };
+  return (
+    <FieldFrame
+      field={field}
+      label={unit ? `${label} (${unit})` : label}
+      required={required}
+      hint={hint}
+      error={error}
+    >
+      <div className="case-number">
+        <button
+          type="button"
+          className="button case-number__nudge"
+          disabled={readOnly}
+          aria-label={`${label}: decrease`}
+          onClick={() => nudge(-step)}
+        >
+          −
+        </button>
+        <input
+          id={fieldId(field)}
+          className="input case-input case-number__input"
+          type="text"
+          inputMode={integer ? 'numeric' : 'decimal'}
+          autoComplete="off"
+          value={draft}
+          readOnly={readOnly}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(fieldId(field), hint, error)}
+          onChange={(e) => change(e.target.value)}
+          onBlur={() => void flush()}
+        />
+        <button
+          type="button"
+          className="button case-number__nudge"
+          disabled={readOnly}
+          aria-label={`${label}: increase`}
+          onClick={() => nudge(step)}
+        >
+          +
+        </button>
+      </div>
+    </FieldFrame>
+  );
+}
+
+export interface TimeProps {
+  field: string;
+  label: string;
+  required?: boolean;
+  hint?: ReactNode;
+  now?: () => Date;
+}
+
+/** A date and time with a one-tap "Now" (to the minute) and a Clear. */
+export function TimeField({ field, label, required, hint, now = () => new Date() }: TimeProps) {
+  const { record, readOnly, save, fieldId } = useRecordForm();
+  const raw = record[field];
+  const stored = typeof raw === 'string' ? raw : null;
+  const storedLocal = toZonedInputValue(stored);
+  const [error, setError] = useState<string | undefined>();
+  // The input's own text: while a date or time is being typed it is incomplete (the input
+  // reports ''), which must neither clear the stored time nor be overwritten by it.
+  const [draft, setDraft] = useState(storedLocal);
+  const [seen, setSeen] = useState(storedLocal);
+  if (seen !== storedLocal) {
+    setSeen(storedLocal);
+    setDraft(storedLocal);
+  }
+  const write = async (value: string | null) => setError((await save({ [field]: value }))[field]);
+  return (
+    <FieldFrame field={field} label={label} required={required} hint={hint} error={error}>
+      <div className="case-time">
+        <input
+          id={fieldId(field)}
+          className="input case-input case-time__input"
+          type="datetime-local"
+          value={draft}
+          readOnly={readOnly}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(fieldId(field), hint, error)}
+          onChange={(e) => {
+            const text = e.target.value;
+            setDraft(text);
+            const d = fromZonedInputValue(text);
+            if (d) void write(d.toISOString());
+          }}
+          onBlur={() => {
+            // Emptied by keyboard (not mid-typing any more): not recorded.
+            if (!readOnly && draft === '' && stored !== null) void write(null);
+          }}
+        />
+        <button
+          type="button"
+          className="button button--primary case-time__now"
+          disabled={readOnly}
+          aria-label={`${label}: now`}
+          onClick={() => {
+            const d = now();
+            d.setSeconds(0, 0);
+            void write(d.toISOString());
+          }}
+        >
+          Now
+        </button>
+        {stored && !readOnly ? (
+          <button
+            type="button"
+            className="button case-time__clear"
+            aria-label={`${label}: clear`}
+            onClick={() => void write(null)}
+          >
+            Clear
+          </button>
+        ) : null}
+      </div>
+    </FieldFrame>
+  );
+}
+
+interface ChoiceFieldProps<V extends string> {
+  field: string;
+  label: string;
+  options: readonly ChoiceOption<V>[];
+  required?: boolean;
+  hint?: ReactNode;
+  columns?: number;
+}
+
+/** One of a few values (AVPU, triage, gender…), saved on tap. */
+export function ChoiceField<V extends string>({
+  field,
+  label,
+  options,
+  required,
+  hint,
+  columns,
+}: ChoiceFieldProps<V>) {
+  const { record, readOnly, fieldId } = useRecordForm();
+  const [error, setError] = useState<string | undefined>();
+  const stored = (record[field] ?? null) as V | null;
+  const { shown, tap } = useTapSave(field, stored);
+  return (
+    <ChoiceGroup
+      name={fieldId(field)}
+      legend={label}
+      options={options}
+      value={shown}
+      readOnly={readOnly}
+      required={required}
+      hint={hint}
+      error={error}
+      columns={columns}
+      onChange={(next) => void tap(next).then(setError)}
+    />
+  );
+}
+
+const YES_NO: readonly ChoiceOption<boolean>[] = [
+  { value: true, label: 'Yes' },
+  { value: false, label: 'No' },
+];
+
+/** Yes / No / not recorded. */
+export function YesNoField({
+  field,
+  label,
+  required,
+  hint,
+  yes = 'Yes',
+  no = 'No',
+}: {
+  field: string;
+  label: string;
+  required?: boolean;
+  hint?: ReactNode;
+  yes?: string;
+  no?: string;
+}) {
+  const { record, readOnly, fieldId } = useRecordForm();
+  const value = record[field];
+  const { shown, tap } = useTapSave(field, typeof value === 'boolean' ? value : null);
+  const options =
+    yes === 'Yes' && no === 'No'
+      ? YES_NO
+      : [
+          { value: true, label: yes },
+          { value: false, label: no },
+        ];
+  return (
+    <ChoiceGroup
+      name={fieldId(field)}
+      legend={label}
+      options={options}
+      value={shown}
+      readOnly={readOnly}
+      required={required}
+      hint={hint}
+      columns={2}
+      onChange={(next) => void tap(next)}
+    />
+  );
+}
+
+/** A checkbox row for an always-set boolean (interventions, "examined"), saved on tap. */
+export function CheckboxField({
+  field,
+  label,
+  warning,
+  description,
+}: {
+  field: string;
+  label: string;
+  warning?: string | null;
+  description?: string;
+}) {
+  const { record, readOnly, fieldId } = useRecordForm();
+  const { shown: checked, tap } = useTapSave(field, record[field] === true);
+  const id = fieldId(field);
+  return (
+    <div className={`case-check${checked ? ' case-check--on' : ''}`}>
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        disabled={readOnly}
+        aria-describedby={warning ? `${id}-warning` : undefined}
+        onChange={(e) => void tap(e.target.checked)}
+      />
+      <label htmlFor={id} className="case-check__label">
+        {label}
+        {description ? <span className="case-check__description">{description}</span> : null}
+      </label>
+      {warning ? (
+        <p className="case-check__warning" id={`${id}-warning`}>
+          {warning}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Several of a list (symptoms, hemorrhage interventions), saved on tap. */
+export function MultiSelectField({
+  field,
+  label,
+  options,
+  hint,
+}: {
+  field: string;
+  label: string;
+  options: readonly { value: string; label: string }[];
+  hint?: ReactNode;
+}) {
+  const { record, readOnly, fieldId } = useRecordForm();
+  const raw = record[field];
+  const stored: readonly string[] = Array.isArray(raw) ? raw : [];
+  // Quick taps build on what is shown, so a second tap cannot drop the first.
+  const { shown: selected, tap } = useTapSave(field, stored, sameList);
+  const name = fieldId(field);
+  const toggle = (value: string, on: boolean) => {
+    const next = on
+      ? [...selected.filter((v) => v !== value), value]
+      : selected.filter((v) => v !== value);
+    void tap(next);
+  };
+  return (
+    <fieldset
+      className="case-choice"
+      id={name}
+      aria-describedby={hint ? `${name}-hint` : undefined}
+    >
+      <legend className="case-field__label">{label}</legend>
+      <div className="case-choice__options">
+        {options.map((option) => {
+          const id = `${name}-${optionIdPart(option.value)}`;
+          return (
+            <label key={option.value} className="case-choice__option" htmlFor={id}>
+              <input
+                id={id}
+                type="checkbox"
+                checked={selected.includes(option.value)}
+                disabled={readOnly}
+                onChange={(e) => toggle(option.value, e.target.checked)}
+              />
+              <span className="case-choice__text">{option.label}</span>
+            </label>
+          );
+        })}
+      </div>
+      {hint ? (
+        <p className="case-field__hint" id={`${name}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** A titled group of fields on a step (e.g. "Caller", "Hemorrhage"). */
+export function FormSection({
+  title,
+  id,
+  children,
+  description,
+}: {
+  title: string;
+  id?: string;
+  children: ReactNode;
+  description?: ReactNode;
+}) {
+  const headingId = `${id ?? title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-heading`;
+  return (
+    <section className="card case-section" aria-labelledby={headingId} id={id}>
+      <h2 id={headingId} className="case-section__title">
+        {title}
+      </h2>
+      {description ? <p className="case-section__description">{description}</p> : null}
+      <div className="case-section__fields">{children}</div>
+    </section>
+  );
+}

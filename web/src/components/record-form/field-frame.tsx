@@ -1,0 +1,46 @@
+// A labelled field with its hint and error, the frame of every text, number and time control.
+import type { ReactNode } from 'react';
+import { useRecordForm } from './record-form';
+
+interface FieldFrameProps {
+  field: string;
+  label: string;
+  required?: boolean | undefined;
+  hint?: ReactNode;
+  error?: string | undefined;
+  children: ReactNode;
+}
+
+export function FieldFrame({ field, label, required, hint, error, children }: FieldFrameProps) {
+  const { fieldId } = useRecordForm();
+  const id = fieldId(field);
+  return (
+    <div className="case-field">
+      <label className="case-field__label" htmlFor={id}>
+        {label}
+        {required ? <span className="case-field__required"> (required to complete)</span> : null}
+      </label>
+      {children}
+      {hint ? (
+        <p className="case-field__hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="case-field__error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The ids of a field's hint and error, for aria-describedby. */
+export function describedBy(
+  id: string,
+  hint: unknown,
+  error: string | undefined,
+): string | undefined {
+  const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean);
+  return ids.length > 0 ? ids.join(' ') : undefined;
+}
