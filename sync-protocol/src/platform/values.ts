@@ -77,3 +77,17 @@ export const serverColumns = {
   updatedAt: timestampSchema,
   deletedAt: timestampSchema.nullable(),
 };
+
+/**
+ * A record owned by the person who created it, as the server sends it: its id, the kind's own
+ * columns, who created it and when, and the server's columns.
+ */
+export function ownedRecordSchema<S extends z.ZodRawShape>(shape: S) {
+  return z.object({
+    id: uuidSchema,
+    ...shape,
+    createdAt: timestampSchema,
+    userId: z.number().int(),
+    ...serverColumns,
+  });
+}

@@ -5,7 +5,12 @@ import { RECORD_STATUSES } from './clinical';
 import { defineRecord, type RecordDefinition } from '../platform/record';
 import { upsertMutator } from '../platform/verbs';
 import { int, nShort, nLong, nTime } from './field-types';
-import { jsonValueSchema, timestampSchema, uuidSchema, serverColumns } from '../platform/values';
+import {
+  jsonValueSchema,
+  timestampSchema,
+  uuidSchema,
+  ownedRecordSchema,
+} from '../platform/values';
 
 const cprSessionFieldShape = {
   /** Optional link to the patient case (cases.id). */
@@ -22,22 +27,14 @@ const cprSessionFieldShape = {
   status: z.enum(RECORD_STATUSES),
   completedAt: nTime,
 };
-export const CPR_SESSION_FIELDS = Object.keys(
-  cprSessionFieldShape,
-) as (keyof typeof cprSessionFieldShape)[];
-export type CprSessionField = keyof typeof cprSessionFieldShape;
+type CprSessionField = keyof typeof cprSessionFieldShape;
 export const cprSessionFieldsSchema = z.strictObject(cprSessionFieldShape).partial();
-export type CprSessionFields = z.output<typeof cprSessionFieldsSchema>;
 /** A new session needs startTime. */
 export const CPR_SESSION_REQUIRED_ON_CREATE: readonly CprSessionField[] = ['startTime'];
 
-export const cprSessionRecordSchema = z.object({
-  id: uuidSchema,
+export const cprSessionRecordSchema = ownedRecordSchema({
   sessionId: z.string(),
   ...cprSessionFieldShape,
-  createdAt: timestampSchema,
-  userId: z.number().int(),
-  ...serverColumns,
 });
 export type CprSessionRecord = z.output<typeof cprSessionRecordSchema>;
 

@@ -9,9 +9,7 @@ import {
   jsonObjectSchema,
   latitudeSchema,
   longitudeSchema,
-  timestampSchema,
-  uuidSchema,
-  serverColumns,
+  ownedRecordSchema,
 } from '../platform/values';
 
 const incidentReportFieldShape = {
@@ -33,21 +31,13 @@ const incidentReportFieldShape = {
   incidentStartTime: nShort,
   incidentEndTime: nShort,
 };
-export const INCIDENT_REPORT_FIELDS = Object.keys(
-  incidentReportFieldShape,
-) as (keyof typeof incidentReportFieldShape)[];
-export type IncidentReportField = keyof typeof incidentReportFieldShape;
+type IncidentReportField = keyof typeof incidentReportFieldShape;
 export const incidentReportFieldsSchema = z.strictObject(incidentReportFieldShape).partial();
-export type IncidentReportFields = z.output<typeof incidentReportFieldsSchema>;
 export const INCIDENT_REPORT_REQUIRED_ON_CREATE: readonly IncidentReportField[] = ['incidentType'];
 
-export const incidentReportRecordSchema = z.object({
-  id: uuidSchema,
+export const incidentReportRecordSchema = ownedRecordSchema({
   incidentId: z.string(),
   ...incidentReportFieldShape,
-  createdAt: timestampSchema,
-  userId: z.number().int(),
-  ...serverColumns,
 });
 export type IncidentReportRecord = z.output<typeof incidentReportRecordSchema>;
 

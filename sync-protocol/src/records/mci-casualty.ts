@@ -2,13 +2,14 @@
 import { z } from 'zod';
 import '../zod-config';
 import { triageColourSchema } from './clinical';
+import { MCI_ACCESS } from './mci-incident';
 import { nShort, nLong, nTime } from './field-types';
 import { definedValues } from '../platform/json';
 import { defineMutator } from '../platform/mutator';
 import { defineRecord } from '../platform/record';
 import { Rejection, REJECTION_MESSAGES, RejectionCode } from '../platform/rejections';
 import { assertWritable } from '../platform/verbs';
-import { timestampSchema, uuidSchema, serverColumns } from '../platform/values';
+import { ownedRecordSchema, uuidSchema } from '../platform/values';
 
 const mciCasualtyFieldShape = {
   tagNumber: z.string().min(1).max(50),
@@ -21,12 +22,7 @@ const mciCasualtyFieldShape = {
   transported: z.boolean(),
   transportedAt: nTime,
 };
-export const MCI_CASUALTY_FIELDS = Object.keys(
-  mciCasualtyFieldShape,
-) as (keyof typeof mciCasualtyFieldShape)[];
-export type MciCasualtyField = keyof typeof mciCasualtyFieldShape;
 export const mciCasualtyFieldsSchema = z.strictObject(mciCasualtyFieldShape).partial();
-export type MciCasualtyFields = z.output<typeof mciCasualtyFieldsSchema>;
 
 export const mciCasualtyInputSchema = z.strictObject({
   id: uuidSchema,
@@ -39,13 +35,9 @@ export const mciCasualtyInputSchema = z.strictObject({
   transportDestination: nShort.default(null),
 });
 
-export const mciCasualtyRecordSchema = z.object({
-  id: uuidSchema,
+export const mciCasualtyRecordSchema = ownedRecordSchema({
   mciIncidentId: uuidSchema,
   ...mciCasualtyFieldShape,
-  userId: z.number().int(),
-  createdAt: timestampSchema,
-  ...serverColumns,
 });
 export type MciCasualtyRecord = z.output<typeof mciCasualtyRecordSchema>;
 
@@ -103,10 +95,7 @@ export const mciCasualtyRecord = defineRecord({
   lww: true,
   parent: { kind: 'mciIncident', column: 'mciIncidentId' },
   access: {
-    module: 'multiPatient',
-    logModule: 'multiPatientLogs',
-    viewAction: 'view',
-    seeAllWith: ['multiPatient', 'create'],
+    ...MCI_ACCESS,
     // At an incident, whoever commands or treats may retriage or transport any casualty.
     changeAnyWith: ['multiPatient', 'edit'],
   },

@@ -3,15 +3,14 @@ import { z } from 'zod';
 import '../zod-config';
 import { RECORD_STATUSES } from './clinical';
 import { nShort, nLong, nTime } from './field-types';
-import { defineRecord, type RecordDefinition } from '../platform/record';
+import { defineRecord, type FamilyAccess, type RecordDefinition } from '../platform/record';
 import { upsertMutator } from '../platform/verbs';
 import {
   jsonValueSchema,
   latitudeSchema,
   longitudeSchema,
   timestampSchema,
-  uuidSchema,
-  serverColumns,
+  ownedRecordSchema,
 } from '../platform/values';
 
 const mciIncidentFieldShape = {
@@ -26,23 +25,24 @@ const mciIncidentFieldShape = {
   status: z.enum(RECORD_STATUSES),
   completedAt: nTime,
 };
-export const MCI_INCIDENT_FIELDS = Object.keys(
-  mciIncidentFieldShape,
-) as (keyof typeof mciIncidentFieldShape)[];
-export type MciIncidentField = keyof typeof mciIncidentFieldShape;
+type MciIncidentField = keyof typeof mciIncidentFieldShape;
 export const mciIncidentFieldsSchema = z.strictObject(mciIncidentFieldShape).partial();
-export type MciIncidentFields = z.output<typeof mciIncidentFieldsSchema>;
 export const MCI_INCIDENT_REQUIRED_ON_CREATE: readonly MciIncidentField[] = ['startedAt'];
 
-export const mciIncidentRecordSchema = z.object({
-  id: uuidSchema,
+export const mciIncidentRecordSchema = ownedRecordSchema({
   incidentId: z.string(),
   ...mciIncidentFieldShape,
-  createdAt: timestampSchema,
-  userId: z.number().int(),
-  ...serverColumns,
 });
 export type MciIncidentRecord = z.output<typeof mciIncidentRecordSchema>;
+
+/** Who may open, change and see incidents (spec §6: multiPatient, multiPatientLogs). */
+export const MCI_ACCESS = {
+  module: 'multiPatient',
+  logModule: 'multiPatientLogs',
+  viewAction: 'view',
+  // Whoever may triage must see the incidents to add casualties to them.
+  seeAllWith: ['multiPatient', 'create'],
+} as const satisfies FamilyAccess;
 
 const mciIncidentKind = {
   kind: 'mciIncident',
@@ -57,13 +57,7 @@ const mciIncidentKind = {
   } as Partial<MciIncidentRecord>,
   lww: true,
   humanId: { column: 'incidentId', prefix: 'I' },
-  access: {
-    module: 'multiPatient',
-    logModule: 'multiPatientLogs',
-    viewAction: 'view',
-    // Whoever may triage must see the incidents to add casualties to them.
-    seeAllWith: ['multiPatient', 'create'],
-  },
+  access: MCI_ACCESS,
   numericColumns: ['latitude', 'longitude'],
   device: { indexes: 'incidentId' },
 } as const satisfies Omit<RecordDefinition<MciIncidentRecord>, 'mutators'>;
