@@ -42,6 +42,7 @@ import { parseEnv } from '@rescuelog/sync-protocol/env';
 import { validateCaseForCompletion } from '@rescuelog/sync-protocol/case/completion';
 import { CASE_ACCESS_ACTIONS } from '@rescuelog/sync-protocol/records/case';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
+import { Rejection } from '@rescuelog/sync-protocol/platform/rejections';
 import { buildApp } from '../src/app';
 import { resolveConfig } from '../src/config';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
@@ -503,87 +504,50 @@ describe('sync protocol model', () => {
       const d = devices[step.device];
       if (!d) throw new Error('no such device');
       const cases = (await localCases(d.db)).filter((c) => createdCases.includes(String(c.id)));
-      switch (step.kind) {
-        case 'create': {
-          const id = crypto.randomUUID();
-          const fields = { [step.field]: valueOf(step.field, step.value) };
-          const entry = await save(d, {
-            name: 'case.upsert',
-            args: { id, humanId: generateHumanId('C'), fields },
-            baseVersion: null,
-            actorUserId: d.owner.id,
-          });
-          createdCases.push(id);
-          saved.push({
-            mutationId: entry.mutationId,
-            actor: d.owner.id,
-            baseVersion: null,
-            entity: 'cases',
-            recordId: id,
-            fields,
-            created: true,
-          });
-          break;
-        }
-        case 'edit': {
-          const target = cases[step.record % Math.max(cases.length, 1)];
-          if (!target) break;
-          const id = String(target.id);
-          const baseVersion = typeof target.version === 'string' ? target.version : null;
-          const fields = { [step.field]: valueOf(step.field, step.value) };
-          const entry = await save(d, {
-            name: 'case.upsert',
-            args: { id, fields },
-            baseVersion,
-            actorUserId: d.owner.id,
-          });
-          saved.push({
-            mutationId: entry.mutationId,
-            actor: d.owner.id,
-            baseVersion,
-            entity: 'cases',
-            recordId: id,
-            fields,
-          });
-          break;
-        }
-        case 'vital': {
-          const target = cases[step.record % Math.max(cases.length, 1)];
-          if (!target) break;
-          const id = crypto.randomUUID();
-          createdVitals.push(id);
-          await save(d, {
-            name: 'vitalSign.record',
-            args: {
-              id,
-              caseId: String(target.id),
-              type: 'heartRate',
-              value: '80',
-              numericValue: 80,
-              timestamp: new Date().toISOString(),
-            },
-            baseVersion: null,
-            actorUserId: d.owner.id,
-          });
-          break;
-        }
-        case 'complete':
-        case 'delete': {
-          const target = cases[step.record % Math.max(cases.length, 1)];
-          if (!target) break;
-          const id = String(target.id);
-          if (step.kind === 'complete' && step.record % 3 !== 0 && target.status !== 'completed') {
-            // Mostly the responder first fills in what is missing and takes a reading; else
-            // the completion may well be refused (CASE_INCOMPLETE).
-            const baseVersion = typeof target.version === 'string' ? target.version : null;
-            const fill: Record<string, unknown> = {
-              ...FILL,
-              ...(target.incidentType == null ? { incidentType: 'MVA' } : {}),
-              ...(target.approximateAge == null ? { approximateAge: 40 } : {}),
-            };
+      // A change the device itself refuses (the same mutator as the server: a completion
+      // with fields missing, an edit of a case completed here) is never saved: the user sees
+      // the refusal at once, nothing reaches the outbox, and the model expects nothing of it.
+      const marks = [
+        createdCases,
+        createdVitals,
+        createdCasualties,
+        createdCprEvents,
+        createdAddenda,
+        createdAccess,
+        saved,
+      ].map((list) => list.length);
+      try {
+        switch (step.kind) {
+          case 'create': {
+            const id = crypto.randomUUID();
+            const fields = { [step.field]: valueOf(step.field, step.value) };
             const entry = await save(d, {
               name: 'case.upsert',
-              args: { id, fields: fill },
+              args: { id, humanId: generateHumanId('C'), fields },
+              baseVersion: null,
+              actorUserId: d.owner.id,
+            });
+            createdCases.push(id);
+            saved.push({
+              mutationId: entry.mutationId,
+              actor: d.owner.id,
+              baseVersion: null,
+              entity: 'cases',
+              recordId: id,
+              fields,
+              created: true,
+            });
+            break;
+          }
+          case 'edit': {
+            const target = cases[step.record % Math.max(cases.length, 1)];
+            if (!target) break;
+            const id = String(target.id);
+            const baseVersion = typeof target.version === 'string' ? target.version : null;
+            const fields = { [step.field]: valueOf(step.field, step.value) };
+            const entry = await save(d, {
+              name: 'case.upsert',
+              args: { id, fields },
               baseVersion,
               actorUserId: d.owner.id,
             });
@@ -593,197 +557,267 @@ describe('sync protocol model', () => {
               baseVersion,
               entity: 'cases',
               recordId: id,
-              fields: fill,
+              fields,
             });
-            const vitalId = crypto.randomUUID();
-            createdVitals.push(vitalId);
+            break;
+          }
+          case 'vital': {
+            const target = cases[step.record % Math.max(cases.length, 1)];
+            if (!target) break;
+            const id = crypto.randomUUID();
+            createdVitals.push(id);
             await save(d, {
               name: 'vitalSign.record',
               args: {
-                id: vitalId,
-                caseId: id,
-                type: 'spo2',
-                value: '97',
-                numericValue: 97,
+                id,
+                caseId: String(target.id),
+                type: 'heartRate',
+                value: '80',
+                numericValue: 80,
                 timestamp: new Date().toISOString(),
               },
               baseVersion: null,
               actorUserId: d.owner.id,
             });
+            break;
           }
-          await save(
-            d,
-            step.kind === 'complete'
-              ? {
-                  name: 'case.complete',
-                  args: { id, completedAt: new Date().toISOString() },
-                  baseVersion: null,
-                  actorUserId: d.owner.id,
-                }
-              : {
-                  name: 'case.delete',
-                  args: { id },
-                  baseVersion: null,
-                  actorUserId: d.owner.id,
+          case 'complete':
+          case 'delete': {
+            const target = cases[step.record % Math.max(cases.length, 1)];
+            if (!target) break;
+            const id = String(target.id);
+            if (
+              step.kind === 'complete' &&
+              step.record % 3 !== 0 &&
+              target.status !== 'completed'
+            ) {
+              // Mostly the responder first fills in what is missing and takes a reading; else
+              // the completion may well be refused (CASE_INCOMPLETE).
+              const baseVersion = typeof target.version === 'string' ? target.version : null;
+              const fill: Record<string, unknown> = {
+                ...FILL,
+                ...(target.incidentType == null ? { incidentType: 'MVA' } : {}),
+                ...(target.approximateAge == null ? { approximateAge: 40 } : {}),
+              };
+              const entry = await save(d, {
+                name: 'case.upsert',
+                args: { id, fields: fill },
+                baseVersion,
+                actorUserId: d.owner.id,
+              });
+              saved.push({
+                mutationId: entry.mutationId,
+                actor: d.owner.id,
+                baseVersion,
+                entity: 'cases',
+                recordId: id,
+                fields: fill,
+              });
+              const vitalId = crypto.randomUUID();
+              createdVitals.push(vitalId);
+              await save(d, {
+                name: 'vitalSign.record',
+                args: {
+                  id: vitalId,
+                  caseId: id,
+                  type: 'spo2',
+                  value: '97',
+                  numericValue: 97,
+                  timestamp: new Date().toISOString(),
                 },
-          );
-          break;
-        }
-        case 'addendum': {
-          const completed = cases.filter((c) => c.status === 'completed');
-          const target = completed[step.record % Math.max(completed.length, 1)];
-          if (!target) break;
-          const id = crypto.randomUUID();
-          createdAddenda.push(id);
-          // Corrects one field from the value this device shows (which may be stale).
-          const before = (target[step.field] ?? null) as string | number | null;
-          const after = valueOf(step.field, step.value);
-          const entry = await save(d, {
-            name: 'case.addendum',
-            args: {
-              id,
-              caseId: String(target.id),
-              reason: 'Found the second name later',
-              changes: [{ field: step.field, before, after }],
-            },
-            baseVersion: null,
-            actorUserId: d.owner.id,
-          });
-          saved.push({
-            mutationId: entry.mutationId,
-            actor: d.owner.id,
-            baseVersion: null,
-            entity: 'cases',
-            recordId: String(target.id),
-            fields: { [step.field]: after },
-            before: { [step.field]: before },
-          });
-          break;
-        }
-        case 'access': {
-          const target = cases[step.record % Math.max(cases.length, 1)];
-          if (!target) break;
-          const id = crypto.randomUUID();
-          createdAccess.push(id);
-          await save(d, {
-            name: 'case.access',
-            args: {
-              id,
-              caseId: String(target.id),
-              action: CASE_ACCESS_ACTIONS[step.action] ?? 'view',
-              detail: 'model',
-            },
-            baseVersion: null,
-            actorUserId: d.owner.id,
-          });
-          break;
-        }
-        case 'void': {
-          const vitals = (await d.db.store('vitalSigns').toArray()).filter(
-            (v) => createdVitals.includes(String(v.id)) && v.voidedAt === null,
-          );
-          const target = vitals[step.record % Math.max(vitals.length, 1)];
-          if (!target) break;
-          await save(d, {
-            name: 'vitalSign.void',
-            args: { id: String(target.id), reason: 'Wrong reading' },
-            baseVersion: null,
-            actorUserId: d.owner.id,
-          });
-          break;
-        }
-        case 'casualty': {
-          if ((await d.db.store('mciIncidents').get(mciId)) === undefined) break;
-          const id = crypto.randomUUID();
-          const triageColour = COLOURS[step.colour] ?? 'RED';
-          const entry = await save(d, {
-            name: 'mciCasualty.record',
-            args: {
-              id,
-              mciIncidentId: mciId,
-              tagNumber: `T-${String(createdCasualties.length)}`,
-              triageColour,
-            },
-            baseVersion: null,
-            actorUserId: d.owner.id,
-          });
-          createdCasualties.push(id);
-          saved.push({
-            mutationId: entry.mutationId,
-            actor: d.owner.id,
-            baseVersion: null,
-            entity: 'mci_casualties',
-            recordId: id,
-            fields: { triageColour },
-          });
-          break;
-        }
-        case 'retriage': {
-          const local = (await d.db.store('mciCasualties').toArray()).sort((a, b) =>
-            a.id < b.id ? -1 : 1,
-          );
-          const target = local[step.record % Math.max(local.length, 1)];
-          if (!target) break;
-          const baseVersion = typeof target.version === 'string' ? target.version : null;
-          const fields = { triageColour: COLOURS[step.colour] ?? 'RED' };
-          const entry = await save(d, {
-            name: 'mciCasualty.update',
-            args: { id: target.id, fields },
-            baseVersion,
-            actorUserId: d.owner.id,
-          });
-          saved.push({
-            mutationId: entry.mutationId,
-            actor: d.owner.id,
-            baseVersion,
-            entity: 'mci_casualties',
-            recordId: target.id,
-            fields,
-          });
-          break;
-        }
-        case 'cpr-event': {
-          if ((await d.db.store('cprSessions').get(cprSessionId)) === undefined) break;
-          const id = crypto.randomUUID();
-          const events = (await d.db.store('cprEvents').toArray()).filter((e) => e.type !== 'void');
-          const wrong = events[step.record % Math.max(events.length, 1)];
-          const at = new Date().toISOString();
-          // Every third one corrects an earlier event; the rest are shocks.
-          if (wrong && step.record % 3 === 0) {
-            await save(d, {
-              name: 'cprEvent.void',
-              args: { id, cprSessionId, voidsEventId: wrong.id, at, reason: 'Logged by mistake' },
-              baseVersion: null,
-              actorUserId: d.owner.id,
-            });
-          } else {
-            await save(d, {
-              name: 'cprEvent.record',
-              args: { id, cprSessionId, type: 'shock', at, details: { energyJoules: 200 } },
-              baseVersion: null,
-              actorUserId: d.owner.id,
-            });
+                baseVersion: null,
+                actorUserId: d.owner.id,
+              });
+            }
+            await save(
+              d,
+              step.kind === 'complete'
+                ? {
+                    name: 'case.complete',
+                    args: { id, completedAt: new Date().toISOString() },
+                    baseVersion: null,
+                    actorUserId: d.owner.id,
+                  }
+                : {
+                    name: 'case.delete',
+                    args: { id },
+                    baseVersion: null,
+                    actorUserId: d.owner.id,
+                  },
+            );
+            break;
           }
-          createdCprEvents.push(id);
-          break;
+          case 'addendum': {
+            const completed = cases.filter((c) => c.status === 'completed');
+            const target = completed[step.record % Math.max(completed.length, 1)];
+            if (!target) break;
+            const id = crypto.randomUUID();
+            createdAddenda.push(id);
+            // Corrects one field from the value this device shows (which may be stale).
+            const before = (target[step.field] ?? null) as string | number | null;
+            const after = valueOf(step.field, step.value);
+            const entry = await save(d, {
+              name: 'case.addendum',
+              args: {
+                id,
+                caseId: String(target.id),
+                reason: 'Found the second name later',
+                changes: [{ field: step.field, before, after }],
+              },
+              baseVersion: null,
+              actorUserId: d.owner.id,
+            });
+            saved.push({
+              mutationId: entry.mutationId,
+              actor: d.owner.id,
+              baseVersion: null,
+              entity: 'cases',
+              recordId: String(target.id),
+              fields: { [step.field]: after },
+              before: { [step.field]: before },
+            });
+            break;
+          }
+          case 'access': {
+            const target = cases[step.record % Math.max(cases.length, 1)];
+            if (!target) break;
+            const id = crypto.randomUUID();
+            createdAccess.push(id);
+            await save(d, {
+              name: 'case.access',
+              args: {
+                id,
+                caseId: String(target.id),
+                action: CASE_ACCESS_ACTIONS[step.action] ?? 'view',
+                detail: 'model',
+              },
+              baseVersion: null,
+              actorUserId: d.owner.id,
+            });
+            break;
+          }
+          case 'void': {
+            const vitals = (await d.db.store('vitalSigns').toArray()).filter(
+              (v) => createdVitals.includes(String(v.id)) && v.voidedAt === null,
+            );
+            const target = vitals[step.record % Math.max(vitals.length, 1)];
+            if (!target) break;
+            await save(d, {
+              name: 'vitalSign.void',
+              args: { id: String(target.id), reason: 'Wrong reading' },
+              baseVersion: null,
+              actorUserId: d.owner.id,
+            });
+            break;
+          }
+          case 'casualty': {
+            if ((await d.db.store('mciIncidents').get(mciId)) === undefined) break;
+            const id = crypto.randomUUID();
+            const triageColour = COLOURS[step.colour] ?? 'RED';
+            const entry = await save(d, {
+              name: 'mciCasualty.record',
+              args: {
+                id,
+                mciIncidentId: mciId,
+                tagNumber: `T-${String(createdCasualties.length)}`,
+                triageColour,
+              },
+              baseVersion: null,
+              actorUserId: d.owner.id,
+            });
+            createdCasualties.push(id);
+            saved.push({
+              mutationId: entry.mutationId,
+              actor: d.owner.id,
+              baseVersion: null,
+              entity: 'mci_casualties',
+              recordId: id,
+              fields: { triageColour },
+            });
+            break;
+          }
+          case 'retriage': {
+            const local = (await d.db.store('mciCasualties').toArray()).sort((a, b) =>
+              a.id < b.id ? -1 : 1,
+            );
+            const target = local[step.record % Math.max(local.length, 1)];
+            if (!target) break;
+            const baseVersion = typeof target.version === 'string' ? target.version : null;
+            const fields = { triageColour: COLOURS[step.colour] ?? 'RED' };
+            const entry = await save(d, {
+              name: 'mciCasualty.update',
+              args: { id: target.id, fields },
+              baseVersion,
+              actorUserId: d.owner.id,
+            });
+            saved.push({
+              mutationId: entry.mutationId,
+              actor: d.owner.id,
+              baseVersion,
+              entity: 'mci_casualties',
+              recordId: target.id,
+              fields,
+            });
+            break;
+          }
+          case 'cpr-event': {
+            if ((await d.db.store('cprSessions').get(cprSessionId)) === undefined) break;
+            const id = crypto.randomUUID();
+            const events = (await d.db.store('cprEvents').toArray()).filter(
+              (e) => e.type !== 'void',
+            );
+            const wrong = events[step.record % Math.max(events.length, 1)];
+            const at = new Date().toISOString();
+            // Every third one corrects an earlier event; the rest are shocks.
+            if (wrong && step.record % 3 === 0) {
+              await save(d, {
+                name: 'cprEvent.void',
+                args: { id, cprSessionId, voidsEventId: wrong.id, at, reason: 'Logged by mistake' },
+                baseVersion: null,
+                actorUserId: d.owner.id,
+              });
+            } else {
+              await save(d, {
+                name: 'cprEvent.record',
+                args: { id, cprSessionId, type: 'shock', at, details: { energyJoules: 200 } },
+                baseVersion: null,
+                actorUserId: d.owner.id,
+              });
+            }
+            createdCprEvents.push(id);
+            break;
+          }
+          case 'sync':
+            await sync(d, step.fault, step.pullFault);
+            break;
+          case 'replay-stale': {
+            // A batch sent earlier arrives again, late and out of order.
+            const old = d.sentPushes[0];
+            if (old === undefined || d.paused) break;
+            const res = await d.client.post('/api/sync/push', old);
+            expect([200, 401]).toContain(res.status);
+            break;
+          }
+          case 'expire-session':
+            await d.client.post('/api/logout');
+            break;
+          case 'reopen-app':
+            d.reopen();
+            break;
         }
-        case 'sync':
-          await sync(d, step.fault, step.pullFault);
-          break;
-        case 'replay-stale': {
-          // A batch sent earlier arrives again, late and out of order.
-          const old = d.sentPushes[0];
-          if (old === undefined || d.paused) break;
-          const res = await d.client.post('/api/sync/push', old);
-          expect([200, 401]).toContain(res.status);
-          break;
-        }
-        case 'expire-session':
-          await d.client.post('/api/logout');
-          break;
-        case 'reopen-app':
-          d.reopen();
-          break;
+      } catch (error) {
+        if (!(error instanceof Rejection)) throw error;
+        [
+          createdCases,
+          createdVitals,
+          createdCasualties,
+          createdCprEvents,
+          createdAddenda,
+          createdAccess,
+          saved,
+        ].forEach((list, i) => {
+          list.length = marks[i] ?? list.length;
+        });
       }
     }
 

@@ -18,8 +18,12 @@ export const conflictRecordSchema = z.object({
   /** bigint as a decimal string */
   id: z.union([z.string(), z.number()]).transform(String),
   recordKind: z.string(),
+  /** The record's SQL table (kept for older readers; recordKind is the kind). */
+  entityType: z.string(),
   /** The record's id. */
   entityId: z.string(),
+  /** The version the later write was based on. */
+  baseVersion: z.string().nullable(),
   field: z.string(),
   /** The value another person wrote first, which the later write replaced. */
   serverValue: jsonValueSchema,
