@@ -179,14 +179,70 @@ describe('client engine against the real API', () => {
     expect(await serverCases([c.id])).toEqual([{ id: c.id, patientName: 'After Sign In' }]);
   });
 
-  it('moves a change the server refuses (a completed case) to the rejections store with its data', async () => {
-    const db = openDb();
+  it('moves a change the server refuses (a case completed on another device) to the rejections store with its data', async () => {
+    // The tablet captures and completes the case; the phone (same responder) had pulled it
+    // while it was open, and edits it offline before it hears of the completion.
+    const tablet = openDb();
+    const phone = openDb();
     const c = newCase('Locked Case');
-    await saveMutation(db, {
+    await saveMutation(tablet, {
       ...c.input,
       args: {
         ...(c.input.args as Record<string, unknown>),
         fields: completeCaseFields({ patientName: 'Locked Case' }),
+      },
+    } as MutationInput);
+    await saveMutation(tablet, {
+      name: 'vitalSign.record',
+      args: completeCaseVital(c.id),
+      baseVersion: null,
+      actorUserId: member.row.id,
+    });
+    await drainOutbox({ db: tablet, transport: transport() });
+    await pullChanges({ db: phone, transport: transport() });
+    await saveMutation(tablet, {
+      name: 'case.complete',
+      args: { id: c.id, completedAt: new Date().toISOString() },
+      baseVersion: null,
+      actorUserId: member.row.id,
+    });
+    expect(await drainOutbox({ db: tablet, transport: transport() })).toMatchObject({
+      kind: 'drained',
+      acknowledged: 1,
+      rejected: 0,
+    });
+    await saveMutation(phone, {
+      name: 'case.upsert',
+      args: { id: c.id, fields: { patientName: 'Too late' } },
+      baseVersion: null,
+      actorUserId: member.row.id,
+    });
+    expect(await drainOutbox({ db: phone, transport: transport() })).toMatchObject({
+      kind: 'drained',
+      acknowledged: 1,
+      rejected: 1,
+    });
+    const [rejection] = await readRejections(phone);
+    expect(rejection).toMatchObject({
+      code: 'CASE_LOCKED',
+      mutation: { args: { fields: { patientName: 'Too late' } } },
+    });
+    expect(await serverCases([c.id])).toEqual([{ id: c.id, patientName: 'Locked Case' }]);
+    // The phone shows the server's case again: completed, its name unchanged.
+    expect(await readLocalRecord(phone, 'case', c.id)).toMatchObject({
+      patientName: 'Locked Case',
+      status: 'completed',
+    });
+  });
+
+  it('refuses on the device, at once, an edit of a case the device knows is completed', async () => {
+    const db = openDb();
+    const c = newCase('Completed here');
+    await saveMutation(db, {
+      ...c.input,
+      args: {
+        ...(c.input.args as Record<string, unknown>),
+        fields: completeCaseFields({ patientName: 'Completed here' }),
       },
     } as MutationInput);
     await saveMutation(db, {
@@ -201,24 +257,15 @@ describe('client engine against the real API', () => {
       baseVersion: null,
       actorUserId: member.row.id,
     });
-    await saveMutation(db, {
-      name: 'case.upsert',
-      args: { id: c.id, fields: { patientName: 'Too late' } },
-      baseVersion: null,
-      actorUserId: member.row.id,
-    });
-    expect(await drainOutbox({ db, transport: transport() })).toMatchObject({
-      kind: 'drained',
-      acknowledged: 4,
-      rejected: 1,
-    });
-    const [rejection] = await readRejections(db);
-    expect(rejection).toMatchObject({
-      seq: 4,
-      code: 'CASE_LOCKED',
-      mutation: { args: { fields: { patientName: 'Too late' } } },
-    });
-    expect(await serverCases([c.id])).toEqual([{ id: c.id, patientName: 'Locked Case' }]);
+    await expect(
+      saveMutation(db, {
+        name: 'case.upsert',
+        args: { id: c.id, fields: { patientName: 'Too late' } },
+        baseVersion: null,
+        actorUserId: member.row.id,
+      }),
+    ).rejects.toMatchObject({ code: 'CASE_LOCKED' });
+    expect(await readOutbox(db)).toHaveLength(3);
   });
 });
 
