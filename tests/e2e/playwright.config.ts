@@ -63,7 +63,7 @@ export default defineConfig({
     // Roles, profile and system settings (issue 11).
     { name: 'roles', testMatch: /\/roles\.spec\.ts$/, dependencies: ['app'] },
     // Patient cases online (issue 5): addenda, handover, FHIR export, search, access.
-    { name: 'cases', testMatch: /\/cases\.spec\.ts$/, dependencies: ['app'] },
+    { name: 'cases', testMatch: /\/(cases|conflicts)\.spec\.ts$/, dependencies: ['app'] },
     // Stops the server: cases-offline.spec.ts (capture with no server), offline.spec.ts.
     { name: 'offline', testMatch: /(offline|pwa-update)\.spec\.ts$/, dependencies: ['app'] },
   ],
