@@ -314,7 +314,7 @@ describe('test databases', () => {
       expect(h.kind).toBe('embedded');
       expect(h.databaseUrl).toBeUndefined();
       expect(await h.db.selectFrom('users').selectAll().execute()).toEqual([]);
-      expect(await h.db.selectFrom('roles').select('name').execute()).toHaveLength(2);
+      expect(await h.db.selectFrom('roles').select('name').execute()).toHaveLength(5);
     } finally {
       await h.close();
     }
