@@ -24,7 +24,7 @@ import type { SyncDatabase } from '../../src/client/local-db';
 import { syncDatabaseName } from '../../src/client/local-db';
 import { saveMutation } from '../../src/client/outbox';
 import { generateHumanId } from '../../src/platform/human-id';
-import { openAppDatabase } from '../../src/records/device';
+import { appDeviceSchema, openAppDatabase } from '../../src/records/device';
 
 const USER_ID = 7;
 const ctx = { userId: USER_ID, timeZone: DEFAULT_SERVICE_TIME_ZONE };
@@ -426,7 +426,7 @@ describe('upgrading the database to version 5', () => {
 
     const db = openDb(indexedDB);
     await db.open();
-    expect(db.verno).toBe(5);
+    expect(db.verno).toBe(appDeviceSchema.version);
     for (const [name, rows] of Object.entries(before))
       expect(await db.table(name).toArray(), name).toEqual(rows);
     expect(await db.store('caseLists').count()).toBe(0);

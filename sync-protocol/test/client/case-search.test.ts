@@ -11,7 +11,7 @@ import type { SyncDatabase } from '../../src/client/local-db';
 import { syncDatabaseName } from '../../src/client/local-db';
 import { saveMutation } from '../../src/client/outbox';
 import { generateHumanId } from '../../src/platform/human-id';
-import { openAppDatabase } from '../../src/records/device';
+import { appDeviceSchema, openAppDatabase } from '../../src/records/device';
 
 const USER_ID = 7;
 const ctx = { userId: USER_ID, timeZone: DEFAULT_SERVICE_TIME_ZONE };
@@ -359,7 +359,7 @@ describe('upgrading the database', () => {
     old.close();
 
     const db = openDb(indexedDB);
-    expect(db.verno).toBe(5);
+    expect(db.verno).toBe(appDeviceSchema.version);
     expect(await db.store('cases').count()).toBe(2);
     expect(
       await db
