@@ -374,6 +374,35 @@ describe('sync push', () => {
     ).toHaveLength(1);
   });
 
+  it("checks ownership before it answers anything about a record's state (deleted, completed)", async () => {
+    const aliceDevice = new Device(alice);
+    const { id } = await newCase(aliceDevice);
+    await aliceDevice.push(aliceDevice.m('case.delete', { id }));
+    const stranger = new Device(await syncUser(t));
+    const answer = await stranger.push(
+      stranger.m('case.upsert', { id, fields: { patientName: 'Probe' } }),
+      stranger.m('case.complete', { id, completedAt: new Date().toISOString() }),
+      stranger.m('vitalSign.record', {
+        id: uuid(),
+        caseId: id,
+        type: 'spo2',
+        value: '90',
+        timestamp: new Date().toISOString(),
+      }),
+    );
+    // Not DELETED: a responder who may not change Alice's cases learns no more than that.
+    expect(answer.results.map((r) => r.code)).toEqual([
+      RejectionCode.NOT_OWNER,
+      RejectionCode.NOT_OWNER,
+      RejectionCode.NOT_OWNER,
+    ]);
+    // The owner is told the truth.
+    const own = await aliceDevice.push(
+      aliceDevice.m('case.upsert', { id, fields: { patientName: 'Late edit' } }),
+    );
+    expect(own.results[0]?.code).toBe(RejectionCode.DELETED);
+  });
+
   it('enforces permissions and ownership through sync, and audits the denials', async () => {
     const viewer = await syncUser(t, {});
     const viewerDevice = new Device(viewer);

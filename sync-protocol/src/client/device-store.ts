@@ -72,6 +72,7 @@ export function deviceTx(db: SyncDatabase, mutation: MutationContext): MutatorTx
     mutation,
     get,
     async require(kind, id) {
+      // The device checks no rights (the server does, before any state).
       const row = await get(kind, id);
       if (!row) throw new NotHeldHere();
       if (isDeleted(row))

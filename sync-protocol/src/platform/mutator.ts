@@ -65,10 +65,12 @@ export interface MutatorTx {
   /** The record as the wire carries it (tombstones included), or undefined. */
   get(kind: string, id: string): Promise<Row | undefined>;
   /**
-   * The record, which must exist and not be deleted (NOT_FOUND / DELETED otherwise). On the
-   * device a record it does not hold ends the local effect: the server decides.
+   * The record, which must exist and not be deleted (NOT_FOUND / DELETED otherwise). With a
+   * verb, the actor's right to it is checked before anything about its state is answered
+   * (a stranger learns nothing of a record's state). On the device a record it does not hold
+   * ends the local effect: the server decides.
    */
-  require(kind: string, id: string): Promise<Row>;
+  require(kind: string, id: string, verb?: AccessVerb): Promise<Row>;
   /** The error for a record that is not there (device: not held here; server: NOT_FOUND). */
   notFound(kind: string, id: string): Error;
   /** Rows of `kind` whose `column` equals `value` (an indexed column on the device). */

@@ -85,6 +85,8 @@ export function upsertMutator<const K extends string, F extends z.ZodObject>(
         });
         return;
       }
+      // Rights first: someone who may not change it learns nothing about its state.
+      tx.authorize(def.kind, 'change', existing);
       if (def.humanId && a.humanId !== undefined && existing[def.humanId.column] !== a.humanId)
         throw new Rejection(RejectionCode.HUMAN_ID_MISMATCH, REJECTION_MESSAGES.HUMAN_ID_MISMATCH, {
           id: a.id,
@@ -92,7 +94,6 @@ export function upsertMutator<const K extends string, F extends z.ZodObject>(
           serverHumanId: String(existing[def.humanId.column]),
         });
       assertWritable(def, existing);
-      tx.authorize(def.kind, 'change', existing);
       await tx.update(def.kind, a.id, values);
     },
   });
@@ -111,9 +112,9 @@ export function deleteMutator<const K extends string>(
     async apply(tx, a) {
       const row = await tx.get(def.kind, a.id);
       if (!row) throw tx.notFound(def.kind, a.id);
+      tx.authorize(def.kind, 'delete', row);
       if (row.deletedAt !== null && row.deletedAt !== undefined) return;
       assertWritable(def, row);
-      tx.authorize(def.kind, 'delete', row);
       await tx.tombstone(def.kind, a.id);
     },
   });

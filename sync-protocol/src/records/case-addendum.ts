@@ -89,14 +89,13 @@ export const caseAddendumMutator = defineMutator({
   entityIds: (a) => [a.id, a.caseId],
   creates: true,
   async apply(tx, a) {
-    const c = await tx.require('case', a.caseId);
+    const c = await tx.require('case', a.caseId, 'change');
     if (c.status !== 'completed')
       throw new Rejection(
         RejectionCode.INVALID_STATE,
         'An addendum corrects a completed case; this case is still in progress, so change the fields directly.',
         { caseId: a.caseId },
       );
-    tx.authorize('case', 'change', c);
     const content = { caseId: a.caseId, reason: a.reason, changes: a.changes };
     if ((await appendOnce(tx, 'caseAddendum', a.id, content)) === 'exists') return;
     const values = addendumValues(a.changes);

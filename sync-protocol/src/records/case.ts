@@ -234,9 +234,8 @@ export const caseComplete = defineMutator({
   args: z.strictObject({ id: uuidSchema, completedAt: timestampSchema }),
   entityIds: (a) => [a.id],
   async apply(tx, a) {
-    const row = await tx.require('case', a.id);
+    const row = await tx.require('case', a.id, 'change');
     if (row.status === 'completed') return;
-    tx.authorize('case', 'change', row);
     const vitals = await tx.list('vitalSign', 'caseId', a.id);
     const problems = validateCaseForCompletion(
       row as Partial<CaseRecord>,

@@ -55,8 +55,7 @@ type CprEventContent = {
 };
 
 async function appendEvent(tx: MutatorTx, id: string, content: CprEventContent): Promise<void> {
-  const session = await tx.require('cprSession', content.cprSessionId);
-  tx.authorize('cprSession', 'change', session);
+  await tx.require('cprSession', content.cprSessionId, 'change');
   if ((await appendOnce(tx, 'cprEvent', id, content)) === 'exists') return;
   await tx.insert('cprEvent', { id, ...content });
   tx.note({ type: content.type });

@@ -79,8 +79,8 @@ export const mciCasualtyUpdate = defineMutator({
   async apply(tx, a) {
     const row = await tx.get('mciCasualty', a.id);
     if (!row) throw tx.notFound('mciCasualty', a.id);
-    assertWritable({}, row);
     tx.authorize('mciCasualty', 'change', row);
+    assertWritable({}, row);
     await tx.update('mciCasualty', a.id, definedValues(a.fields));
   },
 });

@@ -47,10 +47,9 @@ const reason = z.string().trim().min(1, 'A reason is required').max(2000);
 
 /** The case a reading is added to or voided on: it must be open, and the actor may change it. */
 async function openCase(tx: MutatorTx, caseId: string): Promise<Row> {
-  const row = await tx.require('case', caseId);
+  const row = await tx.require('case', caseId, 'change');
   if (row.status === 'completed')
     throw new Rejection(RejectionCode.CASE_LOCKED, REJECTION_MESSAGES.CASE_LOCKED, { id: caseId });
-  tx.authorize('case', 'change', row);
   return row;
 }
 

@@ -137,13 +137,14 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
     location: 'server',
     mutation,
     get,
-    async require(kind, id) {
+    async require(kind, id, verb) {
       const row = await get(kind, id);
       const label = registry.get(kind).label;
       if (!row)
         throw new Rejection(RejectionCode.NOT_FOUND, `The ${label} does not exist on the server.`, {
           id,
         });
+      if (verb) store.authorize(kind, verb, row);
       if (row.deletedAt !== null)
         throw new Rejection(RejectionCode.DELETED, `The ${label} was deleted.`, { id });
       return row;
