@@ -43,6 +43,8 @@ export interface HandoverSection {
 }
 
 export interface Handover {
+  /** The service's name from the system settings, printed above the title (null: none set). */
+  organisation: string | null;
   title: string;
   caseId: string;
   /** 'dd/mm/yyyy, HH:mm' (service time zone). */
@@ -71,6 +73,8 @@ export interface HandoverInput {
   vitals: readonly VitalLike2[];
   addenda: readonly AddendumLike[];
   generatedAt: Date;
+  /** The organisation name of the system settings (§ System Settings: name on reports). */
+  organisation?: string | null;
 }
 
 export const HANDOVER_SECTION_TITLES: Record<HandoverSectionKey, string> = {
@@ -353,7 +357,9 @@ function recommendation(c: Partial<CaseRecord>, addenda: readonly AddendumLike[]
 export function buildHandover(input: HandoverInput): Handover {
   const c = input.case;
   const caseId = c.caseId ?? '';
+  const organisation = input.organisation?.trim();
   return {
+    organisation: organisation ? organisation : null,
     title: caseId ? `Patient handover — ${caseId}` : 'Patient handover',
     caseId,
     generatedAt: formatDateTime(input.generatedAt, ''),

@@ -14,9 +14,8 @@ import { useEffect } from 'react';
 import { getJson } from './api-client';
 import { useUser } from './auth';
 
-// LEAD: organisationName and organisationLogoUrl are meant for the printed reports (the
-// handover PDF in web/src/features/cases/export); not wired there because that area is the
-// case screens'. Read them with useServiceSettings() (or readStoredSettings() offline).
+// The organisation's name heads the handover (screen and PDF: case-record-view.tsx); read
+// settings with useServiceSettings() (or readStoredSettings() offline).
 export const SETTINGS_QUERY_KEY = ['/api/settings'] as const;
 const STORED_KEY = 'rescuelog.settings';
 

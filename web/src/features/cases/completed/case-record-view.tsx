@@ -13,6 +13,7 @@ import type { VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
 import { FilePlus2, Lock, PencilLine } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { useUser } from '@/lib/auth';
+import { readStoredSettings, useServiceSettings } from '@/lib/service-settings';
 import type { LocalAddendum, LocalCase, LocalVitalSign } from '../data/use-case';
 import { VitalSignsTable } from '../vitals/vital-signs-table';
 import type { ReadingLike } from '../vitals/vital-display';
@@ -52,6 +53,9 @@ export function CaseRecordView({
   exportFhir,
 }: CaseRecordViewProps) {
   const { data: user } = useUser();
+  // The organisation's name on the handover (system settings; the device's last copy offline).
+  const { data: settings } = useServiceSettings();
+  const organisation = (settings ?? readStoredSettings())?.organisationName ?? null;
   const [adding, setAdding] = useState(false);
   const completed = record.status === 'completed';
   const onDevice = source === 'device';
@@ -102,8 +106,9 @@ export function CaseRecordView({
       vitals: handoverVitals,
       addenda: handoverAddenda,
       generatedAt: new Date(),
+      organisation: organisation ?? null,
     });
-  }, [record, vitals, addenda, authorName]);
+  }, [record, vitals, addenda, authorName, organisation]);
 
   const liveAddenda = (addenda ?? []).filter((a) => !a.deletedAt);
 

@@ -64,6 +64,20 @@ describe('handover PDF', () => {
     expect(file).toContain('(Patient handover \x97 C-2611-7Q4M-XK3P)');
   });
 
+  it("heads the page with the organisation's name from the system settings, when one is set", () => {
+    const named = buildHandover({
+      case: { caseId: 'C-2611-7Q4M-XK3P', patientName: 'Sipho' },
+      vitals: [],
+      addenda: [],
+      generatedAt: new Date('2026-11-20T11:00:00.000Z'),
+      organisation: '  Helderberg Volunteer Rescue ',
+    });
+    expect(named.organisation).toBe('Helderberg Volunteer Rescue');
+    expect(latin1(handoverPdfBytes(named))).toContain('(Helderberg Volunteer Rescue)');
+    expect(handoverOf().organisation).toBeNull();
+    expect(latin1(handoverPdfBytes(handoverOf()))).not.toContain('Helderberg Volunteer Rescue');
+  });
+
   it('shrinks the text to keep a long record on one page, and spills to a second page only past 7 pt', () => {
     const long =
       'Patient found at the bottom of a stairwell, conscious, complaining of back pain. '.repeat(3);

@@ -184,6 +184,19 @@ function layout(handover: Handover, size: number): Layout {
     if (y - height < MARGIN_BOTTOM) newPage();
   };
 
+  if (handover.organisation) {
+    y -= size + 1;
+    page.push({
+      kind: 'text',
+      x: MARGIN_X,
+      y,
+      font: 'bold',
+      size: size + 1,
+      grey: true,
+      text: toWinAnsi(handover.organisation),
+    });
+    y -= 4;
+  }
   const titleSize = size + 6;
   y -= titleSize;
   page.push({

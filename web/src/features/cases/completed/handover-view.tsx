@@ -8,6 +8,9 @@ export function HandoverView({ handover }: { handover: Handover }) {
   return (
     <article className={styles.handover} aria-labelledby="handover-title">
       <header className="handover__header">
+        {handover.organisation ? (
+          <p className={styles.handoverMeta}>{handover.organisation}</p>
+        ) : null}
         <h3 id="handover-title" className={styles.handoverTitle}>
           {handover.title}
         </h3>
