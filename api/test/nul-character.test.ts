@@ -121,6 +121,36 @@ describe('a NUL character in input', () => {
     expect(stored[2]?.details).toMatchObject({ args: { truncated: true } });
   });
 
+  it("stops storing refused data past a user's quota, still recording each refusal", async () => {
+    const heavy = await syncUser(t);
+    const device = new Device(heavy);
+    // Random (incompressible) 60 KiB notes, each refused for the NUL at its start.
+    const note = () =>
+      `\u0000${Array.from({ length: 60 * 1024 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
+    const mutations = Array.from({ length: 150 }, () =>
+      device.m('case.upsert', {
+        id: randomUUID(),
+        humanId: generateHumanId('C'),
+        fields: { additionalNotes: note() },
+      }),
+    );
+    const response = await device.push(...mutations);
+    expect(response.results.every((r) => r.code === 'TEXT_NOT_STORABLE')).toBe(true);
+    expect(response.lastAppliedSeq).toBe(150);
+    const stored = await t.db
+      .selectFrom('syncRejections')
+      .select(['seq', 'details'])
+      .where('deviceId', '=', device.deviceId)
+      .orderBy('seq')
+      .execute();
+    expect(stored).toHaveLength(150);
+    expect(JSON.stringify(stored[0]?.details)).toContain('additionalNotes');
+    expect(stored.at(-1)?.details).toMatchObject({
+      args: { omitted: 'quota' },
+      message: expect.stringContaining('args.fields.additionalNotes'),
+    });
+  });
+
   it('answers a case search filter holding one with 400 Invalid input', async () => {
     for (const query of [
       'patientName=a%00',

@@ -29,6 +29,21 @@ import { dynamic, lockSyncWrites, reserveVersions, type Row } from './sync-table
 
 /** A stored rejection keeps at most this much of the refused args (the device keeps all of it). */
 export const REJECTION_ARGS_LIMIT_BYTES = 64 * 1024;
+/**
+ * What one user's stored rejections may hold in all. Past it, a new rejection is still
+ * recorded (code, message, mutation id: what the audit and the device need) but without its
+ * args: a device that keeps sending refused data cannot fill the server's disk.
+ */
+export const REJECTION_QUOTA_BYTES_PER_USER = 8 * 1024 * 1024;
+
+/** The bytes the user's stored rejections hold now (all their devices). */
+async function storedRejectionBytes(tx: Transaction<Database>, userId: number): Promise<number> {
+  const { rows } = await sql<{ bytes: string | number | null }>`
+    select coalesce(sum(pg_column_size(r.details)), 0) as bytes
+    from sync_rejections r join devices d on d.device_id = r.device_id
+    where d.user_id = ${userId}`.execute(tx);
+  return Number(rows[0]?.bytes ?? 0);
+}
 
 export interface RequestOrigin {
   ip: string | null;
@@ -385,6 +400,7 @@ async function recordRejection(
   raw: RawMutation,
   rejection: Rejection,
 ): Promise<void> {
+  const overQuota = (await storedRejectionBytes(tx, actor.id)) >= REJECTION_QUOTA_BYTES_PER_USER;
   await tx
     .insertInto('syncRejections')
     .values({
@@ -396,7 +412,9 @@ async function recordRejection(
         name: raw.name,
         message: rejection.message,
         ...(toJsonValue(rejection.details) as Record<string, JsonValue>),
-        args: boundedJsonValue(raw.args, REJECTION_ARGS_LIMIT_BYTES),
+        args: overQuota
+          ? { omitted: 'quota', quotaBytes: REJECTION_QUOTA_BYTES_PER_USER }
+          : boundedJsonValue(raw.args, REJECTION_ARGS_LIMIT_BYTES),
       } satisfies Record<string, JsonValue>,
     })
     .execute();
