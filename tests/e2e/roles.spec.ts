@@ -26,7 +26,8 @@ async function scanAtEachViewport(page: Page, screen: string, ready: () => Promi
 async function dashboardButtons(page: Page): Promise<string[]> {
   const nav = page.getByRole('navigation', { name: 'Main actions' });
   await expect(nav).toBeVisible();
-  return nav.locator('.action-button__label').allTextContents();
+  // Each action's label is the link's first text span (the icon is an svg; a description may follow).
+  return nav.locator('a > span:first-of-type').allTextContents();
 }
 
 test('a role decides what a new member sees; the member edits their profile and password', async ({
