@@ -51,7 +51,7 @@ interface SavedCase {
   incidentLocation: string | null;
 }
 
-async function newCase(page: Page, saved: SavedCase): Promise<string> {
+async function newCase(page: Page, saved: SavedCase, userId: number): Promise<string> {
   await page.getByRole('link', { name: /New Case/ }).click();
   await expect(page).toHaveURL(/\/patient-details\/C-[0-9A-Z-]+$/);
   const caseId = caseIdFromUrl(page);
@@ -59,6 +59,11 @@ async function newCase(page: Page, saved: SavedCase): Promise<string> {
   await typeField(page, 'approximateAge', String(saved.approximateAge));
   await tap(page, 'field-incidentType-Medical');
   await expect(caseSyncMark(page)).toHaveText(/Not yet synced/);
+  // A tap shows at once and saves a moment later; the test leaves the page right after, so
+  // it waits until the device holds the change (as it does for the edit below).
+  await expect
+    .poll(async () => (await readDeviceCase(page, userId, caseId)).case?.incidentType)
+    .toBe(saved.incidentType);
   return caseId;
 }
 
@@ -89,7 +94,7 @@ test('cases saved on the real screens under network faults reach the server exac
       incidentType: 'Medical',
       incidentLocation: null,
     };
-    entry.caseId = await newCase(page, entry);
+    entry.caseId = await newCase(page, entry, member.id);
     saved.push(entry);
 
     // …and an edit of the case started under the previous fault (its first push may have

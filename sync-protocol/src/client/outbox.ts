@@ -118,20 +118,21 @@ export async function saveMutation(
     const device = await readOrCreateDevice(db);
     const seq = device.nextSeq;
     const clientTime = now().toISOString();
-    const mutator = db.registry.mutator(input.name);
-    const parsedArgs = mutator?.args.safeParse(input.args);
-    const mutation: ParsedMutation = db.registry.parseMutation({
+    const parsed: ParsedMutation = db.registry.parseMutation({
       mutationId: randomUuid(),
       deviceId: device.deviceId,
       seq,
       actorUserId: input.actorUserId,
       name: input.name,
       args: input.args,
-      entityIds: parsedArgs?.success ? mutator?.entityIds(parsedArgs.data) : [],
+      entityIds: [],
       baseVersion: input.baseVersion,
       clientTime,
       schemaVersion: SCHEMA_VERSION,
     });
+    // The records it touches, from its mutator (the outbox index: "is this record synced?").
+    const entityIds = db.registry.mutator(parsed.name)?.entityIds(parsed.args) ?? [];
+    const mutation: ParsedMutation = { ...parsed, entityIds };
     await db.syncState.put({ ...device, nextSeq: seq + 1 } satisfies DeviceState);
     await runOnDevice(db, mutation);
     const entry: OutboxEntry = {
