@@ -5,7 +5,7 @@ import type { Role } from '@rescuelog/sync-protocol/roles';
 import { makeRoles, makeUser } from '@/test/fixtures';
 import { expectToast, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
-import { fromGrid, toGrid } from './permission-grid';
+import { fromGrid, toGrid } from '@/components/permissions/permission-grid';
 
 const admin = makeUser({ id: 1, role: 'administrator' });
 

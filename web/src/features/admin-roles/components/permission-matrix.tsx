@@ -1,11 +1,6 @@
-import {
-  MODULE_ACTIONS,
-  MODULE_LABELS,
-  PERMISSION_MODULES,
-  type PermissionAction,
-  type PermissionModule,
-} from '@rescuelog/sync-protocol/permissions';
-import { ACTION_LABELS, type PermissionGrid } from '../permission-grid';
+import { MODULE_LABELS, PERMISSION_MODULES } from '@rescuelog/sync-protocol/permissions';
+import { PermissionFlags } from '@/components/permissions/permission-flags';
+import type { PermissionGrid } from '@/components/permissions/permission-grid';
 
 /**
  * The §6 modules and their flags as checkboxes, one group per module so it reads as a list
@@ -20,40 +15,17 @@ export function PermissionMatrix({
   onChange: (grid: PermissionGrid) => void;
   disabled?: boolean;
 }) {
-  function setFlag(m: PermissionModule, a: PermissionAction, value: boolean) {
-    const current = grid[m];
-    onChange({ ...grid, [m]: typeof current === 'boolean' ? value : { ...current, [a]: value } });
-  }
   return (
     <div className="perm-matrix">
       {PERMISSION_MODULES.map((m) => {
-        const value = grid[m];
         return (
           <fieldset key={m} className="perm-matrix__module" disabled={disabled}>
             <legend className="perm-matrix__legend">{MODULE_LABELS[m]}</legend>
-            <div className="perm-flags">
-              {typeof value === 'boolean' ? (
-                <label className="choice">
-                  <input
-                    type="checkbox"
-                    checked={value}
-                    onChange={(e) => onChange({ ...grid, [m]: e.currentTarget.checked })}
-                  />
-                  Allowed
-                </label>
-              ) : (
-                MODULE_ACTIONS[m].map((a) => (
-                  <label key={a} className="choice">
-                    <input
-                      type="checkbox"
-                      checked={value[a] ?? false}
-                      onChange={(e) => setFlag(m, a, e.currentTarget.checked)}
-                    />
-                    {ACTION_LABELS[a]}
-                  </label>
-                ))
-              )}
-            </div>
+            <PermissionFlags
+              module={m}
+              value={grid[m]}
+              onChange={(next) => onChange({ ...grid, [m]: next })}
+            />
           </fieldset>
         );
       })}

@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { TextField } from '@/components/ui/field';
 import { toast } from '@/lib/toast-store';
 import { useSaveRole } from '../api/admin-roles';
-import { fromGrid, toGrid, type PermissionGrid } from '../permission-grid';
+import { fromGrid, toGrid, type PermissionGrid } from '@/components/permissions/permission-grid';
 import { PermissionMatrix } from './permission-matrix';
 
 type FieldErrors = Partial<Record<'name' | 'displayName' | 'description' | 'form', string>>;

@@ -1,80 +1,53 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import {
-  MODULE_ACTIONS,
   MODULE_LABELS,
   PERMISSION_MODULES,
   effectivePermissions,
   explainPermissions,
-  hasPermission,
-  type PermissionAction,
   type PermissionModule,
   type PermissionSource,
   type Permissions,
 } from '@rescuelog/sync-protocol/permissions';
-import { ADMINISTRATOR_ROLE, type Role } from '@rescuelog/sync-protocol/roles';
+import type { Role } from '@rescuelog/sync-protocol/roles';
 import type { User } from '@rescuelog/sync-protocol/users';
 import { X } from 'lucide-react';
 import { useState } from 'react';
 import { SelectField } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
+import { PermissionFlags } from '@/components/permissions/permission-flags';
+import {
+  accountRoleOf as accountRoleOfName,
+  entryOf,
+  gridOf,
+  sameEntry,
+  type PermissionGrid as Grid,
+} from '@/components/permissions/permission-grid';
 import { useRoleOptions, useUserAction } from '../api/admin-users';
 import styles from './permissions-editor.module.css';
 
-type Flags = Partial<Record<PermissionAction, boolean>>;
-type Grid = Record<PermissionModule, Flags | boolean>;
 type AccountRole = User['role'];
 
-const ACTION_LABELS: Record<PermissionAction, string> = {
-  read: 'Read',
-  create: 'Create',
-  edit: 'Edit',
-  delete: 'Delete',
-  view: 'View',
-};
 const SOURCE_LABELS: Record<PermissionSource, string> = {
   user: 'Set for this member',
   role: 'From the role',
   default: 'Default',
 };
 
-/** What each module allows under the §6 rule (single booleans: only with an entry or as administrator). */
-function toGrid(role: AccountRole, permissions: Permissions): Grid {
-  const grid = {} as Grid;
-  for (const m of PERMISSION_MODULES) {
-    const actions = MODULE_ACTIONS[m];
-    grid[m] =
-      actions.length === 0
-        ? hasPermission({ role, permissions }, m, 'edit')
-        : Object.fromEntries(actions.map((a) => [a, hasPermission({ role, permissions }, m, a)]));
-  }
-  return grid;
-}
-
-function sameEntry(a: Flags | boolean, b: Flags | boolean, m: PermissionModule): boolean {
-  if (typeof a === 'boolean' || typeof b === 'boolean') return a === b;
-  return MODULE_ACTIONS[m].every((x) => (a[x] ?? false) === (b[x] ?? false));
-}
-
 /**
  * The member's own entries: only the modules where the grid differs from what the role (or
  * the default) gives, so a later change of the role still reaches every other module.
  */
 function ownEntries(grid: Grid, roleGrid: Grid): Permissions {
-  const out: Record<string, Flags | boolean> = {};
+  const out: Partial<Record<PermissionModule, unknown>> = {};
   for (const m of PERMISSION_MODULES) {
-    const value = grid[m];
-    if (sameEntry(value, roleGrid[m], m)) continue;
-    out[m] =
-      typeof value === 'boolean'
-        ? value
-        : Object.fromEntries(MODULE_ACTIONS[m].map((a) => [a, value[a] ?? false]));
+    if (sameEntry(m, grid[m], roleGrid[m])) continue;
+    out[m] = entryOf(m, grid[m]);
   }
   return out as Permissions;
 }
 
 function accountRoleOf(role: Role | undefined, fallback: AccountRole): AccountRole {
-  if (!role) return fallback;
-  return role.name === ADMINISTRATOR_ROLE ? 'administrator' : 'member';
+  return role ? accountRoleOfName(role.name) : fallback;
 }
 
 function Editor({ user, roles, onDone }: { user: User; roles: Role[]; onDone: () => void }) {
@@ -82,22 +55,15 @@ function Editor({ user, roles, onDone }: { user: User; roles: Role[]; onDone: ()
   const role = roles.find((r) => r.id === roleId);
   const accountRole = accountRoleOf(role, user.role);
   const rolePermissions = role?.permissions ?? {};
-  const roleGrid = toGrid(accountRole, rolePermissions);
+  const roleGrid = gridOf(accountRole, rolePermissions);
   const [grid, setGrid] = useState<Grid>(() =>
-    toGrid(accountRole, effectivePermissions(rolePermissions, user.permissions)),
+    gridOf(accountRole, effectivePermissions(rolePermissions, user.permissions)),
   );
   const own = ownEntries(grid, roleGrid);
   const sources = Object.fromEntries(
     explainPermissions(accountRole, rolePermissions, own).map((e) => [e.module, e.source]),
   ) as Record<PermissionModule, PermissionSource>;
   const action = useUserAction();
-
-  function setFlag(m: PermissionModule, a: PermissionAction, value: boolean) {
-    setGrid((g) => {
-      const current = g[m];
-      return { ...g, [m]: typeof current === 'boolean' ? value : { ...current, [a]: value } };
-    });
-  }
 
   return (
     <form
@@ -122,7 +88,7 @@ function Editor({ user, roles, onDone }: { user: User; roles: Role[]; onDone: ()
           const nextRole = roles.find((r) => r.id === next);
           setRoleId(next);
           // A new role starts from its own permissions: this member's settings are cleared.
-          setGrid(toGrid(accountRoleOf(nextRole, user.role), nextRole?.permissions ?? {}));
+          setGrid(gridOf(accountRoleOf(nextRole, user.role), nextRole?.permissions ?? {}));
         }}
       >
         {user.roleId === null ? <option value="">No role</option> : null}
@@ -148,7 +114,6 @@ function Editor({ user, roles, onDone }: { user: User; roles: Role[]; onDone: ()
           </thead>
           <tbody>
             {PERMISSION_MODULES.map((m) => {
-              const value = grid[m];
               return (
                 <tr key={m}>
                   <th scope="row">
@@ -156,35 +121,12 @@ function Editor({ user, roles, onDone }: { user: User; roles: Role[]; onDone: ()
                     <span className="perm-source">{SOURCE_LABELS[sources[m]]}</span>
                   </th>
                   <td>
-                    <div
-                      className={styles.flags}
-                      role="group"
-                      aria-label={`${MODULE_LABELS[m]} permissions`}
-                    >
-                      {typeof value === 'boolean' ? (
-                        <label className="choice">
-                          <input
-                            type="checkbox"
-                            checked={value}
-                            onChange={(e) =>
-                              setGrid((g) => ({ ...g, [m]: e.currentTarget.checked }))
-                            }
-                          />
-                          Allowed
-                        </label>
-                      ) : (
-                        MODULE_ACTIONS[m].map((a) => (
-                          <label key={a} className="choice">
-                            <input
-                              type="checkbox"
-                              checked={value[a] ?? false}
-                              onChange={(e) => setFlag(m, a, e.currentTarget.checked)}
-                            />
-                            {ACTION_LABELS[a]}
-                          </label>
-                        ))
-                      )}
-                    </div>
+                    <PermissionFlags
+                      module={m}
+                      value={grid[m]}
+                      label={`${MODULE_LABELS[m]} permissions`}
+                      onChange={(next) => setGrid((g) => ({ ...g, [m]: next }))}
+                    />
                   </td>
                 </tr>
               );

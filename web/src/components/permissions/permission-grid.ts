@@ -1,6 +1,7 @@
-// A role's permissions as the matrix editor shows them: every module with every flag set
-// or not, computed by the one §6 rule (sync-protocol hasPermission), and back to an object
-// in which every module is explicit, so what the matrix shows is exactly what the role grants.
+// Permissions as the editors show them (roles on /admin/roles, a member's access on User
+// Management): every module with every flag set or not, computed by the one §6 rule
+// (sync-protocol hasPermission), and back to an object in which every module is explicit, so
+// what an editor shows is exactly what is granted.
 import {
   MODULE_ACTIONS,
   PERMISSION_MODULES,
@@ -28,8 +29,12 @@ export function accountRoleOf(roleName: string): 'administrator' | 'member' {
   return roleName === ADMINISTRATOR_ROLE ? 'administrator' : 'member';
 }
 
-export function toGrid(roleName: string, permissions: Permissions): PermissionGrid {
-  const subject = { role: accountRoleOf(roleName), permissions };
+/** What each module allows an account of `accountRole` with these permissions. */
+export function gridOf(
+  accountRole: 'administrator' | 'member',
+  permissions: Permissions,
+): PermissionGrid {
+  const subject = { role: accountRole, permissions };
   const grid = {} as PermissionGrid;
   for (const m of PERMISSION_MODULES) {
     const actions = MODULE_ACTIONS[m];
@@ -42,14 +47,25 @@ export function toGrid(roleName: string, permissions: Permissions): PermissionGr
   return grid;
 }
 
+/** What the role of this name grants. */
+export function toGrid(roleName: string, permissions: Permissions): PermissionGrid {
+  return gridOf(accountRoleOf(roleName), permissions);
+}
+
+/** One module's entry as stored: every flag explicit. */
+export function entryOf(m: PermissionModule, value: Flags | boolean): Flags | boolean {
+  return typeof value === 'boolean'
+    ? value
+    : Object.fromEntries(MODULE_ACTIONS[m].map((a) => [a, value[a] ?? false]));
+}
+
+export function sameEntry(m: PermissionModule, a: Flags | boolean, b: Flags | boolean): boolean {
+  if (typeof a === 'boolean' || typeof b === 'boolean') return a === b;
+  return MODULE_ACTIONS[m].every((x) => (a[x] ?? false) === (b[x] ?? false));
+}
+
 export function fromGrid(grid: PermissionGrid): Permissions {
   const out: Record<string, Flags | boolean> = {};
-  for (const m of PERMISSION_MODULES) {
-    const value = grid[m];
-    out[m] =
-      typeof value === 'boolean'
-        ? value
-        : Object.fromEntries(MODULE_ACTIONS[m].map((a) => [a, value[a] ?? false]));
-  }
+  for (const m of PERMISSION_MODULES) out[m] = entryOf(m, grid[m]);
   return out as Permissions;
 }
