@@ -36,6 +36,8 @@ export function validationRejection(error: z.ZodError, root = ''): Rejection {
 export class Registry {
   private readonly byKind = new Map<string, RecordDefinition>();
   private readonly byMutation = new Map<string, AnyMutator>();
+  /** Local schemas, built once per kind (every device read parses with one). */
+  private readonly localSchemas = new Map<string, z.ZodType<Row>>();
 
   constructor(definitions: readonly RecordDefinition[]) {
     // Every app syncs its conflicts (conflict-record.ts).
@@ -117,9 +119,13 @@ export class Registry {
 
   /** A record as the device keeps it: every field optional but the id (pending creates). */
   localSchema(kind: string): z.ZodType<Row> {
+    const cached = this.localSchemas.get(kind);
+    if (cached) return cached;
     const record = this.get(kind).record;
-    if (record instanceof z.ZodObject) return record.partial().required({ id: true });
-    return record;
+    const schema: z.ZodType<Row> =
+      record instanceof z.ZodObject ? record.partial().required({ id: true }) : record;
+    this.localSchemas.set(kind, schema);
+    return schema;
   }
 
   /** Checks one mutation: envelope, name, args (its mutator's schema), storability, size. */
