@@ -36,13 +36,32 @@ export const REJECTION_ARGS_LIMIT_BYTES = 64 * 1024;
  */
 export const REJECTION_QUOTA_BYTES_PER_USER = 8 * 1024 * 1024;
 
-/** The bytes the user's stored rejections hold now (all their devices). */
-async function storedRejectionBytes(tx: Transaction<Database>, userId: number): Promise<number> {
-  const { rows } = await sql<{ bytes: string | number | null }>`
-    select coalesce(sum(pg_column_size(r.details)), 0) as bytes
-    from sync_rejections r join devices d on d.device_id = r.device_id
-    where d.user_id = ${userId}`.execute(tx);
-  return Number(rows[0]?.bytes ?? 0);
+/**
+ * The bytes the user's stored rejections hold (all their devices): read once per push, at
+ * its first rejection, then counted up as the push stores more.
+ */
+class RejectionQuota {
+  private bytes: number | null = null;
+
+  constructor(
+    private readonly tx: Transaction<Database>,
+    private readonly userId: number,
+  ) {}
+
+  async full(): Promise<boolean> {
+    if (this.bytes === null) {
+      const { rows } = await sql<{ bytes: string | number | null }>`
+        select coalesce(sum(pg_column_size(r.details)), 0) as bytes
+        from sync_rejections r join devices d on d.device_id = r.device_id
+        where d.user_id = ${this.userId}`.execute(this.tx);
+      this.bytes = Number(rows[0]?.bytes ?? 0);
+    }
+    return this.bytes >= REJECTION_QUOTA_BYTES_PER_USER;
+  }
+
+  add(details: JsonValue): void {
+    this.bytes = (this.bytes ?? 0) + Buffer.byteLength(JSON.stringify(details));
+  }
 }
 
 export interface RequestOrigin {
@@ -393,6 +412,7 @@ function rootRecordOf(registry: Registry, raw: RawMutation): Record<string, stri
 /** Kept in sync_rejections with the data, audited (a permission refusal as a denial). */
 async function recordRejection(
   tx: Transaction<Database>,
+  quota: RejectionQuota,
   registry: Registry,
   actor: Actor,
   origin: RequestOrigin,
@@ -400,24 +420,19 @@ async function recordRejection(
   raw: RawMutation,
   rejection: Rejection,
 ): Promise<void> {
-  const overQuota = (await storedRejectionBytes(tx, actor.id)) >= REJECTION_QUOTA_BYTES_PER_USER;
+  const details: Record<string, JsonValue> = {
+    name: raw.name,
+    message: rejection.message,
+    ...(toJsonValue(rejection.details) as Record<string, JsonValue>),
+    args: (await quota.full())
+      ? { omitted: 'quota', quotaBytes: REJECTION_QUOTA_BYTES_PER_USER }
+      : boundedJsonValue(raw.args, REJECTION_ARGS_LIMIT_BYTES),
+  };
   await tx
     .insertInto('syncRejections')
-    .values({
-      deviceId,
-      seq: raw.seq,
-      mutationId: raw.mutationId,
-      reason: rejection.code,
-      details: {
-        name: raw.name,
-        message: rejection.message,
-        ...(toJsonValue(rejection.details) as Record<string, JsonValue>),
-        args: overQuota
-          ? { omitted: 'quota', quotaBytes: REJECTION_QUOTA_BYTES_PER_USER }
-          : boundedJsonValue(raw.args, REJECTION_ARGS_LIMIT_BYTES),
-      } satisfies Record<string, JsonValue>,
-    })
+    .values({ deviceId, seq: raw.seq, mutationId: raw.mutationId, reason: rejection.code, details })
     .execute();
+  quota.add(details);
   const entityIds = Array.isArray(raw.entityIds)
     ? raw.entityIds.filter((x): x is string => typeof x === 'string')
     : [];
@@ -580,6 +595,7 @@ async function applyBatch(
     const audit: AuditBuffer = { rows: [], direct: false };
     auditBuffers.set(tx, audit);
     const inserts = new PendingInserts(tx);
+    const quota = new RejectionQuota(tx, actor.id);
     const handledNow: NewAppliedMutation[] = [];
 
     const results: MutationResult[] = [];
@@ -650,7 +666,7 @@ async function applyBatch(
         }
       }
       if (rejection) {
-        await recordRejection(tx, registry, actor, origin, deviceId, raw, rejection);
+        await recordRejection(tx, quota, registry, actor, origin, deviceId, raw, rejection);
         result = {
           seq: raw.seq,
           mutationId: raw.mutationId,
