@@ -3,6 +3,7 @@
 // record shows each open one at the top — the field, both values, who and when — so the
 // person whose value was replaced sees it here, offline, and knows an administrator will
 // decide. Any record screen uses it (cases now; CPR, MCI and incident reports next).
+import { appRegistry } from '@rescuelog/sync-protocol/records/registry';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { GitCompare } from 'lucide-react';
 import { useLocalList } from '@/lib/sync/use-local-records';
@@ -11,17 +12,19 @@ import styles from './record-conflicts.module.css';
 import { valueText } from './value-text';
 
 interface RecordConflictsProps {
+  /** The record's kind: its field labels come from its definition. */
+  kind: string;
   recordId: string;
-  /** The field's label on this record's screens. */
-  fieldLabel: (field: string) => string;
 }
 
-export function RecordConflicts({ recordId, fieldLabel }: RecordConflictsProps) {
+export function RecordConflicts({ kind, recordId }: RecordConflictsProps) {
   const session = useSyncSession();
   const conflicts = useLocalList('syncConflict', { where: 'entityId', equals: recordId });
   const open = (conflicts ?? []).filter((c) => (c.resolvedAt ?? null) === null);
   if (open.length === 0) return null;
   const me = session?.userId;
+  const labels = appRegistry.has(kind) ? appRegistry.get(kind).fieldLabels : undefined;
+  const fieldLabel = (field: string) => labels?.[field] ?? field;
   const who = (id: number | null | undefined, name: string | null | undefined) =>
     id !== undefined && id !== null && id === me ? 'you' : (name ?? 'another responder');
   return (

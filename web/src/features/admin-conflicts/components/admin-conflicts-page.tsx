@@ -10,7 +10,7 @@ import { Link } from 'react-router-dom';
 import { valueText } from '@/components/record-form/value-text';
 import { PageSpinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
-import { useOpenConflicts, useResolveConflict } from '../api/admin-conflicts';
+import { useConflictsToReview, useResolveConflict } from '@/lib/conflict-review';
 import styles from './admin-conflicts-page.module.css';
 
 function fieldLabel(c: SyncConflict): string {
@@ -67,7 +67,7 @@ function ConflictCard({ conflict }: { conflict: SyncConflict }) {
 }
 
 export function AdminConflictsPage() {
-  const conflicts = useOpenConflicts();
+  const conflicts = useConflictsToReview();
   return (
     <main className="page">
       <Link to="/" className="text-link">

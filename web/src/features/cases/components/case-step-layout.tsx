@@ -9,7 +9,6 @@ import {
   stepPath,
   type CaseStepKey,
 } from '@rescuelog/sync-protocol/case/steps';
-import { appRegistry } from '@rescuelog/sync-protocol/records/registry';
 import {
   AlertTriangle,
   ArrowLeft,
@@ -105,10 +104,6 @@ export function CaseStepLayout({ step, lookup, missing, children }: CaseStepLayo
   }
 }
 
-function caseFieldLabel(field: string): string {
-  return appRegistry.get('case').fieldLabels?.[field] ?? field;
-}
-
 function HomeLink() {
   return (
     <Link to="/" className="button button--primary button--block">
@@ -188,7 +183,7 @@ function StepFrame({
         </div>
         <SyncMark recordId={record.id} />
       </header>
-      <RecordConflicts recordId={record.id} fieldLabel={caseFieldLabel} />
+      <RecordConflicts kind="case" recordId={record.id} />
 
       <nav className="case-steps" aria-label="Case steps">
         <ol>

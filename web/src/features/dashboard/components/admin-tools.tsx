@@ -1,11 +1,11 @@
 import { GitCompare, Settings, UserCog } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { useOpenConflictCount } from '../api/use-open-conflict-count';
+import { useConflictsToReview } from '@/lib/conflict-review';
 import styles from './admin-tools.module.css';
 
 export function AdminTools() {
   // Open conflicts are counted where those who settle them start (decision 015).
-  const openConflicts = useOpenConflictCount();
+  const openConflicts = useConflictsToReview().data?.length;
   return (
     <section className="card" aria-labelledby="admin-tools-title">
       <h2 id="admin-tools-title" className="card__title">
