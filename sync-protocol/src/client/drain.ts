@@ -16,6 +16,7 @@ import {
   type Rejection,
 } from './outbox';
 import { putServerCopy, restoreFromServer } from './server-copies';
+import { isSetAsideMarker, SERVER_TRIES_BEFORE_SET_ASIDE, setAside } from './set-aside';
 import {
   classifyResponse,
   describeNetworkError,
@@ -50,8 +51,15 @@ export interface DrainOptions {
 
 /** The bookkeeping fields the drain changes; the rest of a row (the mutation, parsed when
  * the batch was read) is written back as stored. */
-const bookkeepingSchema = outboxEntrySchema.pick({ seq: true, attempts: true });
-type Bookkeeping = Pick<OutboxEntry, 'state' | 'attempts' | 'lastError' | 'lastAttemptAt'>;
+const bookkeepingSchema = outboxEntrySchema.pick({
+  seq: true,
+  attempts: true,
+  serverFailures: true,
+});
+type Bookkeeping = Pick<
+  OutboxEntry,
+  'state' | 'attempts' | 'serverFailures' | 'lastError' | 'lastAttemptAt'
+>;
 
 /** Rewrites the bookkeeping of the outbox rows of `seqs` that still exist (re-read: the row
  * is the truth, a batch is a snapshot). Bulk reads and writes, and no second parse of each
@@ -84,16 +92,24 @@ async function markPending(db: SyncDatabase, seqs: number[], lastError: string):
   });
 }
 
+interface Applied {
+  acknowledged: number;
+  rejected: number;
+  /** The server failed to store one (set-aside.ts): tried again later, or set aside now. */
+  failure: { message: string; tries: number; setAside: boolean } | null;
+}
+
 /** Applies the server's acknowledgements in one transaction; returns what was acked. */
 async function applyResults(
   db: SyncDatabase,
   batch: OutboxEntry[],
   response: PushResponse,
   at: string,
-): Promise<{ acknowledged: number; rejected: number }> {
+): Promise<Applied> {
   const bySeq = new Map(batch.map((entry) => [entry.seq, entry]));
   let acknowledged = 0;
   let rejected = 0;
+  let failure: Applied['failure'] = null;
   const resetIds: string[] = [];
   const done: number[] = [];
   await db.transaction('rw', [...db.writeTables, db.rejections], async () => {
@@ -102,6 +118,12 @@ async function applyResults(
       // An answer about something we did not send in this batch is ignored, not trusted.
       if (entry === undefined || entry.mutationId !== result.mutationId) continue;
       bySeq.delete(result.seq);
+      // A marker's change is in the inbox already (set-aside.ts); its answer only frees it.
+      if (isSetAsideMarker(entry)) {
+        done.push(entry.seq);
+        acknowledged += 1;
+        continue;
+      }
       if (result.status === 'rejected') {
         const rejection: Rejection = rejectionSchema.parse({
           mutationId: entry.mutationId,
@@ -124,6 +146,26 @@ async function applyResults(
       acknowledged += 1;
     }
     if (done.length > 0) await db.outbox.bulkDelete(done);
+    // The server failed to store this one: count it; at the limit it is set aside, and the
+    // later changes to its records with it (they keep their order).
+    const failed = response.failed === undefined ? undefined : bySeq.get(response.failed.seq);
+    if (response.failed && failed?.mutationId === response.failed.mutationId) {
+      bySeq.delete(failed.seq);
+      const tries = failed.serverFailures + 1;
+      const message = response.failed.message;
+      if (tries >= SERVER_TRIES_BEFORE_SET_ASIDE) {
+        rejected += await setAside(db, failed, message, at);
+        failure = { message, tries, setAside: true };
+      } else {
+        await db.outbox.put({
+          ...failed,
+          state: 'pending',
+          serverFailures: tries,
+          lastError: message,
+        });
+        failure = { message, tries, setAside: false };
+      }
+    }
     // Sent but not acknowledged (the server stopped at a gap): back to pending, unchanged.
     // (Awaited only with work: see local-db.ts on awaiting helpers inside a transaction.)
     if (bySeq.size > 0) {
@@ -141,7 +183,7 @@ async function applyResults(
       await restoreFromServer(db, resetIds);
     }
   });
-  return { acknowledged, rejected };
+  return { acknowledged, rejected, failure };
 }
 
 /** Pushes until the outbox is empty or something stops it. Call it under the drain lock. */
@@ -200,7 +242,18 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainOutcome> 
     const result = await applyResults(db, batch, classified.data, now().toISOString());
     acknowledged += result.acknowledged;
     rejected += result.rejected;
-    if (result.acknowledged === 0) {
+    if (result.failure && !result.failure.setAside) {
+      // Sent again after the backoff; set aside when it fails again (set-aside.ts).
+      return {
+        kind: 'retry',
+        reason: 'server-error',
+        status: 200,
+        message: `${result.failure.message} (try ${String(result.failure.tries)} of ${String(SERVER_TRIES_BEFORE_SET_ASIDE)})`,
+        retryAfterMs: null,
+        acknowledged,
+      };
+    }
+    if (result.acknowledged === 0 && !result.failure) {
       // The server took nothing from the head of the queue (a seq gap after a server-side
       // restore, say). Looping would spin; report it and let backoff retry.
       return {

@@ -23,6 +23,8 @@ export const outboxEntrySchema = z.object({
    * under the lock knows the previous one died and treats it as pending. */
   state: z.enum(OUTBOX_STATES),
   attempts: z.number().int().min(0),
+  /** Times the server answered that storing it failed (set-aside.ts): set aside at 3. */
+  serverFailures: z.number().int().min(0).default(0),
   lastError: z.string().nullable(),
   createdAt: z.string(),
   lastAttemptAt: z.string().nullable(),
@@ -43,6 +45,9 @@ export const rejectionSchema = z.object({
   rejectedAt: z.string(),
   /** Set when the user has read it and chose to dismiss it; the row stays. */
   dismissedAt: z.string().nullable(),
+  /** A set-aside change (SET_ASIDE, HELD_BACK): the id of the change its group formed
+   * behind; "Try again" saves the group again (client/set-aside.ts). */
+  setAsideWith: z.uuid().nullable().default(null),
 });
 export type Rejection = z.infer<typeof rejectionSchema>;
 
@@ -142,6 +147,7 @@ export async function saveMutation(
       mutation,
       state: 'pending',
       attempts: 0,
+      serverFailures: 0,
       lastError: null,
       createdAt: clientTime,
       lastAttemptAt: null,

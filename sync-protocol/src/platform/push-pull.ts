@@ -3,6 +3,7 @@ import { z } from 'zod';
 import '../zod-config';
 import { rawMutationSchema } from './envelope';
 import type { Registry } from './registry';
+import { pushFailureSchema } from './set-aside';
 import { jsonValueSchema, uuidSchema, versionSchema } from './values';
 
 export const PUSH_MAX_MUTATIONS = 200;
@@ -91,6 +92,8 @@ export const pushResponseSchema = z.object({
   lastAppliedSeq: z.number().int().min(0),
   results: z.array(mutationResultSchema),
   records: z.array(syncChangeSchema).optional(),
+  /** Storing this mutation failed on the server; the batch stopped before it (set-aside.ts). */
+  failed: pushFailureSchema.optional(),
 });
 export type PushResponse = z.output<typeof pushResponseSchema>;
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import '../zod-config';
 import { canChangeAny, type Actor } from './access';
 import { conflictRecord } from './conflict-record';
+import { SET_ASIDE_MUTATION, SET_ASIDE_OVERHEAD_BYTES, setAsideArgsSchema } from './set-aside';
 import { mutationEnvelopeSchema, type MutationEnvelope } from './envelope';
 import type { AnyMutator, Mutator, Row } from './mutator';
 import type { FamilyAccess, RecordDefinition } from './record';
@@ -135,8 +136,10 @@ export class Registry {
     const m = envelope.data;
     if (m.schemaVersion < MIN_SCHEMA_VERSION)
       throw new Rejection(RejectionCode.SCHEMA_VERSION_UNSUPPORTED);
-    const mutator = this.mutator(m.name);
-    if (!mutator)
+    // A set-aside marker carries another change whole (set-aside.ts); no kind defines it.
+    const marker = m.name === SET_ASIDE_MUTATION;
+    const schema = marker ? setAsideArgsSchema : this.mutator(m.name)?.args;
+    if (!schema)
       throw new Rejection(RejectionCode.VALIDATION_FAILED, `name: Unknown change ${m.name}`, {
         name: m.name,
       });
@@ -144,11 +147,10 @@ export class Registry {
     if (unstorable)
       throw new Rejection(unstorable.code, unstorable.message, { path: unstorable.path });
     // After the depth check: serialising a 10,000-deep value would overflow the stack.
-    if (jsonBytes(m.args) > MAX_MUTATION_BYTES)
-      throw new Rejection(RejectionCode.MUTATION_TOO_LARGE, undefined, {
-        limitBytes: MAX_MUTATION_BYTES,
-      });
-    const args = mutator.args.safeParse(m.args);
+    const limit = marker ? MAX_MUTATION_BYTES + SET_ASIDE_OVERHEAD_BYTES : MAX_MUTATION_BYTES;
+    if (jsonBytes(m.args) > limit)
+      throw new Rejection(RejectionCode.MUTATION_TOO_LARGE, undefined, { limitBytes: limit });
+    const args = schema.safeParse(m.args);
     if (!args.success) throw validationRejection(args.error, 'args');
     return { ...m, args: args.data };
   }

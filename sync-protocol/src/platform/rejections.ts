@@ -36,6 +36,11 @@ export const RejectionCode = {
   VALUE_TOO_DEEP: 'VALUE_TOO_DEEP',
   /** One change larger than the server takes (storable.ts MAX_MUTATION_BYTES). */
   MUTATION_TOO_LARGE: 'MUTATION_TOO_LARGE',
+  /** The server failed to store it several times (a fault of the server, not of the data):
+   * the device set it aside so the rest of its queue goes on (set-aside.ts). */
+  SET_ASIDE: 'SET_ASIDE',
+  /** A later change to a record whose earlier change was set aside: it waits with it. */
+  HELD_BACK: 'HELD_BACK',
 } as const;
 export type RejectionCode = (typeof RejectionCode)[keyof typeof RejectionCode];
 export const REJECTION_CODES = Object.values(RejectionCode) as [RejectionCode, ...RejectionCode[]];
@@ -58,6 +63,10 @@ export const REJECTION_MESSAGES: Record<RejectionCode, string> = {
   TEXT_NOT_STORABLE: 'The text contains a character that cannot be stored.',
   VALUE_TOO_DEEP: 'The value is nested too deeply to be stored.',
   MUTATION_TOO_LARGE: 'The change is too large to be sent (2 MiB at most).',
+  SET_ASIDE:
+    'The server could not store this change after 3 tries. It is kept here and on the server for your administrator; your other changes went on syncing.',
+  HELD_BACK:
+    'This change waits behind an earlier change to the same record that the server could not store.',
 };
 
 /** Details a rejection carries: plain JSON. */

@@ -20,6 +20,12 @@ import {
   REJECTION_MESSAGES,
   RejectionCode,
 } from '@rescuelog/sync-protocol/platform/rejections';
+import {
+  SERVER_FAILED_MESSAGE,
+  SET_ASIDE_MUTATION,
+  setAsideArgsSchema,
+  type PushFailure,
+} from '@rescuelog/sync-protocol/platform/set-aside';
 import { uuidSchema } from '@rescuelog/sync-protocol/platform/values';
 import { ApiError } from '../../lib/api-error';
 import { boundedJsonValue, toJsonValue } from '../../lib/json-value';
@@ -152,6 +158,22 @@ function permanentDatabaseRefusal(error: unknown): Rejection | undefined {
   }
   return undefined;
 }
+
+/**
+ * A failure of the server as a whole, not of one mutation: the connection, a deadlock or
+ * serialization failure, resources, a shutdown or statement timeout (SQLSTATE classes 08,
+ * 40, 53, 57, 58). The whole push answers 5xx and the device retries it unchanged.
+ */
+function serverFault(error: unknown): boolean {
+  const info = databaseError(error);
+  return info !== undefined && ['08', '40', '53', '57', '58'].includes(info.code.slice(0, 2));
+}
+
+/** Called when storing one mutation failed on the server (for the log: it is a server fault). */
+export type PushFailureReport = (
+  error: unknown,
+  mutation: { seq: number; mutationId: string; name: string },
+) => void;
 
 /** Checks one mutation with the registry: a Rejection of its own, or the parsed mutation. */
 function validateMutation(
@@ -371,8 +393,9 @@ class PendingInserts {
       }
       if (chunk.length > 0) await d.insertInto(table).values(chunk).execute();
     } catch (error) {
-      if (permanentDatabaseRefusal(error)) throw new RetryWithSavepoints();
-      throw error;
+      // A refusal of one of them, or a failure storing one: apply them one at a time.
+      if (serverFault(error)) throw error;
+      throw new RetryWithSavepoints();
     }
   }
 }
@@ -457,6 +480,35 @@ async function recordRejection(
   );
 }
 
+/**
+ * A set-aside marker: the change it carries is kept in sync_rejections under the marker's
+ * seq and id (the quota applies), with its own id and what it waited behind, and audited.
+ */
+async function recordSetAside(
+  tx: Transaction<Database>,
+  quota: RejectionQuota,
+  registry: Registry,
+  actor: Actor,
+  origin: RequestOrigin,
+  deviceId: string,
+  marker: ParsedMutation,
+): Promise<void> {
+  const carried = setAsideArgsSchema.parse(marker.args);
+  const change: RawMutation = {
+    ...marker,
+    name: carried.name,
+    args: carried.args,
+    entityIds: carried.entityIds.slice(0, 20),
+  };
+  const rejection = new Rejection(carried.code, carried.reason ?? undefined, {
+    setAsideMutationId: carried.mutationId,
+    heldBehind: carried.heldBehind,
+    baseVersion: carried.baseVersion,
+    savedAt: carried.clientTime,
+  });
+  await recordRejection(tx, quota, registry, actor, origin, deviceId, change, rejection);
+}
+
 /** Rejections recorded for replayed mutations, by replayKey. */
 type StoredRejections = Map<string, { reason: string; details: Record<string, JsonValue> }>;
 
@@ -515,6 +567,7 @@ export async function pushBatch(
   actor: Actor,
   origin: RequestOrigin,
   batch: PushBatch,
+  onFailure: PushFailureReport = () => undefined,
 ): Promise<PushResponse> {
   for (const m of batch.mutations) {
     if (m.deviceId !== batch.deviceId) {
@@ -535,10 +588,10 @@ export async function pushBatch(
   // batch runs again from the start, each mutation in its own savepoint, so that only the
   // failing one is undone. Either way one transaction commits, in seq order.
   try {
-    return await applyBatch(db, registry, actor, origin, batch.deviceId, ordered, false);
+    return await applyBatch(db, registry, actor, origin, batch.deviceId, ordered, false, onFailure);
   } catch (error) {
     if (!(error instanceof RetryWithSavepoints)) throw error;
-    return applyBatch(db, registry, actor, origin, batch.deviceId, ordered, true);
+    return applyBatch(db, registry, actor, origin, batch.deviceId, ordered, true, onFailure);
   }
 }
 
@@ -558,6 +611,7 @@ async function applyBatch(
   deviceId: string,
   ordered: RawMutation[],
   savepoints: boolean,
+  onFailure: PushFailureReport,
 ): Promise<PushResponse> {
   return db.transaction().execute(async (tx) => {
     await lockSyncWrites(tx);
@@ -599,6 +653,7 @@ async function applyBatch(
     const handledNow: NewAppliedMutation[] = [];
 
     const results: MutationResult[] = [];
+    let failed: PushFailure | undefined;
     for (const raw of ordered) {
       if (raw.seq <= last) {
         results.push(replayedResult(rejections, raw));
@@ -621,7 +676,12 @@ async function applyBatch(
           ? null
           : PendingInserts.deferrable(registry, checked.mutation, absences);
       await inserts.before(insertTable);
-      if (!(checked instanceof Rejection)) {
+      if (!(checked instanceof Rejection) && checked.mutation.name === SET_ASIDE_MUTATION) {
+        // A change the device set aside (set-aside.ts): kept with the refused ones, for an
+        // administrator, and its seq consumed so the device's other changes go on.
+        await recordSetAside(tx, quota, registry, actor, origin, deviceId, checked.mutation);
+        result = { seq: raw.seq, mutationId: raw.mutationId, status: 'applied' };
+      } else if (!(checked instanceof Rejection)) {
         if (insertTable !== null) inserts.collect(insertTable);
         // With savepoints, entries already buffered go in first, outside the savepoint, so a
         // rollback of this mutation cannot take them along (an access event flushes them).
@@ -655,14 +715,27 @@ async function applyBatch(
           };
         } catch (error) {
           rejection = error instanceof Rejection ? error : permanentDatabaseRefusal(error);
-          if (!rejection) throw error;
+          if (!rejection && serverFault(error)) throw error;
           // Its writes so far cannot be undone alone (a database error has even aborted the
           // transaction): roll this attempt back and run the batch with savepoints.
           if (!savepoints) throw new RetryWithSavepoints();
-          await sql`rollback to savepoint sync_mutation`.execute(tx);
-          await sql`release savepoint sync_mutation`.execute(tx);
+          try {
+            await sql`rollback to savepoint sync_mutation`.execute(tx);
+            await sql`release savepoint sync_mutation`.execute(tx);
+          } catch {
+            // The transaction itself is gone: a fault of the server, not of this mutation.
+            throw error;
+          }
           // Its audit entries were never written (or were rolled back with it).
           audit.rows.length = mark;
+          if (!rejection) {
+            // Neither refused nor a fault of the whole server: storing this one failed (a
+            // fault in the server's code for this data). What came before commits; the
+            // device tries again, and after a few tries sets it aside (set-aside.ts).
+            onFailure(error, { seq: raw.seq, mutationId: raw.mutationId, name: raw.name });
+            failed = { seq: raw.seq, mutationId: raw.mutationId, message: SERVER_FAILED_MESSAGE };
+            break;
+          }
         }
       }
       if (rejection) {
@@ -705,6 +778,11 @@ async function applyBatch(
       for (const id of entityIdsOf(raw)) undoIds.add(id);
     }
     const records = await readVisibleRecords(tx, registry, actor, [...undoIds]);
-    return { lastAppliedSeq: last, results, ...(records.length > 0 ? { records } : {}) };
+    return {
+      lastAppliedSeq: last,
+      results,
+      ...(records.length > 0 ? { records } : {}),
+      ...(failed ? { failed } : {}),
+    };
   });
 }

@@ -33,10 +33,17 @@ export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
     if (!request.user) throw unauthenticated();
     requireSupportedProtocol(request.body);
     const body = parseInput(pushRequestSchema, request.body);
-    return pushBatch(fastify.db, fastify.records, request.user, origin(request), {
-      deviceId: body.deviceId,
-      mutations: body.mutations,
-    });
+    return pushBatch(
+      fastify.db,
+      fastify.records,
+      request.user,
+      origin(request),
+      { deviceId: body.deviceId, mutations: body.mutations },
+      // A fault of the server's own: logged whole here, the device hears only that it failed.
+      (error, mutation) => {
+        request.log.error({ err: error, mutation }, 'sync push: storing a mutation failed');
+      },
+    );
   });
 
   fastify.post('/sync/pull', async (request) => {
