@@ -2,6 +2,7 @@
 // one per user), the sync engine that drains and pulls it, and the triggers that wake the
 // engine. One session per page at a time; the service worker opens the same database
 // through the same class (sync-protocol/src/client/local-db.ts).
+import { trySetAsideAgain } from '@rescuelog/sync-protocol/client/set-aside';
 import { clearActiveUser, setActiveUser } from '@rescuelog/sync-protocol/client/active-user';
 import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import {
@@ -160,4 +161,17 @@ export async function saveLocalChange(input: LocalChange): Promise<OutboxEntry> 
   void registerBackgroundSync().catch(() => undefined);
   void session.engine.sync('local-change');
   return entry;
+}
+
+/**
+ * "Try again" for a change the device set aside (and the changes held back with it): saved
+ * again in their order as new changes, then sent like any other (client/set-aside.ts).
+ */
+export async function trySetAsideChangesAgain(headMutationId: string): Promise<number> {
+  const session = getSyncSession();
+  if (!session) throw new Error('Not signed in: there is no local database to save to');
+  const saved = await trySetAsideAgain(session.db, headMutationId);
+  void registerBackgroundSync().catch(() => undefined);
+  void session.engine.sync('local-change');
+  return saved;
 }
