@@ -98,7 +98,7 @@ function UnlockCase({ caseId }: { caseId: string }) {
           Could not unlock: {errorMessage(unlock.error)}
         </p>
       ) : null}
-      <div className={styles.addendumFormActions}>
+      <div className={styles.unlockFormActions}>
         <button type="button" className="button button--secondary" onClick={() => setOpen(false)}>
           Cancel
         </button>

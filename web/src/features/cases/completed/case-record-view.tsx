@@ -17,8 +17,7 @@ import { readStoredSettings, useServiceSettings } from '@/lib/service-settings';
 import type { LocalAddendum, LocalCase, LocalVitalSign } from '../data/use-case';
 import { VitalSignsTable } from '../vitals/vital-signs-table';
 import type { ReadingLike } from '../vitals/vital-display';
-import { AddendaList } from './addenda-list';
-import { AddendumForm } from './addendum-form';
+import { CaseAddendaList, CaseAddendumForm } from './case-addenda';
 import { AdminCaseTools } from './admin-case-tools';
 import { CaseSummary } from './case-summary';
 import { CompletionPanel } from './completion-panel';
@@ -164,11 +163,11 @@ export function CaseRecordView({
           {completed && !onDevice ? (
             <p className="field__hint">Addenda are added on a device that holds the case.</p>
           ) : null}
-          {adding ? <AddendumForm record={record} onDone={() => setAdding(false)} /> : null}
+          {adding ? <CaseAddendumForm record={record} onDone={() => setAdding(false)} /> : null}
           {addenda === undefined ? (
             <p role="status">Loading addenda…</p>
           ) : (
-            <AddendaList addenda={addenda} authorName={authorName} />
+            <CaseAddendaList addenda={addenda} authorName={authorName} />
           )}
         </section>
       ) : null}
