@@ -16,7 +16,7 @@ import {
 import { axeViolations } from '@/test/axe';
 import { makeUser } from '@/test/fixtures';
 import { server } from '@/test/server';
-import { NotSyncedMark } from './components/not-synced-mark';
+import { RecordSyncMark } from '@/components/record-form/record-sync-mark';
 import { SyncInbox } from './components/sync-inbox';
 import { SyncStatusBar } from './components/sync-status-bar';
 
@@ -214,14 +214,16 @@ describe('not yet synced mark', () => {
     await saveLocalChange(record.input);
     const other = crypto.randomUUID();
     render(
-      <ul>
-        <li>
-          Johan <NotSyncedMark recordId={record.id} />
-        </li>
-        <li>
-          Synced record <NotSyncedMark recordId={other} />
-        </li>
-      </ul>,
+      <MemoryRouter>
+        <ul>
+          <li>
+            Johan <RecordSyncMark recordId={record.id} />
+          </li>
+          <li>
+            Synced record <RecordSyncMark recordId={other} />
+          </li>
+        </ul>
+      </MemoryRouter>,
     );
     const items = screen.getAllByRole('listitem');
     expect(await within(items[0]!).findByText('Not yet synced')).toBeInTheDocument();
@@ -241,15 +243,24 @@ describe('rejected changes inbox', () => {
     const api = syncApi();
     api.rejectNext = true;
     startSyncSession(USER.id);
+    const refused = newCase('Pieter Botha');
     await act(async () => {
-      await saveLocalChange(newCase('Pieter Botha').input);
+      await saveLocalChange(refused.input);
       await getSyncSession()?.engine.sync('manual');
     });
     render(
       <MemoryRouter>
         <SyncStatusBar />
+        <section aria-label="Record">
+          Pieter <RecordSyncMark recordId={refused.id} />
+        </section>
         <SyncInbox />
       </MemoryRouter>,
+    );
+    // On the record itself: a link to the inbox that says so.
+    expect(await screen.findByRole('link', { name: '1 change not accepted' })).toHaveAttribute(
+      'href',
+      '/sync-inbox',
     );
     const bar = await screen.findByRole('region', { name: 'Sync status' });
     expect(await within(bar).findByRole('link', { name: '1 not accepted' })).toHaveAttribute(

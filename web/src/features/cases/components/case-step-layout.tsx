@@ -9,22 +9,14 @@ import {
   stepPath,
   type CaseStepKey,
 } from '@rescuelog/sync-protocol/case/steps';
-import {
-  AlertTriangle,
-  ArrowLeft,
-  ArrowRight,
-  CloudOff,
-  Home,
-  Lock,
-  RefreshCw,
-} from 'lucide-react';
+import { AlertTriangle, ArrowLeft, ArrowRight, CloudOff, Home, Lock } from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
+import { RecordSyncMark } from '@/components/record-form/record-sync-mark';
 import { RecordConflicts } from '@/components/record-form/record-conflicts';
 import { PageSpinner } from '@/components/ui/spinner';
 import { AwaitFirstSync } from './await-first-sync';
 import { StatusPage } from '@/components/ui/status-page';
-import { useHasPendingChanges } from '@/lib/sync/use-sync';
 import { recordCaseAccess } from '../data/case-writes';
 import type { CaseLookup, LocalCase } from '../data/use-case';
 import { CaseFormProvider, useCaseForm } from './case-form';
@@ -133,20 +125,6 @@ function useFocusFieldFromHash(): void {
   }, [hash]);
 }
 
-function SyncMark({ recordId }: { recordId: string }) {
-  const pending = useHasPendingChanges(recordId);
-  if (pending === undefined) return null;
-  return pending ? (
-    <span className="case-header__sync case-header__sync--pending" role="status">
-      <RefreshCw size={16} aria-hidden="true" /> Not yet synced
-    </span>
-  ) : (
-    <span className="case-header__sync case-header__sync--done" role="status">
-      Synced
-    </span>
-  );
-}
-
 function StepFrame({
   step,
   record,
@@ -181,7 +159,7 @@ function StepFrame({
             ) : null}
           </p>
         </div>
-        <SyncMark recordId={record.id} />
+        <RecordSyncMark recordId={record.id} showSynced />
       </header>
       <RecordConflicts kind="case" recordId={record.id} />
 
