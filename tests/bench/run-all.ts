@@ -5,12 +5,14 @@ import { runCaseSearchDeviceBench } from './case-search-device';
 import { runCaseSearchServerBench } from './case-search-server';
 import { runLocalSaveBench } from './local-save';
 import { runSyncBench } from './sync-engine';
+import { runSyncThroughputBench } from './sync-throughput';
 import { runWebBench } from './web-first-render';
 
 console.log('RescueLog benchmarks (reports only; nothing here fails on a slow machine)');
 await runApiBench();
 await runWebBench();
 await runSyncBench();
+await runSyncThroughputBench();
 await runLocalSaveBench();
 await runCaseSearchServerBench();
 await runCaseSearchDeviceBench();

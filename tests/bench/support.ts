@@ -16,12 +16,13 @@ export interface BenchServer {
 /** The built server (`node api/dist/server.js`) on a free port with a temporary data folder. */
 export async function startBenchServer(
   extraEnv: Record<string, string> = {},
+  databaseUrl?: string,
 ): Promise<BenchServer> {
   const runDir = mkdtempSync(path.join(tmpdir(), 'rescuelog-bench-'));
   const saved = { ...process.env };
   Object.assign(process.env, { LOG_LEVEL: 'warn', ...extraEnv });
   try {
-    const state = await startServer({ runDir });
+    const state = await startServer({ runDir, ...(databaseUrl ? { databaseUrl } : {}) });
     return {
       state,
       async stop() {

@@ -111,6 +111,8 @@ export interface StartOptions {
   /** The built web app the server serves; default a copy of web/dist in runDir, so a test
    * can change it (a "new version") without touching the repository's build. */
   webDist?: string;
+  /** A PostgreSQL database to run on instead of the embedded one (benchmarks). */
+  databaseUrl?: string;
 }
 
 function copyWebDist(runDir: string): string {
@@ -144,8 +146,10 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
     PUBLIC_ORIGIN: origin,
     WEB_DIST: webDist,
   };
-  // The e2e server is always the embedded database with a fresh folder.
+  // The e2e server is the embedded database with a fresh folder; a benchmark may name a
+  // PostgreSQL database instead (options.databaseUrl).
   delete env.DATABASE_URL;
+  if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
   const nodeArgs = SERVER_ENTRY.endsWith('.ts')
     ? ['--import', 'tsx', SERVER_ENTRY]
     : [SERVER_ENTRY];
