@@ -9,7 +9,7 @@ import { build, loginAs, uniqueEmail, type TestApp } from './helpers';
 function registration(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     email: uniqueEmail('reg'),
-    password: 'secret1',
+    password: 'station secret 7',
     fullName: 'Thandi Responder',
     qualifications: 'Emergency Care Technician',
     ...overrides,
@@ -19,7 +19,7 @@ function registration(overrides: Record<string, unknown> = {}): Record<string, u
 describe('POST /api/register', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await build();
+    t = await build({ rateLimits: { registerPerIp: { max: 1000, windowSeconds: 3600 } } });
   });
   afterAll(() => t.close());
 
@@ -82,6 +82,32 @@ describe('POST /api/register', () => {
     expect(body.code).toBe('VALIDATION_FAILED');
     expect(body.error).toBe(message);
     expect(body.fieldErrors[field]).toContain(message);
+  });
+
+  it.each(['password1', 'Sunshine', 'QWERTY123', 'iloveyou'])(
+    'refuses the common password %s, says why, and creates nothing',
+    async (password) => {
+      const email = uniqueEmail('common');
+      const res = await t.client().post('/api/register', registration({ email, password }));
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { code: string; fieldErrors: Record<string, string[]> };
+      expect(body.code).toBe('VALIDATION_FAILED');
+      expect(body.fieldErrors.password).toEqual([
+        'This password is too common; choose one that is harder to guess',
+      ]);
+      const row = await t.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirst();
+      expect(row).toBeUndefined();
+    },
+  );
+
+  it('accepts an uncommon password of exactly the 6-character floor', async () => {
+    expect(
+      (await t.client().post('/api/register', registration({ password: 'kx7#qp' }))).status,
+    ).toBe(201);
   });
 
   it('reports every invalid field at once', async () => {

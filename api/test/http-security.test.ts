@@ -131,7 +131,7 @@ describe('rate limits', () => {
   it('limits registrations per IP', async () => {
     const form = () => ({
       email: uniqueEmail(),
-      password: 'secret1',
+      password: 'station secret 7',
       fullName: 'Sipho Responder',
       qualifications: 'Nurse',
     });

@@ -32,6 +32,7 @@ export const MESSAGES = {
   password: 'Password must be at least 6 characters',
   passwordRequired: 'Password is required',
   passwordTooLong: 'Password must be at most 128 characters',
+  passwordCommon: 'This password is too common; choose one that is harder to guess',
   fullName: 'Full name is required',
   qualifications: 'Qualifications are required',
   qualificationsOther: 'Please describe your qualifications',
@@ -93,18 +94,37 @@ function requireOtherDescription(
   }
 }
 
-/** POST /api/register and the Register tab. Documents are uploaded after it succeeds. */
-export const registerSchema = z
-  .strictObject({
-    email,
-    password: z
-      .string({ error: MESSAGES.password })
-      .min(PASSWORD_MIN, MESSAGES.password)
-      .max(PASSWORD_MAX, MESSAGES.passwordTooLong),
-    ...profileFields,
-    qualifications,
-  })
-  .superRefine(requireOtherDescription);
+/** Tells whether a password is one of the common ones (password-policy.ts, server only). */
+export type CommonPasswordCheck = (password: string) => boolean;
+
+/**
+ * A password someone chooses: the spec's floor (6 characters) everywhere, and with
+ * `isCommon` (the API; the list is too big for the web's bundle) no common password.
+ */
+export function newPasswordSchema(isCommon?: CommonPasswordCheck) {
+  const floor = z
+    .string({ error: MESSAGES.password })
+    .min(PASSWORD_MIN, MESSAGES.password)
+    .max(PASSWORD_MAX, MESSAGES.passwordTooLong);
+  return isCommon
+    ? floor.refine((p) => p.length < PASSWORD_MIN || !isCommon(p), MESSAGES.passwordCommon)
+    : floor;
+}
+
+/** POST /api/register (with the common-password check) and the Register tab (without). */
+export function buildRegisterSchema(isCommon?: CommonPasswordCheck) {
+  return z
+    .strictObject({
+      email,
+      password: newPasswordSchema(isCommon),
+      ...profileFields,
+      qualifications,
+    })
+    .superRefine(requireOtherDescription);
+}
+
+/** The Register tab. Documents are uploaded after registration succeeds. */
+export const registerSchema = buildRegisterSchema();
 export type RegisterInput = z.input<typeof registerSchema>;
 export type RegisterData = z.output<typeof registerSchema>;
 
@@ -210,22 +230,24 @@ export const profileUpdateSchema = z
   });
 export type ProfileUpdateInput = z.input<typeof profileUpdateSchema>;
 
-/** POST /api/user/password. The web form adds a confirmation field of its own. */
-export const passwordChangeSchema = z
-  .strictObject({
-    currentPassword: z
-      .string({ error: PROFILE_MESSAGES.currentPassword })
-      .min(1, PROFILE_MESSAGES.currentPassword)
-      .max(PASSWORD_MAX, MESSAGES.passwordTooLong),
-    newPassword: z
-      .string({ error: MESSAGES.password })
-      .min(PASSWORD_MIN, MESSAGES.password)
-      .max(PASSWORD_MAX, MESSAGES.passwordTooLong),
-  })
-  .refine((v) => v.currentPassword !== v.newPassword, {
-    path: ['newPassword'],
-    message: PROFILE_MESSAGES.passwordSame,
-  });
+/** POST /api/user/password (with the common-password check) and the web form (without). */
+export function buildPasswordChangeSchema(isCommon?: CommonPasswordCheck) {
+  return z
+    .strictObject({
+      currentPassword: z
+        .string({ error: PROFILE_MESSAGES.currentPassword })
+        .min(1, PROFILE_MESSAGES.currentPassword)
+        .max(PASSWORD_MAX, MESSAGES.passwordTooLong),
+      newPassword: newPasswordSchema(isCommon),
+    })
+    .refine((v) => v.currentPassword !== v.newPassword, {
+      path: ['newPassword'],
+      message: PROFILE_MESSAGES.passwordSame,
+    });
+}
+
+/** The web's password form. The web form adds a confirmation field of its own. */
+export const passwordChangeSchema = buildPasswordChangeSchema();
 export type PasswordChangeInput = z.input<typeof passwordChangeSchema>;
 
 export const passwordChangeResponseSchema = z.object({

@@ -8,8 +8,8 @@ import {
   REGISTRATION_MESSAGE,
   REGISTRATION_MESSAGE_FIRST_ADMIN,
   loginSchema,
-  registerSchema,
 } from '@rescuelog/sync-protocol/users';
+import { serverRegisterSchema } from '@rescuelog/sync-protocol/password-policy';
 import { ApiError, parseInput } from '../../lib/api-error';
 import { SUSPENDED_MESSAGE } from '../../plugins/app/authentication';
 import { checkCredentials, registerUser, toPublicUser } from '../../services/users-service';
@@ -41,7 +41,7 @@ async function signIn(request: FastifyRequest, userId: number): Promise<void> {
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   fastify.post('/register', async (request, reply) => {
     await fastify.rateLimiter.consume('registerPerIp', request.ip);
-    const input = parseInput(registerSchema, request.body);
+    const input = parseInput(serverRegisterSchema, request.body);
     const passwordHash = await fastify.passwords.hash(input.password);
     let result;
     try {

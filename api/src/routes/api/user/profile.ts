@@ -5,11 +5,8 @@
 //   GET /api/user/sessions, DELETE /api/user/sessions/:id, POST /api/user/sessions/end-others
 // A wrong current password counts against the sign-in limit of the account, like a login.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  passwordChangeSchema,
-  profileUpdateSchema,
-  sessionIdParamSchema,
-} from '@rescuelog/sync-protocol/users';
+import { profileUpdateSchema, sessionIdParamSchema } from '@rescuelog/sync-protocol/users';
+import { serverPasswordChangeSchema } from '@rescuelog/sync-protocol/password-policy';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { ApiError, parseInput, unauthenticated } from '../../../lib/api-error';
 import { toJsonValue } from '../../../lib/json-value';
@@ -67,7 +64,7 @@ export async function userProfileRoutes(fastify: FastifyInstance): Promise<void>
 
   fastify.post('/user/password', async (request) => {
     const user = signedIn(request);
-    const input = parseInput(passwordChangeSchema, request.body);
+    const input = parseInput(serverPasswordChangeSchema, request.body);
     await fastify.rateLimiter.consume('loginPerEmail', user.email);
     try {
       await changePassword(fastify.db, fastify.passwords, user.id, input);
