@@ -117,7 +117,15 @@ export async function checkCredentials(
   email: string,
   password: string,
 ): Promise<CredentialCheck> {
-  const user = await findUserByEmail(db, email);
+  return verifyCredentials(passwords, await findUserByEmail(db, email), password);
+}
+
+/** checkCredentials for an account already looked up (undefined: no such email). */
+export async function verifyCredentials(
+  passwords: PasswordHasher,
+  user: UserRow | undefined,
+  password: string,
+): Promise<CredentialCheck> {
   if (!user) {
     await passwords.verifyDummy(password);
     return { ok: false, reason: 'unknown-email', user: undefined };

@@ -12,8 +12,9 @@ import {
 import { serverRegisterSchema } from '@rescuelog/sync-protocol/password-policy';
 import { ApiError, parseInput } from '../../lib/api-error';
 import { SUSPENDED_MESSAGE } from '../../plugins/app/authentication';
-import { checkCredentials, registerUser, toPublicUser } from '../../services/users-service';
-import { findUserWithRolePermissions } from '../../repositories/users-repository';
+import type { SignInCounter } from '../../plugins/external/sign-in-throttle';
+import { registerUser, toPublicUser, verifyCredentials } from '../../services/users-service';
+import { findUserByEmail, findUserWithRolePermissions } from '../../repositories/users-repository';
 
 export const LOGOUT_MESSAGE = 'You have been logged out successfully';
 
@@ -77,16 +78,22 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     });
   });
 
-  fastify.post('/login', async (request) => {
+  // Throttled, never locked (decision 022): a known device has its own counter; any other
+  // sign-in counts against its (email, address) pair, the account's unknown devices and the
+  // address's fixed window.
+  fastify.post('/login', async (request, reply) => {
     const input = parseInput(loginSchema, request.body);
-    await fastify.rateLimiter.consume('loginPerIp', request.ip);
-    await fastify.rateLimiter.consume('loginPerEmail', input.email);
-    const check = await checkCredentials(
-      fastify.db,
-      fastify.passwords,
-      input.email,
-      input.password,
-    );
+    const found = await findUserByEmail(fastify.db, input.email);
+    const deviceId = found ? fastify.knownDevices.deviceIdFor(request, found.id) : undefined;
+    let counters: SignInCounter[];
+    if (found && deviceId !== undefined) {
+      counters = await fastify.signInThrottle.knownDevice(found.id, deviceId);
+    } else {
+      await fastify.rateLimiter.consume('loginPerIp', request.ip);
+      counters = await fastify.signInThrottle.unknownDevice(input.email, request.ip);
+    }
+    await fastify.signInThrottle.attempt(counters);
+    const check = await verifyCredentials(fastify.passwords, found, input.password);
     if (!check.ok) {
       await fastify.audit.record(request, {
         action: 'auth.login_failed',
@@ -96,6 +103,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       });
       throw new ApiError(401, ErrorCode.INVALID_CREDENTIALS, INVALID_CREDENTIALS_MESSAGE);
     }
+    await fastify.signInThrottle.succeeded(counters);
     // Told only after the right password, so it reveals nothing to a guesser.
     if (check.user.status === 'suspended') {
       await fastify.audit.record(request, {
@@ -107,13 +115,15 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       throw new ApiError(403, ErrorCode.ACCOUNT_SUSPENDED, SUSPENDED_MESSAGE);
     }
     await signIn(request, check.user.id);
+    fastify.knownDevices.remember(request, reply, check.user.id);
     await fastify.audit.record(request, {
       action: 'auth.login',
       outcome: 'success',
       actorUserId: check.user.id,
+      details: { knownDevice: deviceId !== undefined },
     });
-    const found = await findUserWithRolePermissions(fastify.db, check.user.id);
-    return { user: toPublicUser(found?.user ?? check.user, found?.rolePermissions) };
+    const withRole = await findUserWithRolePermissions(fastify.db, check.user.id);
+    return { user: toPublicUser(withRole?.user ?? check.user, withRole?.rolePermissions) };
   });
 
   // Works without a session too: logging out twice is not an error.
