@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse, delay } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '@/test/fixtures';
@@ -63,6 +63,52 @@ describe('Sign In tab', () => {
     await user.type(screen.getByLabelText(/^Password/), 'wrong');
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     await expectToast('Login failed', 'Invalid email or password');
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+  });
+});
+
+describe('Sign In tab after too many failed attempts', () => {
+  function rateLimited(retryAfterSeconds: number) {
+    server.use(
+      http.post('/api/login', () =>
+        HttpResponse.json(
+          {
+            error: 'Too many attempts. Please wait before trying again.',
+            code: 'RATE_LIMITED',
+            retryAfterSeconds,
+          },
+          { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
+        ),
+      ),
+    );
+  }
+
+  async function submit() {
+    const view = renderApp('/auth');
+    await view.user.type(await screen.findByLabelText(/^Email/), 'thandi@example.org');
+    await view.user.type(screen.getByLabelText(/^Password/), 'secret');
+    await view.user.click(screen.getByRole('button', { name: 'Sign In' }));
+    return view;
+  }
+
+  it('says how long to wait and keeps the button off until then', async () => {
+    signedInAs(null);
+    rateLimited(65);
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Too many failed sign-in attempts. You can try again in 1 minute 5 seconds.',
+    );
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeDisabled();
+    await expectToast('Login failed', 'Too many attempts. Please wait before trying again.');
+  });
+
+  it('counts down and lets the user try again once the wait is over', async () => {
+    signedInAs(null);
+    rateLimited(1);
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent('You can try again in 1 second.');
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeDisabled();
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull(), { timeout: 3000 });
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
   });
 });
