@@ -191,12 +191,25 @@ export const publicUserSchema = z.object({
 export type User = z.output<typeof publicUserSchema>;
 
 export const currentUserResponseSchema = z.object({ user: publicUserSchema });
-export const registerResponseSchema = z.object({ message: z.string(), user: publicUserSchema });
+/**
+ * POST /api/register answers only a message (spec §7), the same whether the email was new or
+ * already held an account, and signs nobody in: the form signs in next with the same email
+ * and password (decision 023).
+ */
+export const registerResponseSchema = z.object({ message: z.string() });
 export const userListResponseSchema = z.object({ users: z.array(publicUserSchema) });
 
-export const REGISTRATION_MESSAGE = 'Your account has been created and is pending approval';
+export const REGISTRATION_MESSAGE =
+  'Registration received. If this email address is new to us, your account has been created and is pending approval';
 export const REGISTRATION_MESSAGE_FIRST_ADMIN = 'Your administrator account has been created';
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
+
+/** The in-app notice the holder of an email gets when someone registers with it again. */
+export const REGISTRATION_ATTEMPT_NOTICE = {
+  title: 'Someone tried to register with your email address',
+  message:
+    'A new registration was made with the email address of your account. No new account was created and nothing in your account changed. If it was you, sign in with your existing password instead. If it was not, tell an administrator.',
+} as const;
 
 // ---------------------------------------------------------------------------------------
 // Profile (issue 11, /profile): the signed-in user's own account

@@ -1,6 +1,6 @@
 // POST /api/register, POST /api/login, POST /api/logout (spec §4, §5, §7, §8).
-// Both sign-ins regenerate the session id (the old session row is destroyed) so a session id
-// planted before login is worthless afterwards.
+// Sign-in regenerates the session id (the old session row is destroyed) so a session id
+// planted before login is worthless afterwards. Registration signs nobody in (decision 023).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import {
@@ -40,30 +40,30 @@ async function signIn(request: FastifyRequest, userId: number): Promise<void> {
 }
 
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
+  // The same answer whether the email is new or already holds an account (decision 023):
+  // the same status and body, no session either way, and the same work (the password is
+  // hashed, one transaction writes a user or the owner's notice, one audit entry).
   fastify.post('/register', async (request, reply) => {
     await fastify.rateLimiter.consume('registerPerIp', request.ip);
     const input = parseInput(serverRegisterSchema, request.body);
     const passwordHash = await fastify.passwords.hash(input.password);
-    let result;
-    try {
-      result = await registerUser(fastify.db, input, passwordHash, {
-        // System Settings decide once an administrator has set it; FIRST_USER_ADMIN until then.
-        firstUserAdmin:
-          (await fastify.settings.get()).firstUserAdmin ?? fastify.config.firstUserAdmin,
+    const result = await registerUser(fastify.db, input, passwordHash, {
+      // System Settings decide once an administrator has set it; FIRST_USER_ADMIN until then.
+      firstUserAdmin:
+        (await fastify.settings.get()).firstUserAdmin ?? fastify.config.firstUserAdmin,
+    });
+    if (result.kind === 'taken') {
+      await fastify.audit.record(request, {
+        action: 'auth.register',
+        outcome: 'failure',
+        actorUserId: null,
+        entityType: 'user',
+        entityId: result.existing.id,
+        details: { email: input.email, reason: 'email_taken', ownerNotified: true },
       });
-    } catch (error) {
-      if (error instanceof ApiError && error.code === ErrorCode.EMAIL_TAKEN) {
-        await fastify.audit.record(request, {
-          action: 'auth.register',
-          outcome: 'failure',
-          actorUserId: null,
-          details: { email: input.email, reason: 'email_taken' },
-        });
-      }
-      throw error;
+      return reply.code(201).send({ message: REGISTRATION_MESSAGE });
     }
     const { user, firstAdministrator } = result;
-    await signIn(request, user.id);
     await fastify.audit.record(request, {
       action: 'auth.register',
       outcome: 'success',
@@ -72,10 +72,12 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       entityId: user.id,
       details: { role: user.role, status: user.status, firstAdministrator },
     });
-    return reply.code(201).send({
-      message: firstAdministrator ? REGISTRATION_MESSAGE_FIRST_ADMIN : REGISTRATION_MESSAGE,
-      user: toPublicUser(user),
-    });
+    // Only possible on a system with no account at all, so it tells nothing about an email.
+    return reply
+      .code(201)
+      .send({
+        message: firstAdministrator ? REGISTRATION_MESSAGE_FIRST_ADMIN : REGISTRATION_MESSAGE,
+      });
   });
 
   // Throttled, never locked (decision 022): a known device has its own counter; any other
