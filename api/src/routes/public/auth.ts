@@ -73,11 +73,9 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       details: { role: user.role, status: user.status, firstAdministrator },
     });
     // Only possible on a system with no account at all, so it tells nothing about an email.
-    return reply
-      .code(201)
-      .send({
-        message: firstAdministrator ? REGISTRATION_MESSAGE_FIRST_ADMIN : REGISTRATION_MESSAGE,
-      });
+    return reply.code(201).send({
+      message: firstAdministrator ? REGISTRATION_MESSAGE_FIRST_ADMIN : REGISTRATION_MESSAGE,
+    });
   });
 
   // Throttled, never locked (decision 022): a known device has its own counter; any other
