@@ -23,11 +23,13 @@ import { settingsPlugin } from './plugins/external/settings';
 import { helmetPlugin } from './plugins/external/helmet';
 import { sameOriginPlugin } from './plugins/external/same-origin';
 import { rateLimitPlugin, type RateLimitSettings } from './plugins/external/rate-limit';
+import { signInThrottlePlugin } from './plugins/external/sign-in-throttle';
 import { webAppPlugin } from './plugins/external/web-app';
 import { passwordsPlugin, type PasswordHashingParams } from './plugins/app/passwords';
 import { auditPlugin } from './plugins/app/audit';
 import { recordsPlugin } from './plugins/app/records';
 import { authenticationPlugin } from './plugins/app/authentication';
+import { knownDevicesPlugin } from './plugins/app/known-devices';
 import { guardsPlugin } from './plugins/app/guards';
 import { publicRoutes } from './routes/public/public-routes';
 import { protectedRoutes } from './routes/api/protected-routes';
@@ -177,10 +179,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(sameOriginPlugin);
   await fastify.register(sessionPlugin, { timeouts: options.sessionTimeouts });
   await fastify.register(rateLimitPlugin, { settings: options.rateLimits });
+  await fastify.register(signInThrottlePlugin);
   await fastify.register(webAppPlugin);
 
   await fastify.register(passwordsPlugin, { params: options.passwordHashing });
   await fastify.register(authenticationPlugin);
+  await fastify.register(knownDevicesPlugin);
   await fastify.register(auditPlugin);
   await fastify.register(guardsPlugin);
 

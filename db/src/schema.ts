@@ -92,6 +92,8 @@ export interface RateLimitsTable {
   count: Generated<number>;
   windowStartedAt: Generated<Timestamptz>;
   expiresAt: Timestamptz;
+  /** Sign-in throttling (decision 022): the key waits until then; null: no wait. */
+  blockedUntil: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export type AuditOutcome = 'success' | 'denied' | 'failure';

@@ -109,7 +109,14 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
     const first = await register('bench-admin@example.org', '10.1.0.1');
     if (first.status !== 201)
       throw new Error(`register: ${String(first.status)} ${await first.text()}`);
-    const cookie = sessionCookie(first);
+    // Registration signs nobody in (decision 023): sign in for the session.
+    const signedIn = await fetch(`${origin}/api/login`, {
+      method: 'POST',
+      headers: { ...writeHeaders(origin), 'x-forwarded-for': '10.1.0.1' },
+      body: JSON.stringify({ email: 'bench-admin@example.org', password }),
+    });
+    if (!signedIn.ok) throw new Error(`login: ${String(signedIn.status)} ${await signedIn.text()}`);
+    const cookie = sessionCookie(signedIn);
     const me = await fetch(`${origin}/api/user`, { headers: { cookie } });
     if (!me.ok) throw new Error(`GET /api/user with the session: ${String(me.status)}`);
 

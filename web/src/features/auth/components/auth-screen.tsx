@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { ShieldPlus } from 'lucide-react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Spinner } from '@/components/ui/spinner';
 import { InstallAppButton } from './install-app-button';
 import { SignInForm } from './sign-in-form';
@@ -12,6 +12,7 @@ const RegisterForm = lazy(async () => ({
 }));
 
 export function AuthScreen() {
+  const [tab, setTab] = useState('sign-in');
   return (
     <main className="auth-page">
       <div className="auth-page__inner">
@@ -23,7 +24,7 @@ export function AuthScreen() {
           </p>
         </header>
         <section className="card" aria-label="Sign in or register">
-          <Tabs.Root defaultValue="sign-in" className="tabs">
+          <Tabs.Root value={tab} onValueChange={setTab} className="tabs">
             <Tabs.List className="tabs__list" aria-label="Account">
               <Tabs.Trigger value="sign-in" className="tabs__trigger">
                 Sign In
@@ -44,7 +45,7 @@ export function AuthScreen() {
                 by an administrator.
               </p>
               <Suspense fallback={<Spinner label="Loading registration form" />}>
-                <RegisterForm />
+                <RegisterForm onGoToSignIn={() => setTab('sign-in')} />
               </Suspense>
             </Tabs.Content>
           </Tabs.Root>
