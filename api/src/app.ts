@@ -15,6 +15,7 @@ import { ErrorCode, validationErrorBody, type ApiErrorBody } from '@rescuelog/sy
 import type { AppConfig } from './config';
 import { ApiError } from './lib/api-error';
 import { answerClientError } from './lib/client-errors';
+import { withRedactedRequests } from './lib/log-redaction';
 import { envPlugin } from './plugins/external/env';
 import { databaseError } from '@rescuelog/db/errors';
 import { databasePlugin, type EmbeddedMaintenanceSchedule } from './plugins/external/database';
@@ -106,7 +107,7 @@ export function toErrorResponse(error: unknown): {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const fastify = Fastify({
-    logger: options.logger ?? { level: 'info' },
+    logger: withRedactedRequests(options.logger ?? { level: 'info' }),
     trustProxy: options.config.trustProxy,
     // Upload routes take raw bodies through their own parser with their own limit.
     bodyLimit: 1024 * 1024,
