@@ -113,9 +113,9 @@ describe('resolveConfig', () => {
     expect([...hosted.allowedOrigins]).toEqual(['https://rescue.example.org']);
     expect(hosted.cookieSecure).toBe(true);
     expect(hosted.trustProxy).toEqual(['10.0.0.2']);
-    expect(
-      resolveConfig(parseEnv({ DATA_DIR: dir, TRUST_PROXY: '127.0.0.1' })).cookieSecure,
-    ).toBe('auto');
+    expect(resolveConfig(parseEnv({ DATA_DIR: dir, TRUST_PROXY: '127.0.0.1' })).cookieSecure).toBe(
+      'auto',
+    );
     expect(resolveConfig(parseEnv({ DATA_DIR: dir })).trustProxy).toBe(false);
   });
 });
@@ -191,5 +191,27 @@ describe('upload limits', () => {
     ['UPLOAD_CLEANUP_MINUTES', '0'],
   ])('refuses %s=%s', (variable, value) => {
     expect(() => parseEnv({ [variable]: value })).toThrow(new RegExp(variable));
+  });
+});
+
+describe('docker-compose.yml', () => {
+  it('publishes only the proxy, and trusts exactly its address', async () => {
+    const root = findRepoRoot(process.cwd()) ?? '';
+    const text = await readFile(path.join(root, 'docker-compose.yml'), 'utf8');
+    // Top-level services are the two-space-indented keys under `services:`.
+    const services = new Map<string, string>();
+    const body = text.slice(text.indexOf('\nservices:\n'), text.indexOf('\nnetworks:\n'));
+    for (const block of body.split(/\n(?= {2}[a-z]+:\n)/)) {
+      const name = /^ {2}([a-z]+):/.exec(block)?.[1];
+      if (name) services.set(name, block);
+    }
+    const api = services.get('api') ?? '';
+    const proxy = services.get('proxy') ?? '';
+    expect(api).not.toMatch(/^\s+ports:/m);
+    expect(proxy).toMatch(/^\s+ports:/m);
+    const trusted = /TRUST_PROXY: (\S+)/.exec(api)?.[1] ?? '';
+    expect(proxy).toContain(`ipv4_address: ${trusted}`);
+    expect(parseEnv({ TRUST_PROXY: trusted }).trustProxy).toEqual([trusted]);
+    expect(text).toMatch(/backend:\n\s+internal: true/);
   });
 });
