@@ -7,6 +7,7 @@ import Fastify, {
   type FastifyPluginAsync,
   type FastifyReply,
   type FastifyServerOptions,
+  type RouteOptions,
 } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ZodError } from 'zod';
@@ -51,6 +52,8 @@ export interface AppOptions {
   extraProtectedRoutes?: FastifyPluginAsync;
   /** The record kinds this server syncs (default: the app's registry). */
   registry?: Registry;
+  /** Test-only: told of every route as it is registered (the route fuzz walks them all). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const MESSAGES_BY_STATUS: Record<number, { code: ErrorCode; error: string }> = {
@@ -128,6 +131,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // and a start that gives up is worse than a slow one.
     pluginTimeout: 120_000,
   });
+
+  if (options.onRoute) fastify.addHook('onRoute', options.onRoute);
 
   // A POST with `Content-Type: application/json` and no body (logout, mark-all-read) is fine.
   const defaultJsonParser = fastify.getDefaultJsonParser('error', 'error');
