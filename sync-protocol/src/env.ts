@@ -140,7 +140,10 @@ const positiveWhole = (fallback: number) =>
   optionalString.transform((v, ctx) => {
     if (v === undefined) return fallback;
     if (!/^\d+$/.test(v) || Number(v) < 1) {
-      ctx.addIssue({ code: 'custom', message: `expected a whole number of at least 1, got '${v}'` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a whole number of at least 1, got '${v}'`,
+      });
       return z.NEVER;
     }
     return Number(v);

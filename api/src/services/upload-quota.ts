@@ -100,7 +100,10 @@ export function roomFor(
   if (wanted > account) return { room, refusal: accountQuotaReached() };
   if (wanted > address) {
     const freesAt = usage.addressFreesAt?.getTime() ?? now.getTime();
-    return { room, refusal: quotaRetryLater(UPLOAD_MESSAGES.quotaAddress, freesAt - now.getTime()) };
+    return {
+      room,
+      refusal: quotaRetryLater(UPLOAD_MESSAGES.quotaAddress, freesAt - now.getTime()),
+    };
   }
   return {
     room,
