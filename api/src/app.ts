@@ -7,6 +7,7 @@ import Fastify, {
   type FastifyPluginAsync,
   type FastifyReply,
   type FastifyServerOptions,
+  type RouteOptions,
 } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ZodError } from 'zod';
@@ -15,6 +16,7 @@ import { ErrorCode, validationErrorBody, type ApiErrorBody } from '@rescuelog/sy
 import type { AppConfig } from './config';
 import { ApiError } from './lib/api-error';
 import { answerClientError } from './lib/client-errors';
+import { withRedactedRequests } from './lib/log-redaction';
 import { envPlugin } from './plugins/external/env';
 import { databaseError } from '@rescuelog/db/errors';
 import { databasePlugin, type EmbeddedMaintenanceSchedule } from './plugins/external/database';
@@ -52,6 +54,8 @@ export interface AppOptions {
   extraProtectedRoutes?: FastifyPluginAsync;
   /** The record kinds this server syncs (default: the app's registry). */
   registry?: Registry;
+  /** Test-only: told of every route as it is registered (the route fuzz walks them all). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const MESSAGES_BY_STATUS: Record<number, { code: ErrorCode; error: string }> = {
@@ -108,7 +112,7 @@ export function toErrorResponse(error: unknown): {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const fastify = Fastify({
-    logger: options.logger ?? { level: 'info' },
+    logger: withRedactedRequests(options.logger ?? { level: 'info' }),
     trustProxy: options.config.trustProxy,
     // Upload routes take raw bodies through their own parser with their own limit.
     bodyLimit: 1024 * 1024,
@@ -129,6 +133,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // and a start that gives up is worse than a slow one.
     pluginTimeout: 120_000,
   });
+
+  if (options.onRoute) fastify.addHook('onRoute', options.onRoute);
 
   // A POST with `Content-Type: application/json` and no body (logout, mark-all-read) is fine.
   const defaultJsonParser = fastify.getDefaultJsonParser('error', 'error');

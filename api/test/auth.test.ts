@@ -411,7 +411,9 @@ describe('login, logout and the current user', () => {
 describe('behind a TLS proxy (PUBLIC_ORIGIN https)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await build({ env: { PUBLIC_ORIGIN: 'https://rescue.example.org' } });
+    t = await build({
+      env: { PUBLIC_ORIGIN: 'https://rescue.example.org', TRUST_PROXY: '127.0.0.1' },
+    });
   });
   afterAll(() => t.close());
 

@@ -36,6 +36,8 @@ export interface BuildOptions {
   migrate?: (db: Kysely<Database>) => Promise<void>;
   /** How long the app trusts its copy of the system settings. */
   settingsCacheTtlMs?: number;
+  /** Told of every route the app registers. */
+  onRoute?: AppOptions['onRoute'];
   /** An already migrated database to share with another app (two instances, one database). */
   database?: { db: Kysely<Database>; close(): Promise<void> };
 }
@@ -100,6 +102,7 @@ export async function build(options: BuildOptions = {}): Promise<TestApp> {
         ? { extraProtectedRoutes: options.extraProtectedRoutes }
         : {}),
       ...(options.registry ? { registry: options.registry } : {}),
+      ...(options.onRoute ? { onRoute: options.onRoute } : {}),
       ...(options.settingsCacheTtlMs !== undefined
         ? { settingsCacheTtlMs: options.settingsCacheTtlMs }
         : {}),

@@ -19,6 +19,7 @@ import * as addendumAuthor from './migrations/2026-11-21T0850-addendum-author';
 import * as recordPlatform from './migrations/2026-11-24T1000-record-platform';
 import * as systemRoles from './migrations/2026-11-24T1100-system-roles';
 import * as signInThrottle from './migrations/2026-11-25T0300-sign-in-throttle';
+import * as uploadQuotas from './migrations/2026-11-25T0400-upload-quotas';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -36,6 +37,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-24T1000-record-platform': recordPlatform,
   '2026-11-24T1100-system-roles': systemRoles,
   '2026-11-25T0300-sign-in-throttle': signInThrottle,
+  '2026-11-25T0400-upload-quotas': uploadQuotas,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -128,6 +128,12 @@ export interface UploadsTable {
   createdAt: Generated<Timestamptz>;
   expiresAt: Timestamptz;
   storedAt: Timestamptz | null;
+  /** The client address whose PUT spent the URL (request.ip, proxy-aware per TRUST_PROXY). */
+  clientIp: string | null;
+  /** When the PUT spent the URL. */
+  claimedAt: Timestamptz | null;
+  /** Bytes a PUT in progress may still write, counted against the quotas; 0 once it ended. */
+  reservedBytes: Generated<Int8>;
 }
 
 export interface SystemSettingsTable {

@@ -29,7 +29,7 @@ async function signIn(request: FastifyRequest, userId: number): Promise<void> {
     // @fastify/session silently drops a Secure cookie on a plain-http request.
     warnedInsecure = true;
     request.log.warn(
-      'PUBLIC_ORIGIN is https but this sign-in arrived over http: the session cookie cannot be set. Behind a TLS proxy, send X-Forwarded-Proto (TRUST_PROXY is on).',
+      'PUBLIC_ORIGIN is https but this sign-in arrived over http: the session cookie cannot be set. Behind a TLS proxy, send X-Forwarded-Proto from an address TRUST_PROXY names.',
     );
   }
   await request.session.regenerate();
