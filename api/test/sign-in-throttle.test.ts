@@ -1,6 +1,6 @@
 // Sign-in throttling (decision 022), attacked: wrong passwords aimed at someone else's email
 // must slow the attacker down without keeping the real user out. Addresses come from
-// X-Forwarded-For (TRUST_PROXY on), so one test process can play several networks.
+// X-Forwarded-For (TRUST_PROXY trusts the loopback address the test requests come from), so one test process can play several networks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_COOKIE } from '../src/plugins/app/known-devices';
 import { build, type TestApp, type TestClient, type TestUser } from './helpers';
@@ -43,7 +43,7 @@ async function waitsPass(t: TestApp): Promise<void> {
 describe('sign-in throttling', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await build({ env: { TRUST_PROXY: 'true' }, rateLimits: RULES });
+    t = await build({ env: { TRUST_PROXY: 'loopback' }, rateLimits: RULES });
   });
   afterAll(() => t.close());
 
@@ -121,7 +121,7 @@ describe('sign-in throttling', () => {
     let tablet: TestClient;
     beforeAll(async () => {
       u = await build({
-        env: { TRUST_PROXY: 'true' },
+        env: { TRUST_PROXY: 'loopback' },
         rateLimits: { ...RULES, loginPerEmail: { max: 3, windowSeconds: 600 } },
       });
       victim = await u.createUser();
@@ -196,7 +196,7 @@ describe('sign-in throttling', () => {
 
   it('keeps the fixed per-address limit against spraying many accounts', async () => {
     const sprayed = await build({
-      env: { TRUST_PROXY: 'true' },
+      env: { TRUST_PROXY: 'loopback' },
       rateLimits: { ...RULES, loginPerIp: { max: 4, windowSeconds: 600 } },
     });
     try {
@@ -213,7 +213,7 @@ describe('sign-in throttling', () => {
 
   it('two API instances on one database share the counters', async () => {
     const second = await build({
-      env: { TRUST_PROXY: 'true' },
+      env: { TRUST_PROXY: 'loopback' },
       rateLimits: RULES,
       database: { db: t.db, close: async () => {} },
     });
