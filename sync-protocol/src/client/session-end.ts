@@ -4,7 +4,13 @@
 // so the next person on a shared tablet finds no patient data; with changes still waiting,
 // nothing is lost: the database stays and is marked held, and the app opens it again only
 // for that user's own sign-in. Framework-free, like the rest of client/ (page and tests).
-import { clearActiveUser, getActiveUser, holdUser, releaseHeldUser } from './active-user';
+import {
+  clearActiveUser,
+  getActiveUser,
+  holdUser,
+  releaseHeldUser,
+  setActiveUser,
+} from './active-user';
 import type { IndexedDbDependencies, SyncDatabase } from './local-db';
 import { pendingCount } from './outbox';
 
@@ -45,4 +51,16 @@ export async function endDeviceSession(
     options.deps,
   );
   return { kind: 'held', pending };
+}
+
+/**
+ * The user signed in on this device: their database (held or not) is theirs to open and sync
+ * again, and the worker drains it from now on. Anyone else's hold is left as it is.
+ */
+export async function resumeDeviceSession(
+  userId: number,
+  deps?: IndexedDbDependencies,
+): Promise<void> {
+  await releaseHeldUser(userId, deps);
+  await setActiveUser(userId, deps);
 }

@@ -2,11 +2,7 @@
 // one per user), the sync engine that drains and pulls it, and the triggers that wake the
 // engine. One session per page at a time; the service worker opens the same database
 // through the same class (sync-protocol/src/client/local-db.ts).
-import {
-  clearActiveUser,
-  releaseHeldUser,
-  setActiveUser,
-} from '@rescuelog/sync-protocol/client/active-user';
+import { clearActiveUser, releaseHeldUser } from '@rescuelog/sync-protocol/client/active-user';
 import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import {
   persistStateSchema,
@@ -21,6 +17,7 @@ import {
 } from '@rescuelog/sync-protocol/client/transport';
 import {
   endDeviceSession,
+  resumeDeviceSession,
   type SessionEndOutcome,
 } from '@rescuelog/sync-protocol/client/session-end';
 import { OUTBOX_SYNC_TAG } from '@rescuelog/sync-protocol/sw-messages';
@@ -105,8 +102,7 @@ export function startSyncSession(userId: number, options: StartOptions = {}): Sy
   };
   // The worker drains this user's database when it wakes (see sw/src/sw.ts). The user signed
   // in, so changes held at the end of an earlier session are theirs to see and sync again.
-  void setActiveUser(userId).catch(() => undefined);
-  void releaseHeldUser(userId).catch(() => undefined);
+  void resumeDeviceSession(userId).catch(() => undefined);
   void engine.sync('app-start');
   notify();
   return session;
