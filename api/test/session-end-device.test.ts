@@ -19,18 +19,20 @@ import { buildSyncApp, caseRow, syncUser, transportAs, type SyncUser } from './s
 
 let t: TestApp;
 
+type Factory = InstanceType<typeof IDBFactory>;
+
 beforeAll(async () => {
   t = await buildSyncApp();
 });
 afterAll(() => t.close());
 
 /** One browser profile: its IndexedDB factory holds every database of the origin. */
-function browser(): IndexedDbDependencies & { indexedDB: IDBFactory } {
+function browser(): IndexedDbDependencies & { indexedDB: Factory } {
   return { indexedDB: new IDBFactory(), IDBKeyRange };
 }
 
-async function databaseNames(deps: { indexedDB: IDBFactory }): Promise<string[]> {
-  return (await deps.indexedDB.databases()).map((d) => d.name ?? '');
+async function databaseNames(deps: { indexedDB: Factory }): Promise<string[]> {
+  return (await deps.indexedDB.databases()).map((d: { name?: string }) => d.name ?? '');
 }
 
 function saveCase(db: SyncDatabase, user: SyncUser, patientName: string): Promise<unknown> {
