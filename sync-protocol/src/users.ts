@@ -194,7 +194,7 @@ export const currentUserResponseSchema = z.object({ user: publicUserSchema });
 /**
  * POST /api/register answers only a message (spec §7), the same whether the email was new or
  * already held an account, and signs nobody in: the form signs in next with the same email
- * and password (decision 023).
+ * and password (decision 027).
  */
 export const registerResponseSchema = z.object({ message: z.string() });
 export const userListResponseSchema = z.object({ users: z.array(publicUserSchema) });

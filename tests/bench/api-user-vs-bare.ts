@@ -109,7 +109,7 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
     const first = await register('bench-admin@example.org', '10.1.0.1');
     if (first.status !== 201)
       throw new Error(`register: ${String(first.status)} ${await first.text()}`);
-    // Registration signs nobody in (decision 023): sign in for the session.
+    // Registration signs nobody in (decision 027): sign in for the session.
     const signedIn = await fetch(`${origin}/api/login`, {
       method: 'POST',
       headers: { ...writeHeaders(origin), 'x-forwarded-for': '10.1.0.1' },

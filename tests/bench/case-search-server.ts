@@ -433,7 +433,7 @@ export async function runCaseSearchServerBench(): Promise<Record<string, unknown
       }),
     });
     if (res.status !== 201) throw new Error(`register: ${String(res.status)} ${await res.text()}`);
-    // Registration signs nobody in (decision 023): sign in for the session and the id.
+    // Registration signs nobody in (decision 027): sign in for the session and the id.
     const signedIn = await fetch(`${server.origin}/api/login`, {
       method: 'POST',
       headers: writeHeaders(server.origin),

@@ -81,7 +81,7 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
       });
       if (res.status !== 201)
         throw new Error(`register: ${String(res.status)} ${await res.text()}`);
-      // Registration signs nobody in (decision 023): sign in for the session and the id.
+      // Registration signs nobody in (decision 027): sign in for the session and the id.
       const login = await fetch('/api/login', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'rescuelog' },

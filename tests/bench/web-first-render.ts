@@ -232,7 +232,7 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
     });
     if (registered.status !== 201)
       throw new Error(`register: ${String(registered.status)} ${await registered.text()}`);
-    // Registration signs nobody in (decision 023): sign in for the session.
+    // Registration signs nobody in (decision 027): sign in for the session.
     const signedIn = await fetch(`${origin}/api/login`, {
       method: 'POST',
       headers: writeHeaders(origin),

@@ -414,7 +414,7 @@ test('a member whose casesLogged view is off cannot list other responders’ cas
   const admin = await openAs('administrator');
   await signInAsAdmin(admin);
   await signInAsCaseResponder(page.context(), admin);
-  // With no casesLogged entry the responder sees everyone's cases (spec §6 rule).
+  // With the casesLogged view grant the responder sees everyone's cases (decision 024).
   expect(
     (await apiSearchCases(page.request, { patientName: run })).map((c) => c.caseId).sort(),
   ).toEqual([adminCaseId, caseId].sort());

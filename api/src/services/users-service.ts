@@ -76,7 +76,7 @@ export type RegistrationResult =
  * approved administrator. The count and the insert happen under one table lock, so two
  * simultaneous first registrations cannot both become administrator. An email that already
  * holds an account creates nothing; its owner gets an in-app notice in the same transaction
- * (decision 023: the caller answers both cases alike).
+ * (decision 027: the caller answers both cases alike).
  */
 export async function registerUser(
   db: Kysely<Database>,

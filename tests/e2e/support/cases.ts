@@ -36,12 +36,14 @@ export function writeHeaders(origin = serverOrigin()): Record<string, string> {
 // ---------------------------------------------------------------------------------------
 
 /**
- * The run's case responder: may start and capture cases (newCase) and, with no casesLogged
- * entry, sees everyone's cases (§6: no entry = view allowed). One account for every case
- * spec (registration is rate limited per IP: 10 an hour).
+ * The run's case responder: may start and capture cases (newCase) and, by an explicit
+ * casesLogged view grant, sees everyone's cases (without one a member sees only their own:
+ * decision 024). One account for every case spec (registration is rate limited per IP: 10
+ * an hour).
  */
 export const RESPONDER_PERMISSIONS: Permissions = {
   newCase: { read: true, create: true, edit: true },
+  casesLogged: { view: true },
 };
 
 export interface CaseMember extends Person {

@@ -1,6 +1,6 @@
 // POST /api/register, POST /api/login, POST /api/logout (spec §4, §5, §7, §8).
 // Sign-in regenerates the session id (the old session row is destroyed) so a session id
-// planted before login is worthless afterwards. Registration signs nobody in (decision 023).
+// planted before login is worthless afterwards. Registration signs nobody in (decision 027).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import {
@@ -40,7 +40,7 @@ async function signIn(request: FastifyRequest, userId: number): Promise<void> {
 }
 
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
-  // The same answer whether the email is new or already holds an account (decision 023):
+  // The same answer whether the email is new or already holds an account (decision 027):
   // the same status and body, no session either way, and the same work (the password is
   // hashed, one transaction writes a user or the owner's notice, one audit entry).
   fastify.post('/register', async (request, reply) => {

@@ -1,7 +1,9 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { ShieldPlus } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import { Spinner } from '@/components/ui/spinner';
+import { PageSpinner, Spinner } from '@/components/ui/spinner';
+import { useHeldUsers } from '@/lib/sync/use-held-users';
+import { HeldChangesSignIn } from './held-changes-sign-in';
 import { InstallAppButton } from './install-app-button';
 import { SignInForm } from './sign-in-form';
 import styles from './auth-screen.module.css';
@@ -13,6 +15,10 @@ const RegisterForm = lazy(async () => ({
 
 export function AuthScreen() {
   const [tab, setTab] = useState('sign-in');
+  // A held user's changes lock the device to a sign-in prompt (decision 023).
+  const held = useHeldUsers();
+  if (held.isPending) return <PageSpinner label="Checking this device" />;
+  if (held.data && held.data.length > 0) return <HeldChangesSignIn held={held.data} />;
   return (
     <main className="auth-page">
       <div className="auth-page__inner">

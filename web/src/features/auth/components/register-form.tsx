@@ -37,7 +37,7 @@ const FORM_FIELDS = new Set<string>([
 
 /**
  * The Register tab. The server answers a registration the same way whether the email is new
- * or already has an account, and signs nobody in (decision 023); the form then signs in with
+ * or already has an account, and signs nobody in (decision 027); the form then signs in with
  * the same email and password. When that fails, the email may belong to someone else, so the
  * form says only what is true either way and points to Sign In.
  */
