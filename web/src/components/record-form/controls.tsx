@@ -227,6 +227,7 @@ export function TimeField({ field, label, required, hint, now = () => new Date()
           className={`button button--primary ${styles.now}`}
           disabled={readOnly}
           aria-label={`${label}: now`}
+          aria-controls={fieldId(field)}
           onClick={() => {
             const d = now();
             d.setSeconds(0, 0);
@@ -240,6 +241,7 @@ export function TimeField({ field, label, required, hint, now = () => new Date()
             type="button"
             className={`button ${styles.timeClear}`}
             aria-label={`${label}: clear`}
+            aria-controls={fieldId(field)}
             onClick={() => void write(null)}
           >
             Clear
