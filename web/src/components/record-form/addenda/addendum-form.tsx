@@ -11,6 +11,7 @@ import { toast } from '@/lib/toast-store';
 import { ChoiceGroup } from '@/components/record-form/choice-group';
 import { fromZonedInputValue, toZonedInputValue } from '@rescuelog/sync-protocol/time';
 import { draftOf, sameValue, type FieldKind, type FieldKinds } from './field-kinds';
+import formStyles from '../record-form.module.css';
 import styles from './addenda.module.css';
 
 /** What an addendum form needs to know of a record kind's fields. */
@@ -187,7 +188,7 @@ export function AddendumForm({
         </label>
         <textarea
           id={reasonId}
-          className="input case-input case-input--multiline"
+          className={`input ${formStyles.textInput} ${formStyles.multiline}`}
           rows={3}
           maxLength={2000}
           value={reason}
@@ -347,11 +348,11 @@ function ValueInput({
           <label htmlFor={id} className="field__label">
             {label}
           </label>
-          <div className="case-time">
+          <div className={`${formStyles.time} ${styles.time}`}>
             <input
               {...common}
               type="datetime-local"
-              className="input case-input case-time__input"
+              className={`input ${formStyles.textInput} ${formStyles.timeInput} ${styles.timeInput}`}
               value={toZonedInputValue(draft)}
               onChange={(e) => {
                 const d = fromZonedInputValue(e.target.value);
@@ -360,7 +361,7 @@ function ValueInput({
             />
             <button
               type="button"
-              className="button button--primary case-time__now"
+              className={`button button--primary ${formStyles.now}`}
               aria-label={`${label}: now`}
               onClick={() => {
                 const d = new Date();
@@ -373,7 +374,7 @@ function ValueInput({
             {draft ? (
               <button
                 type="button"
-                className="button case-time__clear"
+                className={`button ${formStyles.timeClear}`}
                 aria-label={`${label}: clear`}
                 onClick={() => onDraft('')}
               >
@@ -391,7 +392,7 @@ function ValueInput({
           </label>
           <input
             {...common}
-            className="input case-input"
+            className={`input ${formStyles.textInput}`}
             type="text"
             inputMode={kind.integer ? 'numeric' : 'decimal'}
             autoComplete="off"
@@ -409,7 +410,7 @@ function ValueInput({
           {kind.multiline ? (
             <textarea
               {...common}
-              className="input case-input case-input--multiline"
+              className={`input ${formStyles.textInput} ${formStyles.multiline}`}
               rows={3}
               value={draft}
               onChange={(e) => onDraft(e.target.value)}
@@ -417,7 +418,7 @@ function ValueInput({
           ) : (
             <input
               {...common}
-              className="input case-input"
+              className={`input ${formStyles.textInput}`}
               type="text"
               autoComplete="off"
               value={draft}
@@ -435,7 +436,7 @@ function ValueInput({
           </label>
           <textarea
             {...common}
-            className="input case-input case-input--multiline"
+            className={`input ${formStyles.textInput} ${formStyles.multiline}`}
             rows={4}
             value={draft}
             onChange={(e) => onDraft(e.target.value)}

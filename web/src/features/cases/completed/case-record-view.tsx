@@ -22,6 +22,7 @@ import { AdminCaseTools } from './admin-case-tools';
 import { CaseSummary } from './case-summary';
 import { CompletionPanel } from './completion-panel';
 import { HandoverCard, type HandoverCardProps } from './handover-card';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './completed.module.css';
 import { cx } from '@/lib/cx';
 
@@ -147,7 +148,10 @@ export function CaseRecordView({
       {completed || liveAddenda.length > 0 ? (
         <section className={`card ${styles.completedCard}`} aria-labelledby="addenda-heading">
           <div className={styles.completedCardHead}>
-            <h2 id="addenda-heading" className="case-section__title">
+            <h2
+              id="addenda-heading"
+              className={`${formStyles.sectionTitle} ${styles.completedCardTitle}`}
+            >
               Addenda
             </h2>
             {completed && onDevice && !adding ? (
@@ -178,7 +182,7 @@ export function CaseRecordView({
         className={`card ${styles.completedCard}`}
         aria-labelledby="completed-vitals-heading"
       >
-        <h2 id="completed-vitals-heading" className="case-section__title">
+        <h2 id="completed-vitals-heading" className={formStyles.sectionTitle}>
           Vital signs
         </h2>
         {vitals === undefined ? (
