@@ -17,10 +17,17 @@ import {
 import { expect, test } from './support/fixtures';
 
 // The ended session answers 401 to the sync API; offline requests fail at the network level.
+// (Wrapped as [value, options]: Playwright would read a bare two-item array as that pair.)
 test.use({
   allowedConsoleErrors: [
-    { text: /Failed to load resource: the server responded with a status of 401/, url: /\/api\// },
-    { text: /Failed to load resource: net::ERR_INTERNET_DISCONNECTED/, url: /\/api\// },
+    [
+      {
+        text: /Failed to load resource: the server responded with a status of 401/,
+        url: /\/api\//,
+      },
+      { text: /Failed to load resource: net::ERR_INTERNET_DISCONNECTED/, url: /\/api\// },
+    ],
+    { option: true },
   ],
 });
 

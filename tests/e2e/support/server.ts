@@ -145,6 +145,9 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
     DATA_DIR: dataDir,
     PUBLIC_ORIGIN: origin,
     WEB_DIST: webDist,
+    // Every person a run registers comes from 127.0.0.1; the per-address registration limit
+    // (10 an hour by default) is the API tests' subject, not the end-to-end runs'.
+    RATE_LIMIT_REGISTER_IP: '200/3600',
   };
   // The e2e server is the embedded database with a fresh folder; a benchmark may name a
   // PostgreSQL database instead (options.databaseUrl).
