@@ -27,7 +27,7 @@ test.use({
       },
       { text: /Failed to load resource: net::ERR_INTERNET_DISCONNECTED/, url: /\/api\// },
     ],
-    { option: true },
+    { scope: 'test' },
   ],
 });
 
