@@ -18,6 +18,7 @@ import * as caseSearchShortPatterns from './migrations/2026-11-21T0840-case-sear
 import * as addendumAuthor from './migrations/2026-11-21T0850-addendum-author';
 import * as recordPlatform from './migrations/2026-11-24T1000-record-platform';
 import * as systemRoles from './migrations/2026-11-24T1100-system-roles';
+import * as authEpoch from './migrations/2026-11-25T0300-auth-epoch';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -34,6 +35,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0850-addendum-author': addendumAuthor,
   '2026-11-24T1000-record-platform': recordPlatform,
   '2026-11-24T1100-system-roles': systemRoles,
+  '2026-11-25T0300-auth-epoch': authEpoch,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
