@@ -20,19 +20,20 @@ export interface SessionTimeouts {
   absoluteMs: number;
   /** How often expired sessions and rate-limit windows are deleted. */
   cleanupIntervalMs: number;
+  /** A read moves last_seen_at on only when it is older than this (not a write per read). */
+  touchAfterMs: number;
 }
 
 export const DEFAULT_SESSION_TIMEOUTS: SessionTimeouts = {
   inactivityMs: 12 * 60 * 60 * 1000,
   absoluteMs: 7 * 24 * 60 * 60 * 1000,
   cleanupIntervalMs: 15 * 60 * 1000,
+  touchAfterMs: 60 * 1000,
 };
 
 export const SESSION_COOKIE = 'rescuelog_session';
 /** The cookie's own lifetime: the longest session System Settings allow (720 hours). */
 const SESSION_COOKIE_MAX_AGE_MS = 720 * 60 * 60 * 1000;
-/** Writing last_seen_at on every request would make every read a write; once a minute is enough. */
-export const TOUCH_AFTER_MS = 60 * 1000;
 
 declare module 'fastify' {
   interface Session {
@@ -92,6 +93,8 @@ export class PgSessionStore implements SessionStore {
     private readonly db: Kysely<Database>,
     timeouts: SessionTimeouts | SessionTimeoutsSource,
     private readonly cache?: AppAuthCache,
+    /** Writing last_seen_at on every request would make every read a write. */
+    private readonly touchAfterMs: number = DEFAULT_SESSION_TIMEOUTS.touchAfterMs,
   ) {
     this.timeouts = typeof timeouts === 'function' ? timeouts : () => Promise.resolve(timeouts);
   }
@@ -152,7 +155,7 @@ export class PgSessionStore implements SessionStore {
         now - cached.createdAt < absoluteMs;
       // A dead one goes the database way below, which deletes it and answers the marker.
       if (alive) {
-        if (now - cached.lastSeenAt <= TOUCH_AFTER_MS) return copySession(cached.data);
+        if (now - cached.lastSeenAt <= this.touchAfterMs) return copySession(cached.data);
         const touched = await this.touch(sid, inactivityMs, absoluteMs);
         if (!touched) {
           this.cache?.dropSession(sid);
@@ -184,7 +187,7 @@ export class PgSessionStore implements SessionStore {
     }
     let lastSeenAt = row.lastSeenAt.getTime();
     let expiresAt = row.expiresAt.getTime();
-    if (now - lastSeenAt > TOUCH_AFTER_MS) {
+    if (now - lastSeenAt > this.touchAfterMs) {
       const touched = await this.touch(sid, inactivityMs, absoluteMs);
       if (!touched) return null;
       lastSeenAt = touched.lastSeenAt.getTime();
@@ -255,6 +258,7 @@ export const sessionPlugin = fp<{
         };
       },
       cache,
+      timeouts.touchAfterMs,
     );
 
     await fastify.register(cookie);
