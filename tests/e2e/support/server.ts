@@ -111,6 +111,8 @@ export interface StartOptions {
   /** The built web app the server serves; default a copy of web/dist in runDir, so a test
    * can change it (a "new version") without touching the repository's build. */
   webDist?: string;
+  /** PostgreSQL instead of the embedded database (benchmarks only; e2e never sets it). */
+  databaseUrl?: string;
 }
 
 function copyWebDist(runDir: string): string {
@@ -146,6 +148,7 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
   };
   // The e2e server is always the embedded database with a fresh folder.
   delete env.DATABASE_URL;
+  if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
   const nodeArgs = SERVER_ENTRY.endsWith('.ts')
     ? ['--import', 'tsx', SERVER_ENTRY]
     : [SERVER_ENTRY];
