@@ -6,6 +6,7 @@
 // adds the same server on a fresh PostgreSQL database, measured in the same run.
 // BENCH_SKIP_LOGIN=1 leaves out the login part (argon2-bound, slow on a small machine).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,7 +121,11 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
   const server = await startBenchServer({ TRUST_PROXY: 'true' });
   const origin = server.state.origin;
   const postgres = POSTGRES_SERVER_URL
-    ? await startBenchServer({ TRUST_PROXY: 'true' }, POSTGRES_SERVER_URL)
+    ? await startBenchServer(
+        // Server mode requires a session secret of its own.
+        { TRUST_PROXY: 'true', SESSION_SECRET: randomBytes(32).toString('hex') },
+        POSTGRES_SERVER_URL,
+      )
     : undefined;
   const bare = await startBare();
   try {
@@ -247,15 +252,18 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
       console.log(
         `GET /api/user (PostgreSQL) reaches ${String(result.apiUserPostgresVsBare.requestsPerSecondRatio)}x the bare route's requests/s; p99 is ${String(result.apiUserPostgresVsBare.p99Ratio)}x (target: >= 0.5x).`,
       );
-    console.log(
-      `\nLogin: ${String(result.login.loginsPerSecond)} logins/s (${String(loginFailures)} failed of ${String(loginCount)}, concurrency ${String(LOGIN_CONCURRENCY)})`,
-    );
-    console.log(
-      `argon2id (${String(ARGON2_PARAMS.memoryCost)} KiB, t=${String(ARGON2_PARAMS.timeCost)}): ${String(result.argon2.hashesPerSecond)} hashes/s at the same concurrency`,
-    );
-    console.log(
-      `Login throughput is ${String(result.loginVsArgon2Ratio)}x raw argon2 (1.0 = the hash is the whole cost).`,
-    );
+    if (SKIP_LOGIN) console.log('\nLogin: skipped (BENCH_SKIP_LOGIN=1)');
+    else {
+      console.log(
+        `\nLogin: ${String(result.login.loginsPerSecond)} logins/s (${String(loginFailures)} failed of ${String(loginCount)}, concurrency ${String(LOGIN_CONCURRENCY)})`,
+      );
+      console.log(
+        `argon2id (${String(ARGON2_PARAMS.memoryCost)} KiB, t=${String(ARGON2_PARAMS.timeCost)}): ${String(result.argon2.hashesPerSecond)} hashes/s at the same concurrency`,
+      );
+      console.log(
+        `Login throughput is ${String(result.loginVsArgon2Ratio)}x raw argon2 (1.0 = the hash is the whole cost).`,
+      );
+    }
     console.log(`Saved ${writeResult('api-user-vs-bare', result)}`);
     return result;
   } finally {
