@@ -1,25 +1,31 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  currentUserResponseSchema,
-  loginSchema,
-  type LoginInput,
-} from '@rescuelog/sync-protocol/users';
+import type { LoginInput } from '@rescuelog/sync-protocol/users';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { useForm, type Resolver } from 'react-hook-form';
 import { TextField } from '@/components/ui/field';
 import { errorMessage, sendJson } from '@/lib/api-client';
 import { setCurrentUser } from '@/lib/auth';
 import { toast } from '@/lib/toast-store';
 
+// zod and the schemas load with the first validation (typing or submitting), not before the
+// form is on screen; the rules are the same loginSchema's.
+const loadValidation = () => import('./sign-in-validation');
+const signInResolver: Resolver<LoginInput> = async (values, context, options) =>
+  (await loadValidation()).signInResolver(values, context, options);
+
 export function SignInForm() {
   const queryClient = useQueryClient();
   const form = useForm<LoginInput>({
-    resolver: zodResolver(loginSchema),
+    resolver: signInResolver,
     defaultValues: { email: '', password: '' },
   });
   const login = useMutation({
     mutationFn: (values: LoginInput) =>
-      sendJson('POST', '/api/login', currentUserResponseSchema, values),
+      sendJson(
+        'POST',
+        '/api/login',
+        () => loadValidation().then((m) => m.currentUserResponseSchema),
+        values,
+      ),
     onSuccess: ({ user }) => {
       toast({ title: 'Login successful', description: 'Welcome back!' });
       setCurrentUser(queryClient, user);
