@@ -6,9 +6,11 @@ import { runCaseSearchServerBench } from './case-search-server';
 import { runLocalSaveBench } from './local-save';
 import { runSyncBench } from './sync-engine';
 import { runWebBench } from './web-first-render';
+import { runWebStaticBench } from './web-first-render-static';
 
 console.log('RescueLog benchmarks (reports only; nothing here fails on a slow machine)');
 await runApiBench();
+runWebStaticBench(['web/dist']);
 await runWebBench();
 await runSyncBench();
 await runLocalSaveBench();
