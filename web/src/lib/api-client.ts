@@ -5,8 +5,9 @@
 // response that is going to be parsed, so an error answer never waits for zod.
 import type { ApiErrorBody } from '@rescuelog/sync-protocol/errors';
 import type { z } from 'zod';
+import type * as BoundarySchemaModule from './boundary-schemas';
 
-type BoundarySchemas = typeof import('./boundary-schemas');
+type BoundarySchemas = typeof BoundarySchemaModule;
 let loadedSchemas: BoundarySchemas | undefined;
 let loadingSchemas: Promise<BoundarySchemas> | undefined;
 
