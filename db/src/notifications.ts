@@ -87,7 +87,9 @@ export function postgresNotificationSource(
         handlers.onListening();
       };
 
-      await connect();
+      // A first connection that fails is retried like a lost one (onLost was called): the
+      // subscriber simply is not listening yet, which must not stop the server starting.
+      await connect().catch(() => undefined);
       return async () => {
         stopped = true;
         clearTimeout(retry);
