@@ -248,6 +248,10 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
       throw new Error(`register: ${String(registered.status)} ${await registered.text()}`);
     const cookie = sessionCookie(registered);
 
+    const shell = await (await fetch(`${origin}/auth`)).text();
+    const entryScripts = [...shell.matchAll(/<script type="module"[^>]*src="([^"]+)"/g)].map(
+      (m) => m[1] ?? '',
+    );
     const pages: Array<Record<string, unknown>> = [];
     const rows: Array<Record<string, string | number>> = [];
     for (const spec of PAGES) {
@@ -259,8 +263,10 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
       const requestedKiB = scripts.reduce((sum, s) => sum + s.gzipBytes, 0) / 1024;
       const neededUrls = scripts.filter((s) => s.needed).map((s) => s.url);
       const zodIn = await scriptsWithZod(origin, neededUrls);
-      // The first chunk: the entry and the app it loads (main.tsx, app/boot).
-      const firstChunks = neededUrls.filter((u) => /\/assets\/(index|boot)-[^/]*\.js$/.test(u));
+      // The first chunk: the entry index.html names and the app it loads (main.tsx, app/boot).
+      const firstChunks = neededUrls.filter(
+        (u) => entryScripts.some((e) => u.endsWith(e)) || /\/assets\/boot-[^/]*\.js$/.test(u),
+      );
       const zodInFirstChunk = zodIn.some((u) => firstChunks.includes(u));
       const lh = SKIP_LIGHTHOUSE
         ? { problem: 'skipped', performance: null, lcpMs: null, tbtMs: null, cls: null }
