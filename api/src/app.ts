@@ -7,6 +7,7 @@ import Fastify, {
   type FastifyPluginAsync,
   type FastifyReply,
   type FastifyServerOptions,
+  type RouteOptions,
 } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ZodError } from 'zod';
@@ -16,6 +17,7 @@ import type { AppConfig } from './config';
 import type { AuthCacheOptions } from './lib/auth-cache';
 import { ApiError } from './lib/api-error';
 import { answerClientError } from './lib/client-errors';
+import { withRedactedRequests } from './lib/log-redaction';
 import { envPlugin } from './plugins/external/env';
 import { databaseError } from '@rescuelog/db/errors';
 import { databasePlugin, type EmbeddedMaintenanceSchedule } from './plugins/external/database';
@@ -24,11 +26,13 @@ import { settingsPlugin } from './plugins/external/settings';
 import { helmetPlugin } from './plugins/external/helmet';
 import { sameOriginPlugin } from './plugins/external/same-origin';
 import { rateLimitPlugin, type RateLimitSettings } from './plugins/external/rate-limit';
+import { signInThrottlePlugin } from './plugins/external/sign-in-throttle';
 import { webAppPlugin } from './plugins/external/web-app';
 import { passwordsPlugin, type PasswordHashingParams } from './plugins/app/passwords';
 import { auditPlugin } from './plugins/app/audit';
 import { recordsPlugin } from './plugins/app/records';
 import { authenticationPlugin } from './plugins/app/authentication';
+import { knownDevicesPlugin } from './plugins/app/known-devices';
 import { guardsPlugin } from './plugins/app/guards';
 import { publicRoutes } from './routes/public/public-routes';
 import { protectedRoutes } from './routes/api/protected-routes';
@@ -53,6 +57,8 @@ export interface AppOptions {
   extraProtectedRoutes?: FastifyPluginAsync;
   /** The record kinds this server syncs (default: the app's registry). */
   registry?: Registry;
+  /** Test-only: told of every route as it is registered (the route fuzz walks them all). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const MESSAGES_BY_STATUS: Record<number, { code: ErrorCode; error: string }> = {
@@ -109,7 +115,7 @@ export function toErrorResponse(error: unknown): {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const fastify = Fastify({
-    logger: options.logger ?? { level: 'info' },
+    logger: withRedactedRequests(options.logger ?? { level: 'info' }),
     trustProxy: options.config.trustProxy,
     // Upload routes take raw bodies through their own parser with their own limit.
     bodyLimit: 1024 * 1024,
@@ -130,6 +136,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // and a start that gives up is worse than a slow one.
     pluginTimeout: 120_000,
   });
+
+  if (options.onRoute) fastify.addHook('onRoute', options.onRoute);
 
   // A POST with `Content-Type: application/json` and no body (logout, mark-all-read) is fine.
   const defaultJsonParser = fastify.getDefaultJsonParser('error', 'error');
@@ -183,10 +191,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     cache: options.authCache,
   });
   await fastify.register(rateLimitPlugin, { settings: options.rateLimits });
+  await fastify.register(signInThrottlePlugin);
   await fastify.register(webAppPlugin);
 
   await fastify.register(passwordsPlugin, { params: options.passwordHashing });
   await fastify.register(authenticationPlugin);
+  await fastify.register(knownDevicesPlugin);
   await fastify.register(auditPlugin);
   await fastify.register(guardsPlugin);
 

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EnvError, type Env } from '@rescuelog/sync-protocol/env';
+import { EnvError, type Env, type UploadLimits } from '@rescuelog/sync-protocol/env';
 
 export interface AppConfig {
   port: number;
@@ -17,7 +17,9 @@ export interface AppConfig {
   /** Every origin a state-changing request may come from: PUBLIC_ORIGIN and ALLOWED_ORIGINS. */
   allowedOrigins: ReadonlySet<string>;
   firstUserAdmin: boolean;
-  trustProxy: boolean;
+  /** Trusted proxies (addresses, CIDR ranges); false when none is configured. */
+  trustProxy: string[] | false;
+  uploads: UploadLimits;
   /** Secure cookies: always when PUBLIC_ORIGIN is https, per request behind a trusted proxy. */
   cookieSecure: boolean | 'auto';
 }
@@ -68,8 +70,9 @@ export function resolveConfig(env: Env): AppConfig {
     publicOrigin: env.publicOrigin,
     allowedOrigins,
     firstUserAdmin: env.firstUserAdmin,
-    trustProxy: env.trustProxy,
-    cookieSecure: https ? true : env.trustProxy ? 'auto' : false,
+    trustProxy: env.trustProxy.length > 0 ? env.trustProxy : false,
+    uploads: env.uploads,
+    cookieSecure: https ? true : env.trustProxy.length > 0 ? 'auto' : false,
   };
 }
 

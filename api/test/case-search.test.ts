@@ -39,6 +39,12 @@ describe('GET /api/cases (case search)', () => {
     author = await t.createUser({ fullName: 'Author' });
     other = await t.createUser({ fullName: 'Other' });
     admin = await t.createUser({ role: 'administrator', fullName: 'Chief' });
+    // Members see other people's cases only with an explicit casesLogged view (decision 024).
+    await t.db
+      .updateTable('users')
+      .set({ permissions: JSON.stringify({ casesLogged: { view: true } }) })
+      .where('id', 'in', [author.row.id, other.row.id])
+      .execute();
   });
   afterAll(() => t.close());
 
@@ -350,7 +356,7 @@ describe('GET /api/cases (case search)', () => {
       expect(await ids(restrictedClient, '')).toEqual(['C-2611-RRRR-0001']);
       expect(await ids(restrictedClient, '?incidentType=fall')).toEqual(['C-2611-RRRR-0001']);
       expect(await ids(restrictedClient, '?caseId=C-2611-AAAA')).toEqual([]);
-      // Everyone else (default rule: no entry may view) sees it.
+      // Whoever holds a casesLogged view grant sees it.
       expect(await ids(client, '?caseId=C-2611-RRRR')).toEqual(['C-2611-RRRR-0001']);
       await t.db.deleteFrom('cases').where('caseId', '=', 'C-2611-RRRR-0001').execute();
     });

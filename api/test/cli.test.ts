@@ -149,6 +149,13 @@ describe('command-line tools on one database, in order', { timeout: 120_000 }, (
     );
     expect(shortPassword.code).toBe(1);
     expect(shortPassword.stderr).toContain('Password must be at least 6 characters');
+    const commonPassword = await cli(
+      'create-admin.ts',
+      ['--email', 'a@example.org', '--name', 'Station Chief'],
+      { ...shared.env, ADMIN_PASSWORD: 'Password1' },
+    );
+    expect(commonPassword.code).toBe(1);
+    expect(commonPassword.stderr).toContain('This password is too common');
     const noPassword = await cli(
       'create-admin.ts',
       ['--email', 'a@example.org', '--name', 'Station Chief'],

@@ -40,6 +40,7 @@ describe('parseEnv', () => {
   it('parses origins, including a native wrapper origin', () => {
     const env = parseEnv({
       PUBLIC_ORIGIN: 'https://rescue.example.org/',
+      TRUST_PROXY: '10.0.0.2',
       ALLOWED_ORIGINS: 'capacitor://localhost, https://other.example:8443',
     });
     expect(env.publicOrigin).toBe('https://rescue.example.org');
@@ -103,18 +104,114 @@ describe('resolveConfig', () => {
     ]);
     expect(local.cookieSecure).toBe(false);
     const hosted = resolveConfig(
-      parseEnv({ DATA_DIR: dir, PUBLIC_ORIGIN: 'https://rescue.example.org' }),
+      parseEnv({
+        DATA_DIR: dir,
+        PUBLIC_ORIGIN: 'https://rescue.example.org',
+        TRUST_PROXY: '10.0.0.2',
+      }),
     );
     expect([...hosted.allowedOrigins]).toEqual(['https://rescue.example.org']);
     expect(hosted.cookieSecure).toBe(true);
-    expect(resolveConfig(parseEnv({ DATA_DIR: dir, TRUST_PROXY: 'true' })).cookieSecure).toBe(
+    expect(hosted.trustProxy).toEqual(['10.0.0.2']);
+    expect(resolveConfig(parseEnv({ DATA_DIR: dir, TRUST_PROXY: '127.0.0.1' })).cookieSecure).toBe(
       'auto',
     );
-    // An https origin in front of a plain-http server means a TLS proxy: trust its headers.
-    expect(parseEnv({ PUBLIC_ORIGIN: 'https://rescue.example.org' }).trustProxy).toBe(true);
+    expect(resolveConfig(parseEnv({ DATA_DIR: dir })).trustProxy).toBe(false);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('trusts nobody unless a proxy is named, whatever PUBLIC_ORIGIN says', () => {
+    expect(parseEnv({}).trustProxy).toEqual([]);
+    expect(parseEnv({ TRUST_PROXY: 'false' }).trustProxy).toEqual([]);
+    expect(parseEnv({ TRUST_PROXY: '' }).trustProxy).toEqual([]);
+  });
+
+  it('takes addresses, CIDR ranges and named ranges, comma-separated', () => {
     expect(
-      parseEnv({ PUBLIC_ORIGIN: 'https://rescue.example.org', TRUST_PROXY: 'false' }).trustProxy,
-    ).toBe(false);
-    expect(parseEnv({}).trustProxy).toBe(false);
+      parseEnv({ TRUST_PROXY: '10.0.0.2, 172.18.0.0/16,fd00::/8, ::1, loopback' }).trustProxy,
+    ).toEqual(['10.0.0.2', '172.18.0.0/16', 'fd00::/8', '::1', 'loopback']);
+  });
+
+  it.each([
+    ['true', /give the proxy's address/],
+    ['*', /give the proxy's address/],
+    ['10.0.0.256', /not an IP address/],
+    ['proxy.internal', /not an IP address/],
+    ['10.0.0.0/33', /prefix length outside 0-32/],
+    ['fd00::/129', /prefix length outside 0-128/],
+    ['10.0.0.0/8/1', /more than one/],
+    ['10.0.0.1, nonsense', /'nonsense' is not an IP address/],
+  ])('refuses %s with a message naming TRUST_PROXY', (value, message) => {
+    expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(EnvError);
+    expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+    expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(message);
+  });
+
+  it('an https PUBLIC_ORIGIN without a trusted proxy stops the start', () => {
+    expect(() => parseEnv({ PUBLIC_ORIGIN: 'https://rescue.example.org' })).toThrow(
+      /TRUST_PROXY: PUBLIC_ORIGIN is https/,
+    );
+  });
+});
+
+describe('upload limits', () => {
+  it('defaults, and MiB or whole numbers from the environment', () => {
+    expect(parseEnv({}).uploads).toEqual({
+      accountQuotaBytes: 100 * 1_048_576,
+      addressQuotaBytes: 500 * 1_048_576,
+      addressWindowHours: 24,
+      pendingTotalBytes: 2048 * 1_048_576,
+      orphanGraceHours: 24,
+      cleanupIntervalMinutes: 60,
+    });
+    const set = parseEnv({
+      UPLOAD_QUOTA_ACCOUNT_MIB: '0.5',
+      UPLOAD_QUOTA_ADDRESS_MIB: '30',
+      UPLOAD_QUOTA_ADDRESS_HOURS: '1',
+      UPLOAD_QUOTA_PENDING_TOTAL_MIB: '1000',
+      UPLOAD_ORPHAN_HOURS: '2',
+      UPLOAD_CLEANUP_MINUTES: '5',
+    }).uploads;
+    expect(set).toEqual({
+      accountQuotaBytes: 524_288,
+      addressQuotaBytes: 30 * 1_048_576,
+      addressWindowHours: 1,
+      pendingTotalBytes: 1000 * 1_048_576,
+      orphanGraceHours: 2,
+      cleanupIntervalMinutes: 5,
+    });
+  });
+
+  it.each([
+    ['UPLOAD_QUOTA_ACCOUNT_MIB', '-1'],
+    ['UPLOAD_QUOTA_PENDING_TOTAL_MIB', '0'],
+    ['UPLOAD_QUOTA_ADDRESS_MIB', 'lots'],
+    ['UPLOAD_ORPHAN_HOURS', '1.5'],
+    ['UPLOAD_CLEANUP_MINUTES', '0'],
+  ])('refuses %s=%s', (variable, value) => {
+    expect(() => parseEnv({ [variable]: value })).toThrow(new RegExp(variable));
+  });
+});
+
+describe('docker-compose.yml', () => {
+  it('publishes only the proxy, and trusts exactly its address', async () => {
+    const root = findRepoRoot(process.cwd()) ?? '';
+    const text = await readFile(path.join(root, 'docker-compose.yml'), 'utf8');
+    // Top-level services are the two-space-indented keys under `services:`.
+    const services = new Map<string, string>();
+    const body = text.slice(text.indexOf('\nservices:\n'), text.indexOf('\nnetworks:\n'));
+    for (const block of body.split(/\n(?= {2}[a-z]+:\n)/)) {
+      const name = /^ {2}([a-z]+):/.exec(block)?.[1];
+      if (name) services.set(name, block);
+    }
+    const api = services.get('api') ?? '';
+    const proxy = services.get('proxy') ?? '';
+    expect(api).not.toMatch(/^\s+ports:/m);
+    expect(proxy).toMatch(/^\s+ports:/m);
+    const trusted = /TRUST_PROXY: (\S+)/.exec(api)?.[1] ?? '';
+    expect(proxy).toContain(`ipv4_address: ${trusted}`);
+    expect(parseEnv({ TRUST_PROXY: trusted }).trustProxy).toEqual([trusted]);
+    expect(text).toMatch(/backend:\n\s+internal: true/);
   });
 });

@@ -38,6 +38,8 @@ export interface BuildOptions {
   migrate?: (db: Kysely<Database>) => Promise<void>;
   /** How long the app trusts its copy of the system settings. */
   settingsCacheTtlMs?: number;
+  /** Told of every route the app registers. */
+  onRoute?: AppOptions['onRoute'];
   /** An already migrated database to share with another app (two instances, one database). */
   database?: { db: Kysely<Database>; close(): Promise<void> };
 }
@@ -103,6 +105,7 @@ export async function build(options: BuildOptions = {}): Promise<TestApp> {
         ? { extraProtectedRoutes: options.extraProtectedRoutes }
         : {}),
       ...(options.registry ? { registry: options.registry } : {}),
+      ...(options.onRoute ? { onRoute: options.onRoute } : {}),
       ...(options.settingsCacheTtlMs !== undefined
         ? { settingsCacheTtlMs: options.settingsCacheTtlMs }
         : {}),
@@ -159,14 +162,17 @@ export interface RequestOptions {
 /** fetch with a one-cookie jar for the session cookie, like a browser tab on our origin. */
 export class TestClient {
   sessionCookie: string | undefined;
+  /** Every other cookie the server set (the known-device cookie), by name. */
+  readonly otherCookies = new Map<string, string>();
 
   constructor(readonly baseUrl: string) {}
 
   async request(method: string, urlPath: string, options: RequestOptions = {}): Promise<Response> {
     const headers: Record<string, string> = {};
     if (!options.withoutAppHeader) headers['x-requested-with'] = 'rescuelog';
-    if (this.sessionCookie !== undefined)
-      headers.cookie = `${SESSION_COOKIE}=${this.sessionCookie}`;
+    const jar = [...this.otherCookies].map(([name, value]) => `${name}=${value}`);
+    if (this.sessionCookie !== undefined) jar.push(`${SESSION_COOKIE}=${this.sessionCookie}`);
+    if (jar.length > 0) headers.cookie = jar.join('; ');
     let body: string | undefined = options.body;
     if (options.json !== undefined) {
       headers['content-type'] = 'application/json';
@@ -182,11 +188,13 @@ export class TestClient {
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const eq = pair?.indexOf('=') ?? -1;
-      if (pair && eq > 0 && pair.slice(0, eq) === SESSION_COOKIE) {
-        const value = pair.slice(eq + 1);
-        const cleared = value === '' || /expires=Thu, 01 Jan 1970/i.test(line);
-        this.sessionCookie = cleared ? undefined : value;
-      }
+      if (!pair || eq <= 0) continue;
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
+      const cleared = value === '' || /expires=Thu, 01 Jan 1970/i.test(line);
+      if (name === SESSION_COOKIE) this.sessionCookie = cleared ? undefined : value;
+      else if (cleared) this.otherCookies.delete(name);
+      else this.otherCookies.set(name, value);
     }
     return response;
   }

@@ -113,6 +113,14 @@ describe('own profile', () => {
     expect(((await short.json()) as ErrorBody).fieldErrors?.newPassword).toEqual([
       'Password must be at least 6 characters',
     ]);
+    const common = await phone.post('/api/user/password', {
+      currentPassword: person.password,
+      newPassword: 'iloveyou',
+    });
+    expect(common.status).toBe(400);
+    expect(((await common.json()) as ErrorBody).fieldErrors?.newPassword).toEqual([
+      'This password is too common; choose one that is harder to guess',
+    ]);
     const wrong = await phone.post('/api/user/password', {
       currentPassword: 'guess',
       newPassword: 'a new secret',

@@ -21,6 +21,12 @@ describe('stats and cases', () => {
   beforeAll(async () => {
     t = await build();
     author = await t.createUser({ status: 'approved' });
+    // The list shows other people's cases only with an explicit grant (decision 024).
+    await t.db
+      .updateTable('users')
+      .set({ permissions: JSON.stringify({ casesLogged: { view: true } }) })
+      .where('id', '=', author.row.id)
+      .execute();
   });
   afterAll(() => t.close());
 

@@ -18,6 +18,7 @@ import {
   cleanupUploads,
   LAPSED_TOKEN_GRACE_MS,
   UNREFERENCED_OBJECT_GRACE_MS,
+  UPLOAD_URL_TTL_MS,
 } from '../src/services/uploads-service';
 import { build, loginAs, type TestApp, type TestClient, type TestUser } from './helpers';
 
@@ -414,13 +415,15 @@ describe('uploads', () => {
     const name = (url: string) => url.split('/').pop() ?? '';
 
     // Within the grace periods nothing of this user's goes.
-    await cleanupUploads(t.db, storage, new Date(Date.now() + 60_000));
+    await cleanupUploads(t.db, storage, { now: new Date(Date.now() + 60_000) });
     expect(await filesOnDisk()).toEqual(expect.arrayContaining([name(kept), name(orphan)]));
 
     const later = new Date(
-      Date.now() + Math.max(UNREFERENCED_OBJECT_GRACE_MS, LAPSED_TOKEN_GRACE_MS) + 60_000,
+      Date.now() +
+        Math.max(UNREFERENCED_OBJECT_GRACE_MS, UPLOAD_URL_TTL_MS + LAPSED_TOKEN_GRACE_MS) +
+        60_000,
     );
-    const result = await cleanupUploads(t.db, storage, later);
+    const result = await cleanupUploads(t.db, storage, { now: later });
     expect(result.objects).toBeGreaterThanOrEqual(1);
     expect(result.tokens).toBeGreaterThanOrEqual(1);
     const files = await filesOnDisk();

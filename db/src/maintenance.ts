@@ -21,3 +21,15 @@ export async function vacuumAnalyze(db: Kysely<Database>): Promise<MaintenanceRe
   await sql`vacuum (analyze)`.execute(db);
   return { durationMs: performance.now() - started };
 }
+
+/**
+ * Writes what the write-ahead log holds into the tables and recycles the log down to
+ * max_wal_size (connect.ts EMBEDDED_SETTINGS). PostgreSQL's checkpointer does this by itself;
+ * PGlite has none, so without it the log of an embedded database only grows. Cheap when little
+ * was written since the last one; the server runs it every few minutes.
+ */
+export async function checkpoint(db: Kysely<Database>): Promise<MaintenanceResult> {
+  const started = performance.now();
+  await sql`checkpoint`.execute(db);
+  return { durationMs: performance.now() - started };
+}

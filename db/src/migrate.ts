@@ -18,7 +18,9 @@ import * as caseSearchShortPatterns from './migrations/2026-11-21T0840-case-sear
 import * as addendumAuthor from './migrations/2026-11-21T0850-addendum-author';
 import * as recordPlatform from './migrations/2026-11-24T1000-record-platform';
 import * as systemRoles from './migrations/2026-11-24T1100-system-roles';
-import * as authEpoch from './migrations/2026-11-25T0300-auth-epoch';
+import * as signInThrottle from './migrations/2026-11-25T0300-sign-in-throttle';
+import * as uploadQuotas from './migrations/2026-11-25T0400-upload-quotas';
+import * as authEpoch from './migrations/2026-11-25T0500-auth-epoch';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -35,7 +37,9 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0850-addendum-author': addendumAuthor,
   '2026-11-24T1000-record-platform': recordPlatform,
   '2026-11-24T1100-system-roles': systemRoles,
-  '2026-11-25T0300-auth-epoch': authEpoch,
+  '2026-11-25T0300-sign-in-throttle': signInThrottle,
+  '2026-11-25T0400-upload-quotas': uploadQuotas,
+  '2026-11-25T0500-auth-epoch': authEpoch,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -99,6 +99,8 @@ export interface RateLimitsTable {
   count: Generated<number>;
   windowStartedAt: Generated<Timestamptz>;
   expiresAt: Timestamptz;
+  /** Sign-in throttling (decision 022): the key waits until then; null: no wait. */
+  blockedUntil: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export type AuditOutcome = 'success' | 'denied' | 'failure';
@@ -133,6 +135,12 @@ export interface UploadsTable {
   createdAt: Generated<Timestamptz>;
   expiresAt: Timestamptz;
   storedAt: Timestamptz | null;
+  /** The client address whose PUT spent the URL (request.ip, proxy-aware per TRUST_PROXY). */
+  clientIp: string | null;
+  /** When the PUT spent the URL. */
+  claimedAt: Timestamptz | null;
+  /** Bytes a PUT in progress may still write, counted against the quotas; 0 once it ended. */
+  reservedBytes: Generated<Int8>;
 }
 
 export interface SystemSettingsTable {

@@ -11,7 +11,9 @@
 //
 // What it never caches: nothing under /api/ (API responses are Cache-Control: no-store and
 // carry patient data), no uploaded documents (they are served under /api/objects/), and no
-// runtime responses at all — only the build's own static files are in the precache.
+// runtime responses at all — only the build's own static files are in the precache. When a
+// session ends, the page still deletes every other cache of the origin and any /api/ entry
+// (web/src/lib/sync/browser-caches.ts, decision 023), in case an older build left one.
 import { clientsClaim } from 'workbox-core';
 import {
   cleanupOutdatedCaches,

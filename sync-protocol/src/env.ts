@@ -62,6 +62,93 @@ const rateLimitRule = optionalString.transform((v, ctx) => {
   return { max: Number(match[1]), windowSeconds: Number(match[2]) };
 });
 
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** True for a literal IPv6 address (the URL parser is the one strict parser every runtime has). */
+function isIpv6(value: string): boolean {
+  if (!value.includes(':') || /[[\]/%]/.test(value)) return false;
+  try {
+    return new URL(`http://[${value}]/`).hostname.length > 2;
+  } catch {
+    return false;
+  }
+}
+
+/** Names proxy-addr (Fastify's trustProxy) understands for whole address ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;
+
+/**
+ * One entry of TRUST_PROXY: an address ('10.0.0.5', 'fd00::1'), a CIDR ('172.18.0.0/16') or
+ * one of proxy-addr's named ranges. Returns a message when it is none of these.
+ */
+export function checkProxyEntry(entry: string): string | undefined {
+  if ((PROXY_RANGE_NAMES as readonly string[]).includes(entry)) return undefined;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  if (rest.length > 0) return `'${entry}' has more than one '/'`;
+  const v4 = IPV4.test(address);
+  if (!v4 && !isIpv6(address))
+    return `'${entry}' is not an IP address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(', ')}`;
+  if (prefix !== undefined) {
+    const max = v4 ? 32 : 128;
+    if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > max)
+      return `'${entry}' has a prefix length outside 0-${String(max)}`;
+  }
+  return undefined;
+}
+
+/**
+ * TRUST_PROXY: the proxies whose X-Forwarded-For/-Proto are believed, comma-separated.
+ * Unset, empty or 'false' trusts nobody. 'true' (every hop) is refused: anyone could then
+ * choose the address the rate limits and the audit log see.
+ */
+const trustProxyList = optionalString.transform((v, ctx) => {
+  if (v === undefined || v.toLowerCase() === 'false') return [];
+  if (['true', '1', 'yes', 'on', '*'].includes(v.toLowerCase())) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `'${v}' would trust every client's X-Forwarded-For; give the proxy's address or CIDR range instead, e.g. 172.18.0.0/16`,
+    });
+    return z.NEVER;
+  }
+  const entries = v
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  for (const entry of entries) {
+    const problem = checkProxyEntry(entry);
+    if (problem !== undefined) {
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }
+  }
+  return entries;
+});
+
+/** A positive size in MiB ('100', '0.5'), as bytes. */
+const mebibytes = (fallback: number) =>
+  optionalString.transform((v, ctx) => {
+    if (v === undefined) return Math.round(fallback * 1_048_576);
+    if (!/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0) {
+      ctx.addIssue({ code: 'custom', message: `expected a positive number of MiB, got '${v}'` });
+      return z.NEVER;
+    }
+    return Math.round(Number(v) * 1_048_576);
+  });
+
+/** A positive whole number of some unit, with a default. */
+const positiveWhole = (fallback: number) =>
+  optionalString.transform((v, ctx) => {
+    if (v === undefined) return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a whole number of at least 1, got '${v}'`,
+      });
+      return z.NEVER;
+    }
+    return Number(v);
+  });
+
 export const rawEnvSchema = z.object({
   PORT: optionalString.pipe(
     z
@@ -102,7 +189,13 @@ export const rawEnvSchema = z.object({
     return origins;
   }),
   FIRST_USER_ADMIN: booleanFlag,
-  TRUST_PROXY: booleanFlag,
+  TRUST_PROXY: trustProxyList,
+  UPLOAD_QUOTA_ACCOUNT_MIB: mebibytes(100),
+  UPLOAD_QUOTA_ADDRESS_MIB: mebibytes(500),
+  UPLOAD_QUOTA_ADDRESS_HOURS: positiveWhole(24),
+  UPLOAD_QUOTA_PENDING_TOTAL_MIB: mebibytes(2048),
+  UPLOAD_ORPHAN_HOURS: positiveWhole(24),
+  UPLOAD_CLEANUP_MINUTES: positiveWhole(60),
   RATE_LIMIT_LOGIN_IP: rateLimitRule,
   RATE_LIMIT_LOGIN_EMAIL: rateLimitRule,
   RATE_LIMIT_REGISTER_IP: rateLimitRule,
@@ -126,7 +219,9 @@ export interface Env {
   publicOriginDefaulted: boolean;
   allowedOrigins: string[];
   firstUserAdmin: boolean;
-  trustProxy: boolean;
+  /** Addresses, CIDR ranges or proxy-addr range names of trusted proxies; empty trusts none. */
+  trustProxy: string[];
+  uploads: UploadLimits;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Overrides of the API's default rate limits; unset keeps the default. */
   rateLimits: {
@@ -134,6 +229,21 @@ export interface Env {
     loginPerEmail?: RateLimitRule;
     registerPerIp?: RateLimitRule;
   };
+}
+
+/** Upload quotas and upkeep (docs/decisions/025). */
+export interface UploadLimits {
+  /** Bytes one account may hold (stored files, plus uploads in progress). */
+  accountQuotaBytes: number;
+  /** Bytes stored from one client address within `addressWindowHours`. */
+  addressQuotaBytes: number;
+  addressWindowHours: number;
+  /** Bytes all pending (not yet approved) accounts may hold together. */
+  pendingTotalBytes: number;
+  /** A stored file no account refers to is deleted this long after it was stored. */
+  orphanGraceHours: number;
+  /** How often the upload cleanup runs (also once at start). */
+  cleanupIntervalMinutes: number;
 }
 
 export interface RateLimitRule {
@@ -161,6 +271,14 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(variable, issue?.message ?? 'invalid value');
   }
   const raw = result.data;
+  if ((raw.PUBLIC_ORIGIN ?? '').startsWith('https:') && raw.TRUST_PROXY.length === 0) {
+    // The server speaks plain HTTP: an https origin means a TLS proxy, and without trusting
+    // it no request looks https, so the Secure session cookie would never be set.
+    throw new EnvError(
+      'TRUST_PROXY',
+      "PUBLIC_ORIGIN is https, so a TLS proxy sits in front: set TRUST_PROXY to that proxy's address or CIDR range (e.g. 172.18.0.0/16)",
+    );
+  }
   return {
     port: raw.PORT,
     host: raw.HOST,
@@ -172,8 +290,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     publicOriginDefaulted: raw.PUBLIC_ORIGIN === undefined,
     allowedOrigins: raw.ALLOWED_ORIGINS,
     firstUserAdmin: raw.FIRST_USER_ADMIN ?? raw.DATABASE_URL === undefined,
-    // The server speaks plain HTTP; an https public origin means a TLS proxy sits in front.
-    trustProxy: raw.TRUST_PROXY ?? (raw.PUBLIC_ORIGIN ?? '').startsWith('https:'),
+    trustProxy: raw.TRUST_PROXY,
+    uploads: {
+      accountQuotaBytes: raw.UPLOAD_QUOTA_ACCOUNT_MIB,
+      addressQuotaBytes: raw.UPLOAD_QUOTA_ADDRESS_MIB,
+      addressWindowHours: raw.UPLOAD_QUOTA_ADDRESS_HOURS,
+      pendingTotalBytes: raw.UPLOAD_QUOTA_PENDING_TOTAL_MIB,
+      orphanGraceHours: raw.UPLOAD_ORPHAN_HOURS,
+      cleanupIntervalMinutes: raw.UPLOAD_CLEANUP_MINUTES,
+    },
     logLevel: raw.LOG_LEVEL,
     rateLimits: {
       ...(raw.RATE_LIMIT_LOGIN_IP ? { loginPerIp: raw.RATE_LIMIT_LOGIN_IP } : {}),

@@ -34,6 +34,11 @@ export const ErrorCode = {
   CONFLICT: 'CONFLICT',
   UPLOAD_URL_INVALID: 'UPLOAD_URL_INVALID',
   UPLOAD_TYPE_NOT_ALLOWED: 'UPLOAD_TYPE_NOT_ALLOWED',
+  /**
+   * An upload would pass a quota: the account's (413), the client address's per window or
+   * the total for accounts awaiting approval (429 with retryAfterSeconds). Nothing was stored.
+   */
+  UPLOAD_QUOTA: 'UPLOAD_QUOTA',
   /** The client speaks a protocol or schema version the server no longer accepts. */
   UPDATE_REQUIRED: 'UPDATE_REQUIRED',
   /** Sync: the deviceId already belongs to another user's outbox (use one deviceId per user). */

@@ -129,6 +129,23 @@ export function hasPermission(
 }
 
 /**
+ * The §6 rule where a grant must be explicit (decision 024, least privilege): an entry for the
+ * module decides as in hasPermission, and with no entry only an administrator is allowed; a
+ * member's "no entry: read or view" default does not apply. Used for seeing other people's
+ * patient records (a family's `othersNeedGrant`), where §6's default would show every patient
+ * to every member.
+ */
+export function hasGrantedPermission(
+  subject: PermissionSubject,
+  module: PermissionModule,
+  action: PermissionAction,
+): boolean {
+  const entry: unknown = subject.permissions?.[module];
+  if (entry === undefined || entry === null) return subject.role === 'administrator';
+  return hasPermission(subject, module, action);
+}
+
+/**
  * A user's own permissions refine those of the role they reference: a module set on the user
  * replaces the role's entry for that module.
  */

@@ -41,8 +41,10 @@ export const settingFields = {
   firstUserAdmin: z.boolean({ error: 'Choose on or off' }).nullable().default(null),
   sessionInactivityMinutes: whole('Inactivity timeout', 5, 1440, ' minutes').default(720),
   sessionAbsoluteHours: whole('Session lifetime', 1, 720, ' hours').default(168),
+  /** Failed sign-ins an (email, address) pair makes before it must wait (decision 022). */
   loginAttemptsPerEmail: whole('Sign-in attempts per account', 3, 100).default(10),
   loginAttemptsPerIp: whole('Sign-in attempts per address', 10, 1000).default(50),
+  /** The per-address window, and the longest wait a failing pair can reach (decision 022). */
   loginWindowMinutes: whole('Sign-in window', 1, 1440, ' minutes').default(15),
   registrationsPerIpPerHour: whole('Registrations per address', 1, 1000).default(10),
   cprMetronomeRate: whole('Metronome rate', 100, 120, ' per minute').default(110),
@@ -138,9 +140,9 @@ export const SETTING_LABELS: Record<SettingKey, string> = {
   firstUserAdmin: 'First account becomes administrator',
   sessionInactivityMinutes: 'Sign out after inactivity (minutes)',
   sessionAbsoluteHours: 'Longest session (hours)',
-  loginAttemptsPerEmail: 'Sign-in attempts per account',
+  loginAttemptsPerEmail: 'Failed sign-ins per account and address before a wait',
   loginAttemptsPerIp: 'Sign-in attempts per network address',
-  loginWindowMinutes: 'Sign-in attempt window (minutes)',
+  loginWindowMinutes: 'Sign-in window and longest wait (minutes)',
   registrationsPerIpPerHour: 'Registrations per network address per hour',
   cprMetronomeRate: 'Metronome rate (per minute)',
   cprAdrenalineIntervalMinutes: 'Adrenaline interval (minutes)',

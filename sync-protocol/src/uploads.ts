@@ -23,6 +23,11 @@ export const UPLOAD_MESSAGES = {
   tooManyIdDocuments: 'Only 1 ID document can be uploaded',
   tooManyCertifications: 'At most 5 certifications can be uploaded',
   urlInvalid: 'This upload link is invalid or has expired',
+  quotaAccount:
+    'Your account has reached its upload limit. Files you did not keep are removed within a day; try again then or ask an administrator.',
+  quotaAddress: 'Too much has been uploaded from your network recently. Please try again later.',
+  quotaPending:
+    'New registrations cannot take more documents right now. Register without them and add them later, or try again later.',
 } as const;
 
 /** A stored object's URL: always a path served by this API, never an outside address. */

@@ -32,6 +32,7 @@ export const MESSAGES = {
   password: 'Password must be at least 6 characters',
   passwordRequired: 'Password is required',
   passwordTooLong: 'Password must be at most 128 characters',
+  passwordCommon: 'This password is too common; choose one that is harder to guess',
   fullName: 'Full name is required',
   qualifications: 'Qualifications are required',
   qualificationsOther: 'Please describe your qualifications',
@@ -93,18 +94,37 @@ function requireOtherDescription(
   }
 }
 
-/** POST /api/register and the Register tab. Documents are uploaded after it succeeds. */
-export const registerSchema = z
-  .strictObject({
-    email,
-    password: z
-      .string({ error: MESSAGES.password })
-      .min(PASSWORD_MIN, MESSAGES.password)
-      .max(PASSWORD_MAX, MESSAGES.passwordTooLong),
-    ...profileFields,
-    qualifications,
-  })
-  .superRefine(requireOtherDescription);
+/** Tells whether a password is one of the common ones (password-policy.ts, server only). */
+export type CommonPasswordCheck = (password: string) => boolean;
+
+/**
+ * A password someone chooses: the spec's floor (6 characters) everywhere, and with
+ * `isCommon` (the API; the list is too big for the web's bundle) no common password.
+ */
+export function newPasswordSchema(isCommon?: CommonPasswordCheck) {
+  const floor = z
+    .string({ error: MESSAGES.password })
+    .min(PASSWORD_MIN, MESSAGES.password)
+    .max(PASSWORD_MAX, MESSAGES.passwordTooLong);
+  return isCommon
+    ? floor.refine((p) => p.length < PASSWORD_MIN || !isCommon(p), MESSAGES.passwordCommon)
+    : floor;
+}
+
+/** POST /api/register (with the common-password check) and the Register tab (without). */
+export function buildRegisterSchema(isCommon?: CommonPasswordCheck) {
+  return z
+    .strictObject({
+      email,
+      password: newPasswordSchema(isCommon),
+      ...profileFields,
+      qualifications,
+    })
+    .superRefine(requireOtherDescription);
+}
+
+/** The Register tab. Documents are uploaded after registration succeeds. */
+export const registerSchema = buildRegisterSchema();
 export type RegisterInput = z.input<typeof registerSchema>;
 export type RegisterData = z.output<typeof registerSchema>;
 
@@ -171,12 +191,25 @@ export const publicUserSchema = z.object({
 export type User = z.output<typeof publicUserSchema>;
 
 export const currentUserResponseSchema = z.object({ user: publicUserSchema });
-export const registerResponseSchema = z.object({ message: z.string(), user: publicUserSchema });
+/**
+ * POST /api/register answers only a message (spec §7), the same whether the email was new or
+ * already held an account, and signs nobody in: the form signs in next with the same email
+ * and password (decision 027).
+ */
+export const registerResponseSchema = z.object({ message: z.string() });
 export const userListResponseSchema = z.object({ users: z.array(publicUserSchema) });
 
-export const REGISTRATION_MESSAGE = 'Your account has been created and is pending approval';
+export const REGISTRATION_MESSAGE =
+  'Registration received. If this email address is new to us, your account has been created and is pending approval';
 export const REGISTRATION_MESSAGE_FIRST_ADMIN = 'Your administrator account has been created';
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
+
+/** The in-app notice the holder of an email gets when someone registers with it again. */
+export const REGISTRATION_ATTEMPT_NOTICE = {
+  title: 'Someone tried to register with your email address',
+  message:
+    'A new registration was made with the email address of your account. No new account was created and nothing in your account changed. If it was you, sign in with your existing password instead. If it was not, tell an administrator.',
+} as const;
 
 // ---------------------------------------------------------------------------------------
 // Profile (issue 11, /profile): the signed-in user's own account
@@ -210,22 +243,24 @@ export const profileUpdateSchema = z
   });
 export type ProfileUpdateInput = z.input<typeof profileUpdateSchema>;
 
-/** POST /api/user/password. The web form adds a confirmation field of its own. */
-export const passwordChangeSchema = z
-  .strictObject({
-    currentPassword: z
-      .string({ error: PROFILE_MESSAGES.currentPassword })
-      .min(1, PROFILE_MESSAGES.currentPassword)
-      .max(PASSWORD_MAX, MESSAGES.passwordTooLong),
-    newPassword: z
-      .string({ error: MESSAGES.password })
-      .min(PASSWORD_MIN, MESSAGES.password)
-      .max(PASSWORD_MAX, MESSAGES.passwordTooLong),
-  })
-  .refine((v) => v.currentPassword !== v.newPassword, {
-    path: ['newPassword'],
-    message: PROFILE_MESSAGES.passwordSame,
-  });
+/** POST /api/user/password (with the common-password check) and the web form (without). */
+export function buildPasswordChangeSchema(isCommon?: CommonPasswordCheck) {
+  return z
+    .strictObject({
+      currentPassword: z
+        .string({ error: PROFILE_MESSAGES.currentPassword })
+        .min(1, PROFILE_MESSAGES.currentPassword)
+        .max(PASSWORD_MAX, MESSAGES.passwordTooLong),
+      newPassword: newPasswordSchema(isCommon),
+    })
+    .refine((v) => v.currentPassword !== v.newPassword, {
+      path: ['newPassword'],
+      message: PROFILE_MESSAGES.passwordSame,
+    });
+}
+
+/** The web's password form. The web form adds a confirmation field of its own. */
+export const passwordChangeSchema = buildPasswordChangeSchema();
 export type PasswordChangeInput = z.input<typeof passwordChangeSchema>;
 
 export const passwordChangeResponseSchema = z.object({

@@ -5,6 +5,7 @@ import {
   PERMISSION_MODULES,
   effectivePermissions,
   explainPermissions,
+  hasGrantedPermission,
   hasPermission,
   isUnknownPermissionIssue,
   permissionsSchema,
@@ -14,6 +15,8 @@ import {
   type Permissions,
 } from '../src/permissions';
 import { SYSTEM_ROLES } from '../src/roles';
+import { canSeeAll } from '../src/platform/access';
+import { CASE_ACCESS } from '../src/records/case';
 
 const ACTIONS: PermissionAction[] = ['read', 'create', 'edit', 'delete', 'view'];
 
@@ -376,5 +379,44 @@ describe('unknown permissions', () => {
       isUnknownPermissionIssue({ code: 'unrecognized_keys', path: ['permissions', 'cprLogs'] }),
     ).toBe(true);
     expect(isUnknownPermissionIssue({ code: 'unrecognized_keys', path: [] })).toBe(false);
+  });
+});
+
+describe('hasGrantedPermission (decision 024: other people’s patient records)', () => {
+  it('needs an entry for a member; an administrator with no entry is still allowed', () => {
+    expect(hasGrantedPermission({ role: 'member', permissions: {} }, 'casesLogged', 'view')).toBe(
+      false,
+    );
+    expect(hasGrantedPermission({ role: 'member', permissions: null }, 'casesLogged', 'view')).toBe(
+      false,
+    );
+    expect(
+      hasGrantedPermission({ role: 'administrator', permissions: {} }, 'casesLogged', 'view'),
+    ).toBe(true);
+  });
+
+  it('decides an entry exactly as the §6 rule does', () => {
+    const granted = { casesLogged: { view: true } };
+    const withheld = { casesLogged: { view: false } };
+    for (const role of ['member', 'administrator'] as const) {
+      expect(hasGrantedPermission({ role, permissions: granted }, 'casesLogged', 'view')).toBe(
+        true,
+      );
+      expect(hasGrantedPermission({ role, permissions: withheld }, 'casesLogged', 'view')).toBe(
+        false,
+      );
+      expect(
+        hasGrantedPermission({ role, permissions: { casesLogged: true } }, 'casesLogged', 'view'),
+      ).toBe(true);
+    }
+  });
+
+  it('narrows seeing others only for a family that asks for it (cases do)', () => {
+    const member = { id: 1, role: 'member' as const, permissions: {} };
+    expect(canSeeAll(member, CASE_ACCESS)).toBe(false);
+    expect(canSeeAll(member, { ...CASE_ACCESS, othersNeedGrant: false })).toBe(true);
+    expect(
+      canSeeAll({ ...member, permissions: { casesLogged: { view: true } } }, CASE_ACCESS),
+    ).toBe(true);
   });
 });

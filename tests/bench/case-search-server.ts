@@ -433,8 +433,18 @@ export async function runCaseSearchServerBench(): Promise<Record<string, unknown
       }),
     });
     if (res.status !== 201) throw new Error(`register: ${String(res.status)} ${await res.text()}`);
-    const adminId = ((await res.json()) as { user: { id: number } }).user.id;
-    let cookie = sessionCookie(res);
+    // Registration signs nobody in (decision 027): sign in for the session and the id.
+    const signedIn = await fetch(`${server.origin}/api/login`, {
+      method: 'POST',
+      headers: writeHeaders(server.origin),
+      body: JSON.stringify({
+        email: 'case-search-bench@example.org',
+        password: 'bench-password-1',
+      }),
+    });
+    if (!signedIn.ok) throw new Error(`login: ${String(signedIn.status)} ${await signedIn.text()}`);
+    const adminId = ((await signedIn.json()) as { user: { id: number } }).user.id;
+    let cookie = sessionCookie(signedIn);
     const seedStart = performance.now();
     if (benchUrl) {
       const sql = pgSql(benchUrl);

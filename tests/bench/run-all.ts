@@ -5,6 +5,7 @@ import { runCaseSearchDeviceBench } from './case-search-device';
 import { runCaseSearchServerBench } from './case-search-server';
 import { runLocalSaveBench } from './local-save';
 import { runSyncBench } from './sync-engine';
+import { runSyncThroughputBench } from './sync-throughput';
 import { runWebBench } from './web-first-render';
 import { runWebStaticBench } from './web-first-render-static';
 
@@ -13,6 +14,7 @@ await runApiBench();
 runWebStaticBench(['web/dist']);
 await runWebBench();
 await runSyncBench();
+await runSyncThroughputBench();
 await runLocalSaveBench();
 await runCaseSearchServerBench();
 await runCaseSearchDeviceBench();

@@ -12,6 +12,8 @@ export const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)
 
 export interface BenchServer {
   state: ServerState;
+  /** The PostgreSQL database the server runs on, when it was given a server URL. */
+  databaseUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -32,6 +34,7 @@ export async function startBenchServer(
     });
     return {
       state,
+      ...(database ? { databaseUrl: database.url } : {}),
       async stop() {
         await stopServer(state);
         rmSync(runDir, { recursive: true, force: true });

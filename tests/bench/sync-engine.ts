@@ -81,7 +81,14 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
       });
       if (res.status !== 201)
         throw new Error(`register: ${String(res.status)} ${await res.text()}`);
-      return ((await res.json()) as { user: { id: number } }).user.id;
+      // Registration signs nobody in (decision 027): sign in for the session and the id.
+      const login = await fetch('/api/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'rescuelog' },
+        body: JSON.stringify({ email: 'sync-bench@example.org', password: 'bench-password-1' }),
+      });
+      if (!login.ok) throw new Error(`login: ${String(login.status)} ${await login.text()}`);
+      return ((await login.json()) as { user: { id: number } }).user.id;
     });
     await page.evaluate((id) => window.chaos.open(id), userId);
 

@@ -246,7 +246,14 @@ export async function runWebBench(): Promise<Record<string, unknown>> {
     });
     if (registered.status !== 201)
       throw new Error(`register: ${String(registered.status)} ${await registered.text()}`);
-    const cookie = sessionCookie(registered);
+    // Registration signs nobody in (decision 027): sign in for the session.
+    const signedIn = await fetch(`${origin}/api/login`, {
+      method: 'POST',
+      headers: writeHeaders(origin),
+      body: JSON.stringify({ email: 'bench-admin@example.org', password: 'bench-password-1' }),
+    });
+    if (!signedIn.ok) throw new Error(`login: ${String(signedIn.status)} ${await signedIn.text()}`);
+    const cookie = sessionCookie(signedIn);
 
     const shell = await (await fetch(`${origin}/auth`)).text();
     const entryScripts = [...shell.matchAll(/<script type="module"[^>]*src="([^"]+)"/g)].map(

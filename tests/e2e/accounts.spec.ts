@@ -3,6 +3,7 @@
 import {
   ADMIN,
   ID_DOCUMENT_FIXTURE,
+  apiRegister,
   fillRegisterForm,
   newPerson,
   signInAsAdmin,
@@ -67,6 +68,40 @@ test('a new user registers with an ID document, waits for approval, and is let i
   await expect(page.getByText(person.fullName)).toBeVisible();
   await expect(page.getByText('Member', { exact: true })).toBeVisible();
   await expect(page.getByText('MEDIC 12')).toBeVisible();
+});
+
+test.describe('a taken email', () => {
+  // The form signs in after registering; for a taken email with another password that
+  // sign-in is refused (401), as it should be.
+  test.use({ allowedConsoleErrors: [{ text: /status of 401/, url: /\/api\/login$/ }] });
+
+  test('registering with an email that already has an account creates nothing, tells nothing, and points to Sign In', async ({
+    page,
+  }) => {
+    // The owner registered earlier (signed in on another request context of this page).
+    const owner = newPerson('Existing Owner');
+    await apiRegister(page.request, owner);
+    await page.context().clearCookies();
+
+    await page.goto('/auth');
+    await fillRegisterForm(page, { ...newPerson('Someone Else'), email: owner.email });
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByText('Registration successful', { exact: true })).toBeVisible();
+    const received = page.getByRole('status').filter({ hasText: 'Registration received' });
+    await expect(received).toBeVisible();
+    await expect(
+      received.getByText('If the address already has an account, we have let its owner know.', {
+        exact: false,
+      }),
+    ).toBeVisible();
+    await received.getByRole('button', { name: 'Go to Sign In' }).click();
+
+    // The owner's own password still signs them in.
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('heading', { name: 'Account Pending Approval' })).toBeVisible();
+  });
 });
 
 test('Back to Login on the pending screen signs the user out', async ({ page }) => {

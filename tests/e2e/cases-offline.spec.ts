@@ -14,6 +14,7 @@ import { signInAsAdmin } from './support/accounts';
 import {
   apiGetCase,
   caseIdFromUrl,
+  caseHeader,
   caseSyncMark,
   choose,
   field,
@@ -64,7 +65,7 @@ async function stepLink(page: Page, label: string): Promise<void> {
 
 async function expectStep(page: Page, heading: string, caseId: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-  await expect(page.locator('.case-header__case')).toContainText(caseId);
+  await expect(caseHeader(page)).toContainText(`Case ${caseId}`);
   // Everything entered offline is marked as waiting for the server.
   await expect(caseSyncMark(page)).toHaveText(/Not yet synced/);
 }
@@ -333,7 +334,7 @@ test('a case captured fully offline through every step reaches the server field 
     expect(deviceVitals).toHaveLength(9);
 
     // Cases Logged lists it from the device, marked as not yet synced.
-    await page.locator('.case-header').getByRole('link', { name: 'Dashboard' }).click();
+    await caseHeader(page).getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('link', { name: /Cases Logged/ }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Cases Logged' })).toBeVisible();
     await expect(

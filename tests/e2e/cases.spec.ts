@@ -15,6 +15,7 @@ import {
   apiPush,
   apiSearchCases,
   apiSetPermissions,
+  caseHeader,
   caseSyncMark,
   localTime,
   signInAsCaseResponder,
@@ -133,7 +134,7 @@ async function openAsResponder(
 async function openCompletedCase(page: Page): Promise<void> {
   await page.goto(`/case-completed/${caseId}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Case Completed' })).toBeVisible();
-  await expect(page.locator('.case-header__case')).toContainText(caseId);
+  await expect(caseHeader(page)).toContainText(`Case ${caseId}`);
   await expect(page.getByText('Completed and locked')).toBeVisible();
   // The device's own copy (the header's sync mark), not the server's: a missing case waits
   // for the first pull only so long (FIRST_SYNC_WAIT_MS), then opens the server's copy and
@@ -414,7 +415,7 @@ test('a member whose casesLogged view is off cannot list other responders’ cas
   const admin = await openAs('administrator');
   await signInAsAdmin(admin);
   await signInAsCaseResponder(page.context(), admin);
-  // With no casesLogged entry the responder sees everyone's cases (spec §6 rule).
+  // With the casesLogged view grant the responder sees everyone's cases (decision 024).
   expect(
     (await apiSearchCases(page.request, { patientName: run })).map((c) => c.caseId).sort(),
   ).toEqual([adminCaseId, caseId].sort());

@@ -63,7 +63,12 @@ export default defineConfig({
     // Roles, profile and system settings (issue 11).
     { name: 'roles', testMatch: /\/roles\.spec\.ts$/, dependencies: ['app'] },
     // Patient cases online (issue 5): addenda, handover, FHIR export, search, access.
-    { name: 'cases', testMatch: /\/(cases|conflicts)\.spec\.ts$/, dependencies: ['app'] },
+    // Data in the browser (issue 12): a session the server ends clears or locks the device.
+    {
+      name: 'cases',
+      testMatch: /\/(cases|conflicts|session-end-device)\.spec\.ts$/,
+      dependencies: ['app'],
+    },
     // Stops the server: cases-offline.spec.ts (capture with no server), offline.spec.ts.
     { name: 'offline', testMatch: /(offline|pwa-update)\.spec\.ts$/, dependencies: ['app'] },
   ],

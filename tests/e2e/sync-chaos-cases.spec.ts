@@ -11,6 +11,7 @@ import {
   apiGetCase,
   apiSearchCases,
   caseIdFromUrl,
+  caseHeader,
   caseSyncMark,
   readDeviceCase,
   signInAsCaseResponder,
@@ -126,7 +127,7 @@ test('cases saved on the real screens under network faults reach the server exac
       })
       .toBeGreaterThan(before);
     await expect(syncBar(page)).toContainText(PENDING);
-    await page.locator('.case-header').getByRole('link', { name: 'Dashboard' }).click();
+    await caseHeader(page).getByRole('link', { name: 'Dashboard' }).click();
   }
 
   // Close the page with everything still queued (and at least one batch committed by the

@@ -9,6 +9,7 @@ import { createDatabase } from '@rescuelog/db/connect';
 import { migrateToLatest } from '@rescuelog/db/migrate';
 import { EnvError, parseEnv } from '@rescuelog/sync-protocol/env';
 import { registerSchema } from '@rescuelog/sync-protocol/users';
+import { serverNewPasswordSchema } from '@rescuelog/sync-protocol/password-policy';
 import { resolveDataDir } from '../config';
 import { createPasswordHasher } from '../plugins/app/passwords';
 import {
@@ -27,7 +28,8 @@ const argsSchema = z.object({
   email: registerSchema.shape.email,
   fullName: registerSchema.shape.fullName,
 });
-const passwordSchema = registerSchema.shape.password;
+// The same rules as registration, common passwords refused.
+const passwordSchema = serverNewPasswordSchema;
 
 function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Invalid input';

@@ -1,7 +1,7 @@
 // The in-process session and user cache (docs/decisions/026-session-cache.md). Authentication
 // reads a session row and a user row on every request; this keeps both in memory and drops
 // them when the database says they changed:
-// - triggers (migration 2026-11-25T0300-auth-epoch) send NOTIFY "<epoch>:<kind>:<ids>" on
+// - triggers (migration 2026-11-25T0500-auth-epoch) send NOTIFY "<epoch>:<kind>:<ids>" on
 //   every committed change to users, roles or sessions (not on a session touch);
 // - every instance LISTENs (its own connection on PostgreSQL, in-process on PGlite) and drops
 //   what the notification names; a gap in the epochs drops everything;

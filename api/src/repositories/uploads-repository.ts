@@ -56,6 +56,20 @@ export async function claimUploadToken(db: Db, tokenHash: string, ownerUserId: n
     .executeTakeFirst();
 }
 
+/** Records who spent the URL and the bytes its PUT may write meanwhile (the quota reservation). */
+export async function recordClaim(
+  db: Db,
+  id: string,
+  values: { clientIp: string; claimedAt: Date; reservedBytes: number },
+): Promise<void> {
+  await db.updateTable('uploads').set(values).where('id', '=', id).execute();
+}
+
+/** The PUT ended without storing: its reservation no longer counts. */
+export async function releaseReservation(db: Db, id: string): Promise<void> {
+  await db.updateTable('uploads').set({ reservedBytes: 0 }).where('id', '=', id).execute();
+}
+
 export async function recordStoredObject(
   db: Db,
   id: string,
@@ -63,7 +77,7 @@ export async function recordStoredObject(
 ) {
   await db
     .updateTable('uploads')
-    .set({ ...values, status: 'stored' })
+    .set({ ...values, status: 'stored', reservedBytes: 0 })
     .where('id', '=', id)
     .execute();
 }
@@ -88,34 +102,34 @@ export async function deleteLapsedTokens(db: Db, before: Date): Promise<number> 
 }
 
 /**
- * Stored objects older than `storedBefore` that no account refers to (not its ID document,
- * not among its certifications): uploads never recorded, or replaced by newer ones.
+ * Deletes, in one statement, up to `limit` stored objects older than `storedBefore` that no
+ * account refers to (not its ID document, not among its certifications: uploads never
+ * recorded, or replaced by newer ones), and returns their storage keys so the caller can
+ * remove the files. Rows another transaction holds are skipped, so instances sweeping at the
+ * same time take disjoint rows; the reference check and the delete are one decision.
  */
-export async function findUnreferencedObjects(db: Db, storedBefore: Date, limit: number) {
-  return db
-    .selectFrom('uploads as u')
-    .select(['u.id', 'u.storageKey'])
-    .where('u.status', '=', 'stored')
-    .where('u.storedAt', '<', storedBefore)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('users')
-            .select('users.id')
-            .where(
-              sql<boolean>`users.id_document_url = '/api/objects/' || u.storage_key
-                or strpos(coalesce(users.certifications_url, ''), '/api/objects/' || u.storage_key) > 0`,
-            ),
-        ),
-      ),
+export async function deleteUnreferencedObjects(
+  db: Db,
+  storedBefore: Date,
+  limit: number,
+): Promise<string[]> {
+  const result = await sql<{ storageKey: string | null }>`
+    delete from uploads
+    where id in (
+      select u.id from uploads u
+      where u.status = 'stored' and u.stored_at < ${storedBefore}
+        and not exists (
+          select 1 from users
+          where users.id_document_url = '/api/objects/' || u.storage_key
+             or strpos(coalesce(users.certifications_url, ''), '/api/objects/' || u.storage_key) > 0
+        )
+      order by u.stored_at
+      limit ${limit}
+      for update skip locked
     )
-    .orderBy('u.storedAt')
-    .limit(limit)
-    .execute();
-}
-
-export async function deleteUpload(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('uploads').where('id', '=', id).execute();
+    returning storage_key as "storageKey"
+  `.execute(db);
+  return result.rows.flatMap((row) => (row.storageKey === null ? [] : [row.storageKey]));
 }
 
 /** Stored objects by name, optionally only those of `ownerUserId`. */

@@ -14,19 +14,20 @@ import {
 } from '@rescuelog/sync-protocol/case/search';
 import type { CaseSearchQuery, CaseSummary } from '@rescuelog/sync-protocol/cases';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { hasPermission } from '@rescuelog/sync-protocol/permissions';
+import { canSeeAll } from '@rescuelog/sync-protocol/platform/access';
+import { CASE_ACCESS } from '@rescuelog/sync-protocol/records/case';
 import type { User } from '@rescuelog/sync-protocol/users';
 import { ApiError } from '../lib/api-error';
 import { serviceTimeZone } from '@rescuelog/sync-protocol/time';
 
 /**
- * Who sees which cases: a user allowed `casesLogged.view` by the §6 check rule (applied to
- * their effective permissions: role entries overridden by their own) sees every case; anyone
- * else sees only the cases they logged. Under that rule a user with no casesLogged entry may
- * view, so this narrows the list only for users whose casesLogged entry withholds view.
+ * Who sees which cases: the case family's rule (platform/access.ts canSeeAll with CASE_ACCESS,
+ * the rule pull, GET /api/cases/:caseId and the FHIR export use): an explicit casesLogged view
+ * grant (a role's or the user's own entry) or an administrator sees every case; anyone else
+ * only the cases they logged (decision 024).
  */
 export function canSeeAllCases(user: Pick<User, 'role' | 'permissions'>): boolean {
-  return hasPermission(user, 'casesLogged', 'view');
+  return canSeeAll(user, CASE_ACCESS);
 }
 
 /** A row's position in the list: created_at to the microsecond (UTC) and case_id. */

@@ -38,6 +38,33 @@ export const unreadCount = (db: Kysely<Database>, userId: number, now = new Date
 export const markAllRead = (db: Kysely<Database>, userId: number, now = new Date()) =>
   repo.markAllRead(db, userId, now);
 
+/**
+ * A system notice to one user's in-app list, delivered now (account security notices).
+ * Takes a transaction so it is written with the change it reports.
+ */
+export async function notifyUser(
+  db: Kysely<Database>,
+  userId: number,
+  notice: { title: string; message: string },
+  now = new Date(),
+): Promise<void> {
+  const row = await repo.insertNotification(db, {
+    title: notice.title,
+    message: notice.message,
+    type: 'system',
+    priority: 'high',
+    targetUserIds: [userId],
+    targetRoles: null,
+    status: 'sent',
+    sentAt: now,
+    scheduledFor: null,
+    url: null,
+    sound: null,
+    createdBy: null,
+  });
+  await repo.insertDeliveries(db, row.id, [userId], 'delivered', now);
+}
+
 function toAdminNotification(
   row: NotificationRow,
   counts: { recipientCount: number; readCount: number },

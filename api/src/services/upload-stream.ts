@@ -47,6 +47,8 @@ function isAllowed(mime: string): mime is AllowedUploadType {
 export async function checkUpload(
   source: AsyncIterable<Uint8Array>,
   maxBytes: number = MAX_UPLOAD_BYTES,
+  /** The refusal past `maxBytes` (a quota may set a limit below the file size limit). */
+  tooLarge: () => ApiError = () => payloadTooLarge(maxBytes),
 ): Promise<CheckedUpload> {
   const iterator = source[Symbol.asyncIterator]();
   const head: Uint8Array[] = [];
@@ -62,7 +64,7 @@ export async function checkUpload(
     head.push(chunk);
     headBytes += chunk.byteLength;
     if (headBytes > maxBytes) {
-      throw payloadTooLarge(maxBytes);
+      throw tooLarge();
     }
   }
   const detected = await fileTypeFromBuffer(Buffer.concat(head));
@@ -84,7 +86,7 @@ export async function checkUpload(
       const chunk = toBytes(next.value);
       total += chunk.byteLength;
       if (total > maxBytes) {
-        throw payloadTooLarge(maxBytes);
+        throw tooLarge();
       }
       yield chunk;
     }

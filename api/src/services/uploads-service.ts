@@ -5,20 +5,28 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { UPLOAD_MESSAGES } from '@rescuelog/sync-protocol/uploads';
+import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from '@rescuelog/sync-protocol/uploads';
 import { ApiError } from '../lib/api-error';
 import {
   claimUploadToken,
   deleteLapsedTokens,
-  deleteUpload,
+  deleteUnreferencedObjects,
   findStoredObject,
-  findUnreferencedObjects,
   insertUploadToken,
   openUploadTokens,
+  recordClaim,
   recordStoredObject,
+  releaseReservation,
 } from '../repositories/uploads-repository';
 import type { ObjectStorage, StoredObject } from './object-storage';
-import { checkUpload } from './upload-stream';
+import { checkUpload, payloadTooLarge } from './upload-stream';
+import {
+  lockQuota,
+  readUsage,
+  roomFor,
+  type Uploader,
+  type UploadQuotaLimits,
+} from './upload-quota';
 
 export const UPLOAD_URL_TTL_MS = 15 * 60 * 1000;
 /**
@@ -77,42 +85,78 @@ export async function createUploadUrl(
 }
 
 /**
- * Consumes the token (even when the upload then fails: a URL is good for one PUT), checks
- * the bytes, writes them and records the object. Throws 404 for an unknown, used, expired
- * or someone else's token, 415 for a disallowed type and 413 past the size limit; in the
- * last two cases nothing stays on disk.
+ * Spends the token on any attempt by its owner (a URL is good for one PUT, refused or not),
+ * reserves the bytes the PUT may write against the quotas, checks the bytes, writes them and
+ * records the object. Throws 404 for an unknown, used, expired or someone else's token, 413
+ * past the size limit or the account's quota, 429 past the address or pending-accounts
+ * quota, 415 for a disallowed type; after a refusal nothing stays on disk.
  */
 export async function storeUpload(
   db: Kysely<Database>,
   storage: ObjectStorage,
   input: {
     token: string;
-    userId: number;
+    uploader: Uploader;
     body: AsyncIterable<Uint8Array>;
+    /** The request's Content-Length, when it declared one. */
+    declaredBytes?: number | undefined;
     /** The largest file System Settings allow (at most the spec's 10 MiB). */
     maxBytes?: number;
+    quota: UploadQuotaLimits;
   },
 ): Promise<{ url: string; name: string; contentType: string; size: number }> {
   if (!TOKEN_PATTERN.test(input.token)) throw uploadUrlInvalid();
+  const maxBytes = input.maxBytes ?? MAX_UPLOAD_BYTES;
+  const declared = input.declaredBytes;
   const now = new Date();
-  const claimed = await claimUploadToken(db, hashToken(input.token), input.userId, now);
-  if (claimed === undefined) throw uploadUrlInvalid();
+  // One transaction: the claim, the quota reading and the reservation are one decision, and
+  // the advisory lock makes parallel PUTs (on any instance) take their turn.
+  const claim = await db.transaction().execute(async (trx) => {
+    await lockQuota(trx);
+    const claimed = await claimUploadToken(trx, hashToken(input.token), input.uploader.userId, now);
+    if (claimed === undefined) return undefined;
+    let refusal: ApiError | undefined;
+    let reserve = 0;
+    // What a body longer than the reservation gets: the file limit's 413, or the quota's
+    // refusal when a quota left less room than the file limit.
+    let overflow: ApiError = payloadTooLarge(maxBytes);
+    if (declared !== undefined && declared > maxBytes) {
+      refusal = payloadTooLarge(maxBytes);
+    } else {
+      const usage = await readUsage(trx, input.uploader, input.quota, now);
+      const room = roomFor(usage, input.uploader, input.quota, declared ?? 1, now);
+      refusal = room.refusal;
+      if (!refusal) reserve = declared ?? Math.min(maxBytes, room.room);
+      const full = roomFor(usage, input.uploader, input.quota, maxBytes, now).refusal;
+      if (reserve < maxBytes && full) overflow = full;
+    }
+    await recordClaim(trx, claimed.id, {
+      clientIp: input.uploader.ip,
+      claimedAt: now,
+      reservedBytes: reserve,
+    });
+    return { id: claimed.id, refusal, reserve, overflow };
+  });
+  if (claim === undefined) throw uploadUrlInvalid();
+  if (claim.refusal) throw claim.refusal;
 
-  const checked = await checkUpload(input.body, input.maxBytes);
-  const name = `${randomBytes(24).toString('base64url')}.${checked.extension}`;
-  const size = await storage.put(name, checked.body);
+  let name: string | undefined;
   try {
-    await recordStoredObject(db, claimed.id, {
+    const checked = await checkUpload(input.body, claim.reserve, () => claim.overflow);
+    name = `${randomBytes(24).toString('base64url')}.${checked.extension}`;
+    const size = await storage.put(name, checked.body);
+    await recordStoredObject(db, claim.id, {
       storageKey: name,
       contentType: checked.contentType,
       sizeBytes: size,
       storedAt: new Date(),
     });
+    return { url: `${OBJECT_URL_PREFIX}${name}`, name, contentType: checked.contentType, size };
   } catch (error) {
-    await storage.remove(name);
+    if (name !== undefined) await storage.remove(name);
+    await releaseReservation(db, claim.id);
     throw error;
   }
-  return { url: `${OBJECT_URL_PREFIX}${name}`, name, contentType: checked.contentType, size };
 }
 
 export interface ObjectReader {
@@ -149,31 +193,36 @@ export async function openObject(
   };
 }
 
-/** How long an upload nobody's account refers to is kept (the user may still retry recording it). */
-export const UNREFERENCED_OBJECT_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
+/** How long an upload nobody's account refers to is kept by default (UPLOAD_ORPHAN_HOURS). */
+export const UNREFERENCED_OBJECT_GRACE_MS = 24 * 60 * 60 * 1000;
 /** Spent or lapsed upload URLs are kept a day for the record, then deleted. */
 export const LAPSED_TOKEN_GRACE_MS = 24 * 60 * 60 * 1000;
+const CLEANUP_BATCH = 500;
 
 /**
- * Deletes lapsed upload URLs and the files (and rows) of stored objects no account has
- * referred to for UNREFERENCED_OBJECT_GRACE_MS. The row goes only after its file, so a failed
- * delete is retried on the next run.
+ * Deletes lapsed upload URLs, and the rows and then the files of stored objects no account
+ * has referred to for `orphanGraceMs`. Safe to run on several instances at once: each row is
+ * deleted by exactly one of them (deleteUnreferencedObjects), which then removes its file.
+ * A file whose removal fails is left without a row and logged by the caller's error handler.
  */
 export async function cleanupUploads(
   db: Kysely<Database>,
   storage: ObjectStorage,
-  now = new Date(),
+  options: { now?: Date; orphanGraceMs?: number } = {},
 ): Promise<{ tokens: number; objects: number }> {
+  const now = options.now ?? new Date();
+  const grace = options.orphanGraceMs ?? UNREFERENCED_OBJECT_GRACE_MS;
   const tokens = await deleteLapsedTokens(db, new Date(now.getTime() - LAPSED_TOKEN_GRACE_MS));
   let objects = 0;
-  for (const object of await findUnreferencedObjects(
-    db,
-    new Date(now.getTime() - UNREFERENCED_OBJECT_GRACE_MS),
-    500,
-  )) {
-    if (object.storageKey !== null) await storage.remove(object.storageKey);
-    await deleteUpload(db, object.id);
-    objects += 1;
+  for (;;) {
+    const keys = await deleteUnreferencedObjects(
+      db,
+      new Date(now.getTime() - grace),
+      CLEANUP_BATCH,
+    );
+    for (const key of keys) await storage.remove(key);
+    objects += keys.length;
+    if (keys.length < CLEANUP_BATCH) break;
   }
   return { tokens, objects };
 }

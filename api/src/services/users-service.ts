@@ -3,15 +3,18 @@
 import type { Kysely } from 'kysely';
 import type { Database, PermissionsJson, User as UserRow } from '@rescuelog/db/schema';
 import { UNIQUE_KEYS, isUniqueViolation } from '@rescuelog/db/errors';
-import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import {
   effectivePermissions,
   permissionsSchema,
   type Permissions,
 } from '@rescuelog/sync-protocol/permissions';
-import type { RegisterData, User } from '@rescuelog/sync-protocol/users';
+import {
+  REGISTRATION_ATTEMPT_NOTICE,
+  type RegisterData,
+  type User,
+} from '@rescuelog/sync-protocol/users';
 import { ADMINISTRATOR_ROLE } from '@rescuelog/sync-protocol/roles';
-import { ApiError } from '../lib/api-error';
+import { notifyUser } from './notifications-service';
 import { findRoleByName } from '../repositories/roles-repository';
 import type { PasswordHasher } from '../plugins/app/passwords';
 import {
@@ -58,18 +61,22 @@ export function toPublicUser(row: UserRow, rolePermissions?: PermissionsJson | n
   };
 }
 
-export const EMAIL_TAKEN_MESSAGE = 'Unable to create an account with this email address';
-
-export interface RegistrationResult {
-  user: UserRow;
-  /** True when the first-administrator rule made this account an approved administrator. */
-  firstAdministrator: boolean;
-}
+export type RegistrationResult =
+  | {
+      kind: 'created';
+      user: UserRow;
+      /** True when the first-administrator rule made this account an approved administrator. */
+      firstAdministrator: boolean;
+    }
+  /** The email already holds an account: nothing was created, its owner has been told. */
+  | { kind: 'taken'; existing: UserRow };
 
 /**
  * Creates a pending member, or, when `firstUserAdmin` is on and no account exists yet, an
  * approved administrator. The count and the insert happen under one table lock, so two
- * simultaneous first registrations cannot both become administrator.
+ * simultaneous first registrations cannot both become administrator. An email that already
+ * holds an account creates nothing; its owner gets an in-app notice in the same transaction
+ * (decision 027: the caller answers both cases alike).
  */
 export async function registerUser(
   db: Kysely<Database>,
@@ -77,12 +84,15 @@ export async function registerUser(
   passwordHash: string,
   options: { firstUserAdmin: boolean },
 ): Promise<RegistrationResult> {
+  const taken = async (trx: Kysely<Database>, existing: UserRow): Promise<RegistrationResult> => {
+    await notifyUser(trx, existing.id, REGISTRATION_ATTEMPT_NOTICE);
+    return { kind: 'taken', existing };
+  };
   try {
     return await db.transaction().execute(async (trx) => {
       await lockUsersForRegistration(trx);
-      if (await findUserByEmail(trx, input.email)) {
-        throw new ApiError(409, ErrorCode.EMAIL_TAKEN, EMAIL_TAKEN_MESSAGE);
-      }
+      const existing = await findUserByEmail(trx, input.email);
+      if (existing) return taken(trx, existing);
       const firstAdministrator = options.firstUserAdmin && (await countUsers(trx)) === 0;
       const { password: _password, ...profile } = input;
       const user = await insertUser(trx, {
@@ -96,12 +106,14 @@ export async function registerUser(
           : null,
         status: firstAdministrator ? 'approved' : 'pending',
       });
-      return { user, firstAdministrator };
+      return { kind: 'created', user, firstAdministrator };
     });
   } catch (error) {
     // Another instance inserted the same email between our check and insert.
-    if (isUniqueViolation(error, UNIQUE_KEYS.userEmail))
-      throw new ApiError(409, ErrorCode.EMAIL_TAKEN, EMAIL_TAKEN_MESSAGE);
+    if (isUniqueViolation(error, UNIQUE_KEYS.userEmail)) {
+      const existing = await findUserByEmail(db, input.email);
+      if (existing) return db.transaction().execute((trx) => taken(trx, existing));
+    }
     throw error;
   }
 }
@@ -117,7 +129,15 @@ export async function checkCredentials(
   email: string,
   password: string,
 ): Promise<CredentialCheck> {
-  const user = await findUserByEmail(db, email);
+  return verifyCredentials(passwords, await findUserByEmail(db, email), password);
+}
+
+/** checkCredentials for an account already looked up (undefined: no such email). */
+export async function verifyCredentials(
+  passwords: PasswordHasher,
+  user: UserRow | undefined,
+  password: string,
+): Promise<CredentialCheck> {
   if (!user) {
     await passwords.verifyDummy(password);
     return { ok: false, reason: 'unknown-email', user: undefined };

@@ -58,7 +58,8 @@ export async function setAside(
       mutationId: entry.mutationId,
       seq: entry.seq,
       code,
-      message: entry === head ? reason : null,
+      // The code's own message says it (the server's last words are in the marker).
+      message: null,
       conflicts: [],
       mutation: entry.mutation,
       rejectedAt: at,

@@ -5,8 +5,15 @@
 // - change one's own record: the module's `create` or `edit`; delete one's own: `delete`;
 // - change or delete another person's record: the log module's `edit` / `delete`, or
 //   `changeAnyWith`;
-// - see others' records: the log module's view action, or `seeAllWith`.
-import { hasPermission, type PermissionAction, type PermissionModule } from '../permissions';
+// - see others' records: the log module's view action, or `seeAllWith`; for a family with
+//   `othersNeedGrant` (patient records) the view must be granted by an entry, not §6's
+//   member default (decision 024). Pull, the case routes, search and export all ask here.
+import {
+  hasGrantedPermission,
+  hasPermission,
+  type PermissionAction,
+  type PermissionModule,
+} from '../permissions';
 import type { PermissionSubject } from '../permissions';
 import type { AccessVerb, Row } from './mutator';
 import type { FamilyAccess } from './record';
@@ -32,8 +39,9 @@ function decide(
 }
 
 /** Sees every record of the family, not only their own. */
-export function canSeeAll(actor: Actor, access: FamilyAccess): boolean {
-  if (hasPermission(actor, access.logModule, access.viewAction)) return true;
+export function canSeeAll(actor: PermissionSubject, access: FamilyAccess): boolean {
+  const check = access.othersNeedGrant === true ? hasGrantedPermission : hasPermission;
+  if (check(actor, access.logModule, access.viewAction)) return true;
   return access.seeAllWith !== undefined && hasPermission(actor, ...access.seeAllWith);
 }
 

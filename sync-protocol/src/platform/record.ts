@@ -17,6 +17,12 @@ export interface FamilyAccess {
   /** Covers other people's records: view (or `viewAction`), edit, delete. */
   logModule: PermissionModule;
   viewAction: PermissionAction;
+  /**
+   * Seeing other people's records needs an explicit grant of the log module's view action (a
+   * role's or the user's own entry): a member with no entry sees only their own
+   * (permissions.ts hasGrantedPermission; decision 024). Patient records set it.
+   */
+  othersNeedGrant?: boolean;
   /** Whoever holds this also sees every record of the family (and may add children to any). */
   seeAllWith?: readonly [PermissionModule, PermissionAction];
   /** Whoever holds this also changes any record of the family. */

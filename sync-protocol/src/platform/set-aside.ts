@@ -50,4 +50,4 @@ export const pushFailureSchema = z.object({
 export type PushFailure = z.output<typeof pushFailureSchema>;
 
 export const SERVER_FAILED_MESSAGE =
-  'The server could not store this change. It will try again; nothing is lost.';
+  'The server could not store a change; it will be tried again. Nothing is lost.';

@@ -194,11 +194,13 @@ export type CaseRecord = z.output<typeof caseRecordSchema>;
 // The definition and its mutations
 // ---------------------------------------------------------------------------------------
 
-/** Who may create, change and see cases (spec §6: newCase, casesLogged). */
+/** Who may create, change and see cases (spec §6: newCase, casesLogged). Other people's
+ * patients only with an explicit casesLogged view grant (decision 024, POPIA). */
 export const CASE_ACCESS = {
   module: 'newCase',
   logModule: 'casesLogged',
   viewAction: 'view',
+  othersNeedGrant: true,
 } as const satisfies FamilyAccess;
 
 const caseKind = {

@@ -36,12 +36,14 @@ export function writeHeaders(origin = serverOrigin()): Record<string, string> {
 // ---------------------------------------------------------------------------------------
 
 /**
- * The run's case responder: may start and capture cases (newCase) and, with no casesLogged
- * entry, sees everyone's cases (§6: no entry = view allowed). One account for every case
- * spec (registration is rate limited per IP: 10 an hour).
+ * The run's case responder: may start and capture cases (newCase) and, by an explicit
+ * casesLogged view grant, sees everyone's cases (without one a member sees only their own:
+ * decision 024). One account for every case spec (registration is rate limited per IP: 10
+ * an hour).
  */
 export const RESPONDER_PERMISSIONS: Permissions = {
   newCase: { read: true, create: true, edit: true },
+  casesLogged: { view: true },
 };
 
 export interface CaseMember extends Person {
@@ -195,11 +197,11 @@ export async function setTime(page: Page, name: string, local: string): Promise<
   await expect(input).toHaveValue(local);
 }
 
-/** Taps the "Now" button beside a time field. */
+/** Taps the "Now" button beside a time field (the button controls the field's input). */
 export async function tapNow(page: Page, name: string): Promise<void> {
   await page
-    .locator('.case-field', { has: field(page, name) })
     .getByRole('button', { name: /now$/i })
+    .and(page.locator(`[aria-controls="field-${name}"]`))
     .click();
   await expect(field(page, name)).not.toHaveValue('');
 }
@@ -227,9 +229,15 @@ export function localTime(minutesAgo: number, base = Date.now()): { local: strin
   };
 }
 
+/** The case screen's header: a group named by its "Case <number> · <patient>" line, with
+ * the Dashboard link, the step's title and the record's sync mark. */
+export function caseHeader(page: Page) {
+  return page.getByRole('group', { name: /^Case / });
+}
+
 /** The case header's per-record sync mark. */
 export function caseSyncMark(page: Page) {
-  return page.locator('.case-header [role="status"]');
+  return caseHeader(page).getByRole('status');
 }
 
 /** The app's sync status bar. */

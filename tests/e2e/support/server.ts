@@ -146,7 +146,8 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
     PUBLIC_ORIGIN: origin,
     WEB_DIST: webDist,
   };
-  // The e2e server is always the embedded database with a fresh folder.
+  // The e2e server is the embedded database with a fresh folder; a benchmark may name a
+  // PostgreSQL database instead (options.databaseUrl).
   delete env.DATABASE_URL;
   if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
   const nodeArgs = SERVER_ENTRY.endsWith('.ts')

@@ -45,6 +45,20 @@ function rememberUser(user: User | null): void {
   }
 }
 
+/** How the sign-in prompt names a user whose changes are held. */
+export function displayName(user: Pick<User, 'fullName' | 'email'>): string {
+  return user.fullName.trim() || user.email;
+}
+
+async function endDeviceSessionOf(user: User): Promise<void> {
+  try {
+    const sync = await import('./sync/sync-session');
+    await sync.endLocalSession({ id: user.id, name: displayName(user) });
+  } catch {
+    // Never keep someone from the sign-in screen; the data stays in its per-user database.
+  }
+}
+
 /** How long the first request for the user may take before the device's copy is used
  * (a hanging captive portal or a dying signal must not leave a spinner). */
 export const USER_FETCH_TIMEOUT_MS = 8000;
@@ -61,7 +75,13 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
     return user;
   } catch (error) {
     if (error instanceof HttpError && error.status === 401) {
+      // The server confirms the session is over. Whoever this device last signed in as gets
+      // their patient data cleared, or held behind their own sign-in (decision 023), before
+      // the sign-in screen shows.
+      const known = await readKnownUser();
       rememberUser(null);
+      clearCached();
+      if (known) await endDeviceSessionOf(known);
       return null;
     }
     // No answer, a server error or a page that is not ours (captive portal): without signal

@@ -4,7 +4,7 @@
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import { createDatabase } from '@rescuelog/db/connect';
-import { vacuumAnalyze } from '@rescuelog/db/maintenance';
+import { checkpoint, vacuumAnalyze } from '@rescuelog/db/maintenance';
 import { migrateToLatest } from '@rescuelog/db/migrate';
 import type { Database } from '@rescuelog/db/schema';
 
@@ -22,12 +22,18 @@ export interface EmbeddedMaintenanceSchedule {
   firstMs: number;
   /** Delay between upkeeps after that. */
   everyMs: number;
+  /** Delay between checkpoints, which keep the write-ahead log bounded. */
+  checkpointEveryMs: number;
 }
 
-/** The embedded database's upkeep: a minute after the start, then every 6 hours. */
+/**
+ * The embedded database's upkeep: vacuum and analyze a minute after the start, then every 6
+ * hours; a checkpoint every 5 minutes.
+ */
 export const EMBEDDED_MAINTENANCE: EmbeddedMaintenanceSchedule = {
   firstMs: 60_000,
   everyMs: 6 * 60 * 60_000,
+  checkpointEveryMs: 5 * 60_000,
 };
 
 export class MigrationError extends Error {
@@ -59,11 +65,13 @@ export const databasePlugin = fp<{
       });
       db = handle.db;
       let timer: NodeJS.Timeout | undefined;
+      let checkpointTimer: NodeJS.Timeout | undefined;
       let running: Promise<void> = Promise.resolve();
       let closing = false;
       fastify.addHook('onClose', async () => {
         closing = true;
         clearTimeout(timer);
+        clearTimeout(checkpointTimer);
         await running;
         await handle.close();
       });
@@ -87,12 +95,29 @@ export const databasePlugin = fp<{
         const schedule = (delay: number) => {
           if (closing) return;
           timer = setTimeout(() => {
-            running = upkeep().then(() => schedule(plan.everyMs));
+            running = running.then(upkeep).then(() => schedule(plan.everyMs));
           }, delay);
           timer.unref();
         };
+        // PGlite has no checkpointer either: without checkpoints its log only grows.
+        const writeCheckpoint = async () => {
+          try {
+            const { durationMs } = await checkpoint(handle.db);
+            fastify.log.debug({ durationMs: Math.round(durationMs) }, 'embedded checkpoint done');
+          } catch (error) {
+            fastify.log.warn({ err: error }, 'embedded checkpoint failed; it is tried again later');
+          }
+        };
+        const scheduleCheckpoint = () => {
+          if (closing) return;
+          checkpointTimer = setTimeout(() => {
+            running = running.then(writeCheckpoint).then(scheduleCheckpoint);
+          }, plan.checkpointEveryMs);
+          checkpointTimer.unref();
+        };
         fastify.addHook('onReady', async () => {
           schedule(plan.firstMs);
+          scheduleCheckpoint();
         });
       }
     }

@@ -31,6 +31,45 @@ export async function helmetHeaders(
   }
 }
 
+/**
+ * The browser features a page of ours may use: the camera (ID and certificate photos), the
+ * microphone (the camera's capture may ask for it) and geolocation (a case's location), for
+ * our own origin only. Everything else that reaches hardware, payments, other windows or the
+ * user's activity is switched off, for embedded frames too.
+ */
+export const PERMISSIONS_POLICY = [
+  'camera=(self)',
+  'microphone=(self)',
+  'geolocation=(self)',
+  ...[
+    'accelerometer',
+    'ambient-light-sensor',
+    'autoplay',
+    'bluetooth',
+    'browsing-topics',
+    'display-capture',
+    'encrypted-media',
+    'gyroscope',
+    'hid',
+    'identity-credentials-get',
+    'idle-detection',
+    'interest-cohort',
+    'local-fonts',
+    'magnetometer',
+    'midi',
+    'otp-credentials',
+    'payment',
+    'picture-in-picture',
+    'publickey-credentials-get',
+    'screen-wake-lock',
+    'serial',
+    'storage-access',
+    'usb',
+    'window-management',
+    'xr-spatial-tracking',
+  ].map((feature) => `${feature}=()`),
+].join(', ');
+
 export const helmetPlugin = fp(
   async (fastify) => {
     const https = fastify.config.publicOrigin.startsWith('https:');
@@ -62,6 +101,8 @@ export const helmetPlugin = fp(
     if (Object.keys(headers).length === 0) throw new Error('helmet produced no headers');
     fastify.addHook('onRequest', (_request, reply, done) => {
       void reply.headers(headers);
+      // Helmet does not send Permissions-Policy; every answer (pages, API, files) carries it.
+      void reply.header('permissions-policy', PERMISSIONS_POLICY);
       done();
     });
   },

@@ -11,13 +11,18 @@ export type { RateLimitRule };
 
 export interface RateLimitSettings {
   loginPerIp: RateLimitRule;
+  /**
+   * Not a window (decision 022): `max` failed sign-ins an (email, address) pair may make
+   * before it waits, `windowSeconds` the longest wait (sign-in-throttle.ts). Never consumed.
+   */
   loginPerEmail: RateLimitRule;
   registerPerIp: RateLimitRule;
 }
 
 /** What System Settings start with (sync-protocol/settings.ts has the same numbers). */
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
-  // A crew shares one NAT address at a station: per IP is generous, per account is strict.
+  // A crew shares one NAT address at a station: per IP is generous; failures per account
+  // and address slow that pair down (1 s, 2 s, 4 s ... up to 15 minutes), never the account.
   loginPerIp: { max: 50, windowSeconds: 15 * 60 },
   loginPerEmail: { max: 10, windowSeconds: 15 * 60 },
   registerPerIp: { max: 10, windowSeconds: 60 * 60 },

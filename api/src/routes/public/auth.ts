@@ -1,6 +1,6 @@
 // POST /api/register, POST /api/login, POST /api/logout (spec §4, §5, §7, §8).
-// Both sign-ins regenerate the session id (the old session row is destroyed) so a session id
-// planted before login is worthless afterwards.
+// Sign-in regenerates the session id (the old session row is destroyed) so a session id
+// planted before login is worthless afterwards. Registration signs nobody in (decision 027).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import {
@@ -8,12 +8,13 @@ import {
   REGISTRATION_MESSAGE,
   REGISTRATION_MESSAGE_FIRST_ADMIN,
   loginSchema,
-  registerSchema,
 } from '@rescuelog/sync-protocol/users';
+import { serverRegisterSchema } from '@rescuelog/sync-protocol/password-policy';
 import { ApiError, parseInput } from '../../lib/api-error';
 import { SUSPENDED_MESSAGE } from '../../plugins/app/authentication';
-import { checkCredentials, registerUser, toPublicUser } from '../../services/users-service';
-import { findUserWithRolePermissions } from '../../repositories/users-repository';
+import type { SignInCounter } from '../../plugins/external/sign-in-throttle';
+import { registerUser, toPublicUser, verifyCredentials } from '../../services/users-service';
+import { findUserByEmail, findUserWithRolePermissions } from '../../repositories/users-repository';
 
 export const LOGOUT_MESSAGE = 'You have been logged out successfully';
 
@@ -28,7 +29,7 @@ async function signIn(request: FastifyRequest, userId: number): Promise<void> {
     // @fastify/session silently drops a Secure cookie on a plain-http request.
     warnedInsecure = true;
     request.log.warn(
-      'PUBLIC_ORIGIN is https but this sign-in arrived over http: the session cookie cannot be set. Behind a TLS proxy, send X-Forwarded-Proto (TRUST_PROXY is on).',
+      'PUBLIC_ORIGIN is https but this sign-in arrived over http: the session cookie cannot be set. Behind a TLS proxy, send X-Forwarded-Proto from an address TRUST_PROXY names.',
     );
   }
   await request.session.regenerate();
@@ -39,30 +40,30 @@ async function signIn(request: FastifyRequest, userId: number): Promise<void> {
 }
 
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
+  // The same answer whether the email is new or already holds an account (decision 027):
+  // the same status and body, no session either way, and the same work (the password is
+  // hashed, one transaction writes a user or the owner's notice, one audit entry).
   fastify.post('/register', async (request, reply) => {
     await fastify.rateLimiter.consume('registerPerIp', request.ip);
-    const input = parseInput(registerSchema, request.body);
+    const input = parseInput(serverRegisterSchema, request.body);
     const passwordHash = await fastify.passwords.hash(input.password);
-    let result;
-    try {
-      result = await registerUser(fastify.db, input, passwordHash, {
-        // System Settings decide once an administrator has set it; FIRST_USER_ADMIN until then.
-        firstUserAdmin:
-          (await fastify.settings.get()).firstUserAdmin ?? fastify.config.firstUserAdmin,
+    const result = await registerUser(fastify.db, input, passwordHash, {
+      // System Settings decide once an administrator has set it; FIRST_USER_ADMIN until then.
+      firstUserAdmin:
+        (await fastify.settings.get()).firstUserAdmin ?? fastify.config.firstUserAdmin,
+    });
+    if (result.kind === 'taken') {
+      await fastify.audit.record(request, {
+        action: 'auth.register',
+        outcome: 'failure',
+        actorUserId: null,
+        entityType: 'user',
+        entityId: result.existing.id,
+        details: { email: input.email, reason: 'email_taken', ownerNotified: true },
       });
-    } catch (error) {
-      if (error instanceof ApiError && error.code === ErrorCode.EMAIL_TAKEN) {
-        await fastify.audit.record(request, {
-          action: 'auth.register',
-          outcome: 'failure',
-          actorUserId: null,
-          details: { email: input.email, reason: 'email_taken' },
-        });
-      }
-      throw error;
+      return reply.code(201).send({ message: REGISTRATION_MESSAGE });
     }
     const { user, firstAdministrator } = result;
-    await signIn(request, user.id);
     await fastify.audit.record(request, {
       action: 'auth.register',
       outcome: 'success',
@@ -71,22 +72,28 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       entityId: user.id,
       details: { role: user.role, status: user.status, firstAdministrator },
     });
+    // Only possible on a system with no account at all, so it tells nothing about an email.
     return reply.code(201).send({
       message: firstAdministrator ? REGISTRATION_MESSAGE_FIRST_ADMIN : REGISTRATION_MESSAGE,
-      user: toPublicUser(user),
     });
   });
 
-  fastify.post('/login', async (request) => {
+  // Throttled, never locked (decision 022): a known device has its own counter; any other
+  // sign-in counts against its (email, address) pair, the account's unknown devices and the
+  // address's fixed window.
+  fastify.post('/login', async (request, reply) => {
     const input = parseInput(loginSchema, request.body);
-    await fastify.rateLimiter.consume('loginPerIp', request.ip);
-    await fastify.rateLimiter.consume('loginPerEmail', input.email);
-    const check = await checkCredentials(
-      fastify.db,
-      fastify.passwords,
-      input.email,
-      input.password,
-    );
+    const found = await findUserByEmail(fastify.db, input.email);
+    const deviceId = found ? fastify.knownDevices.deviceIdFor(request, found.id) : undefined;
+    let counters: SignInCounter[];
+    if (found && deviceId !== undefined) {
+      counters = await fastify.signInThrottle.knownDevice(found.id, deviceId);
+    } else {
+      await fastify.rateLimiter.consume('loginPerIp', request.ip);
+      counters = await fastify.signInThrottle.unknownDevice(input.email, request.ip);
+    }
+    await fastify.signInThrottle.attempt(counters);
+    const check = await verifyCredentials(fastify.passwords, found, input.password);
     if (!check.ok) {
       await fastify.audit.record(request, {
         action: 'auth.login_failed',
@@ -96,6 +103,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       });
       throw new ApiError(401, ErrorCode.INVALID_CREDENTIALS, INVALID_CREDENTIALS_MESSAGE);
     }
+    await fastify.signInThrottle.succeeded(counters);
     // Told only after the right password, so it reveals nothing to a guesser.
     if (check.user.status === 'suspended') {
       await fastify.audit.record(request, {
@@ -107,13 +115,15 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       throw new ApiError(403, ErrorCode.ACCOUNT_SUSPENDED, SUSPENDED_MESSAGE);
     }
     await signIn(request, check.user.id);
+    fastify.knownDevices.remember(request, reply, check.user.id);
     await fastify.audit.record(request, {
       action: 'auth.login',
       outcome: 'success',
       actorUserId: check.user.id,
+      details: { knownDevice: deviceId !== undefined },
     });
-    const found = await findUserWithRolePermissions(fastify.db, check.user.id);
-    return { user: toPublicUser(found?.user ?? check.user, found?.rolePermissions) };
+    const withRole = await findUserWithRolePermissions(fastify.db, check.user.id);
+    return { user: toPublicUser(withRole?.user ?? check.user, withRole?.rolePermissions) };
   });
 
   // Works without a session too: logging out twice is not an error.

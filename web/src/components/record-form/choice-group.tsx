@@ -1,6 +1,8 @@
 // Big radio buttons in a fieldset: one tap, readable in sunlight, keyboard and screen-reader
 // friendly. Used by choice and yes/no controls and by screens with their own choices.
 import type { ReactNode } from 'react';
+import { cx } from '@/lib/cx';
+import styles from './record-form.module.css';
 
 export interface ChoiceOption<V extends string | boolean> {
   value: V;
@@ -22,6 +24,8 @@ interface ChoiceGroupProps<V extends string | boolean> {
   /** Offer "Clear" to go back to not recorded. */
   clearable?: boolean;
   columns?: number;
+  /** A class of the screen's module for the grid of options (e.g. one column on a phone). */
+  optionsClassName?: string | undefined;
 }
 
 /** A DOM id part for an option value ('Priority 1 (red)' → 'Priority-1-red'): ids hold no spaces. */
@@ -46,19 +50,20 @@ export function ChoiceGroup<V extends string | boolean>({
   error,
   clearable = true,
   columns,
+  optionsClassName,
 }: ChoiceGroupProps<V>) {
   return (
     <fieldset
-      className="case-choice"
+      className={styles.choice}
       id={name}
       aria-describedby={hint ? `${name}-hint` : undefined}
     >
-      <legend className="case-field__label">
+      <legend className={styles.label}>
         {legend}
-        {required ? <span className="case-field__required"> (required to complete)</span> : null}
+        {required ? <span className={styles.required}> (required to complete)</span> : null}
       </legend>
       <div
-        className="case-choice__options"
+        className={cx(styles.options, optionsClassName)}
         style={
           columns
             ? { gridTemplateColumns: `repeat(${String(columns)}, minmax(0, 1fr))` }
@@ -68,7 +73,7 @@ export function ChoiceGroup<V extends string | boolean>({
         {options.map((option) => {
           const id = `${name}-${optionIdPart(option.value)}`;
           return (
-            <label key={String(option.value)} className="case-choice__option" htmlFor={id}>
+            <label key={String(option.value)} className={styles.option} htmlFor={id}>
               <input
                 id={id}
                 type="radio"
@@ -77,10 +82,10 @@ export function ChoiceGroup<V extends string | boolean>({
                 disabled={readOnly}
                 onChange={() => onChange(option.value)}
               />
-              <span className="case-choice__text">
+              <span className={styles.optionText}>
                 {option.label}
                 {option.description ? (
-                  <span className="case-choice__description">{option.description}</span>
+                  <span className={styles.optionDescription}>{option.description}</span>
                 ) : null}
               </span>
             </label>
@@ -88,17 +93,21 @@ export function ChoiceGroup<V extends string | boolean>({
         })}
       </div>
       {clearable && !readOnly && value !== null && value !== undefined ? (
-        <button type="button" className="button case-choice__clear" onClick={() => onChange(null)}>
+        <button
+          type="button"
+          className={`button ${styles.choiceClear}`}
+          onClick={() => onChange(null)}
+        >
           Clear {legend.toLowerCase()}
         </button>
       ) : null}
       {hint ? (
-        <p className="case-field__hint" id={`${name}-hint`}>
+        <p className={styles.hint} id={`${name}-hint`}>
           {hint}
         </p>
       ) : null}
       {error ? (
-        <p className="case-field__error" role="alert">
+        <p className={styles.error} role="alert">
           {error}
         </p>
       ) : null}

@@ -7,6 +7,7 @@ import { AlertTriangle, CheckCircle2, Lock } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import formStyles from './record-form.module.css';
 import styles from './complete-and-lock.module.css';
 
 export interface MissingItem {
@@ -82,7 +83,7 @@ export function CompleteAndLock({
 
   return (
     <section className={`card ${styles.panel} completion`} aria-labelledby="completion-heading">
-      <h2 id="completion-heading" className="case-section__title">
+      <h2 id="completion-heading" className={formStyles.sectionTitle}>
         {title}
       </h2>
       <p className={styles.note}>{note}</p>
@@ -124,7 +125,7 @@ export function CompleteAndLock({
       )}
 
       {error ? (
-        <p className="case-field__error" role="alert">
+        <p className={formStyles.error} role="alert">
           {errorText}: {error}
         </p>
       ) : null}

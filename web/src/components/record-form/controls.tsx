@@ -5,12 +5,13 @@
 // features/cases/components/case-controls.tsx), CPR, MCI and incident reports next.
 import { useState, type ReactNode } from 'react';
 import { fromZonedInputValue, toZonedInputValue } from '@rescuelog/sync-protocol/time';
+import { cx } from '@/lib/cx';
 import { ChoiceGroup, optionIdPart, type ChoiceOption } from './choice-group';
 import { describedBy, FieldFrame } from './field-frame';
 import { useRecordForm } from './record-form';
 import { useAutosaveDraft } from './use-autosave-draft';
 import { useTapSave } from './use-tap-save';
-import './record-form.css';
+import styles from './record-form.module.css';
 
 const sameList = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((v, i) => v === b[i]);
@@ -57,7 +58,9 @@ export function TextField({
   });
   const common = {
     id: fieldId(field),
-    className: multiline ? 'input case-input case-input--multiline' : 'input case-input',
+    className: multiline
+      ? `input ${styles.textInput} ${styles.multiline}`
+      : `input ${styles.textInput}`,
     value: draft,
     readOnly,
     placeholder,
@@ -136,10 +139,10 @@ export function NumberField({
       hint={hint}
       error={error}
     >
-      <div className="case-number">
+      <div className={styles.number}>
         <button
           type="button"
-          className="button case-number__nudge"
+          className={`button ${styles.nudge}`}
           disabled={readOnly}
           aria-label={`${label}: decrease`}
           onClick={() => nudge(-step)}
@@ -148,7 +151,7 @@ export function NumberField({
         </button>
         <input
           id={fieldId(field)}
-          className="input case-input case-number__input"
+          className={`input ${styles.textInput} ${styles.numberInput}`}
           type="text"
           inputMode={integer ? 'numeric' : 'decimal'}
           autoComplete="off"
@@ -161,7 +164,7 @@ export function NumberField({
         />
         <button
           type="button"
-          className="button case-number__nudge"
+          className={`button ${styles.nudge}`}
           disabled={readOnly}
           aria-label={`${label}: increase`}
           onClick={() => nudge(step)}
@@ -199,10 +202,10 @@ export function TimeField({ field, label, required, hint, now = () => new Date()
   const write = async (value: string | null) => setError((await save({ [field]: value }))[field]);
   return (
     <FieldFrame field={field} label={label} required={required} hint={hint} error={error}>
-      <div className="case-time">
+      <div className={styles.time}>
         <input
           id={fieldId(field)}
-          className="input case-input case-time__input"
+          className={`input ${styles.textInput} ${styles.timeInput}`}
           type="datetime-local"
           value={draft}
           readOnly={readOnly}
@@ -221,9 +224,10 @@ export function TimeField({ field, label, required, hint, now = () => new Date()
         />
         <button
           type="button"
-          className="button button--primary case-time__now"
+          className={`button button--primary ${styles.now}`}
           disabled={readOnly}
           aria-label={`${label}: now`}
+          aria-controls={fieldId(field)}
           onClick={() => {
             const d = now();
             d.setSeconds(0, 0);
@@ -235,8 +239,9 @@ export function TimeField({ field, label, required, hint, now = () => new Date()
         {stored && !readOnly ? (
           <button
             type="button"
-            className="button case-time__clear"
+            className={`button ${styles.timeClear}`}
             aria-label={`${label}: clear`}
+            aria-controls={fieldId(field)}
             onClick={() => void write(null)}
           >
             Clear
@@ -254,6 +259,8 @@ interface ChoiceFieldProps<V extends string> {
   required?: boolean;
   hint?: ReactNode;
   columns?: number;
+  /** A class of the screen's module for the grid of options (e.g. one column on a phone). */
+  optionsClassName?: string | undefined;
 }
 
 /** One of a few values (AVPU, triage, gender…), saved on tap. */
@@ -264,6 +271,7 @@ export function ChoiceField<V extends string>({
   required,
   hint,
   columns,
+  optionsClassName,
 }: ChoiceFieldProps<V>) {
   const { record, readOnly, fieldId } = useRecordForm();
   const [error, setError] = useState<string | undefined>();
@@ -280,6 +288,7 @@ export function ChoiceField<V extends string>({
       hint={hint}
       error={error}
       columns={columns}
+      optionsClassName={optionsClassName}
       onChange={(next) => void tap(next).then(setError)}
     />
   );
@@ -347,7 +356,7 @@ export function CheckboxField({
   const { shown: checked, tap } = useTapSave(field, record[field] === true);
   const id = fieldId(field);
   return (
-    <div className={`case-check${checked ? ' case-check--on' : ''}`}>
+    <div className={cx(styles.check, checked && styles.checkOn)}>
       <input
         id={id}
         type="checkbox"
@@ -356,12 +365,12 @@ export function CheckboxField({
         aria-describedby={warning ? `${id}-warning` : undefined}
         onChange={(e) => void tap(e.target.checked)}
       />
-      <label htmlFor={id} className="case-check__label">
+      <label htmlFor={id} className={styles.checkLabel}>
         {label}
-        {description ? <span className="case-check__description">{description}</span> : null}
+        {description ? <span className={styles.checkDescription}>{description}</span> : null}
       </label>
       {warning ? (
-        <p className="case-check__warning" id={`${id}-warning`}>
+        <p className={styles.checkWarning} id={`${id}-warning`}>
           {warning}
         </p>
       ) : null}
@@ -375,11 +384,14 @@ export function MultiSelectField({
   label,
   options,
   hint,
+  optionsClassName,
 }: {
   field: string;
   label: string;
   options: readonly { value: string; label: string }[];
   hint?: ReactNode;
+  /** A class of the screen's module for the grid of options (e.g. one column on a phone). */
+  optionsClassName?: string | undefined;
 }) {
   const { record, readOnly, fieldId } = useRecordForm();
   const raw = record[field];
@@ -395,16 +407,16 @@ export function MultiSelectField({
   };
   return (
     <fieldset
-      className="case-choice"
+      className={styles.choice}
       id={name}
       aria-describedby={hint ? `${name}-hint` : undefined}
     >
-      <legend className="case-field__label">{label}</legend>
-      <div className="case-choice__options">
+      <legend className={styles.label}>{label}</legend>
+      <div className={cx(styles.options, optionsClassName)}>
         {options.map((option) => {
           const id = `${name}-${optionIdPart(option.value)}`;
           return (
-            <label key={option.value} className="case-choice__option" htmlFor={id}>
+            <label key={option.value} className={styles.option} htmlFor={id}>
               <input
                 id={id}
                 type="checkbox"
@@ -412,13 +424,13 @@ export function MultiSelectField({
                 disabled={readOnly}
                 onChange={(e) => toggle(option.value, e.target.checked)}
               />
-              <span className="case-choice__text">{option.label}</span>
+              <span className={styles.optionText}>{option.label}</span>
             </label>
           );
         })}
       </div>
       {hint ? (
-        <p className="case-field__hint" id={`${name}-hint`}>
+        <p className={styles.hint} id={`${name}-hint`}>
           {hint}
         </p>
       ) : null}
@@ -440,12 +452,12 @@ export function FormSection({
 }) {
   const headingId = `${id ?? title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-heading`;
   return (
-    <section className="card case-section" aria-labelledby={headingId} id={id}>
-      <h2 id={headingId} className="case-section__title">
+    <section className="card" aria-labelledby={headingId} id={id}>
+      <h2 id={headingId} className={styles.sectionTitle}>
         {title}
       </h2>
-      {description ? <p className="case-section__description">{description}</p> : null}
-      <div className="case-section__fields">{children}</div>
+      {description ? <p className={styles.sectionDescription}>{description}</p> : null}
+      <div className={styles.sectionFields}>{children}</div>
     </section>
   );
 }

@@ -1,6 +1,7 @@
 // A labelled field with its hint and error, the frame of every text, number and time control.
 import type { ReactNode } from 'react';
 import { useRecordForm } from './record-form';
+import styles from './record-form.module.css';
 
 interface FieldFrameProps {
   field: string;
@@ -15,19 +16,19 @@ export function FieldFrame({ field, label, required, hint, error, children }: Fi
   const { fieldId } = useRecordForm();
   const id = fieldId(field);
   return (
-    <div className="case-field">
-      <label className="case-field__label" htmlFor={id}>
+    <div className={styles.field}>
+      <label className={styles.label} htmlFor={id}>
         {label}
-        {required ? <span className="case-field__required"> (required to complete)</span> : null}
+        {required ? <span className={styles.required}> (required to complete)</span> : null}
       </label>
       {children}
       {hint ? (
-        <p className="case-field__hint" id={`${id}-hint`}>
+        <p className={styles.hint} id={`${id}-hint`}>
           {hint}
         </p>
       ) : null}
       {error ? (
-        <p className="case-field__error" id={`${id}-error`} role="alert">
+        <p className={styles.error} id={`${id}-error`} role="alert">
           {error}
         </p>
       ) : null}

@@ -4,7 +4,15 @@
 // incident reports next), and the kit's controls read and write through it. Controls save
 // as the user goes: choices at once, typed text after a pause, on blur and when the screen
 // closes. There is no save button to forget.
-import { createContext, use, type ReactNode } from 'react';
+import {
+  createContext,
+  use,
+  useCallback,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 
 export interface RecordForm {
   /** The record as the device holds it (every field optional but the id). */
@@ -18,6 +26,8 @@ export interface RecordForm {
   saveError: string | null;
   /** The DOM id of a field's input (validation summaries link to it). */
   fieldId: (field: string) => string;
+  /** A save is being written on the device (set by the provider, not the screen). */
+  saving?: boolean;
 }
 
 /** A field's problem when the device could not store the change (the banner gives the reason). */
@@ -25,8 +35,41 @@ export const NOT_STORED = 'Not saved on this device. Try again.';
 
 const RecordFormContext = createContext<RecordForm | null>(null);
 
+/**
+ * Provides a screen's record form to the kit's controls. It counts the saves being written on
+ * the device: meanwhile `saving` is true (the record's sync mark says "Saving…"), and closing
+ * or reloading the page asks first, since a tap shows at once but is stored a moment later.
+ */
 export function RecordFormProvider({ form, children }: { form: RecordForm; children: ReactNode }) {
-  return <RecordFormContext value={form}>{children}</RecordFormContext>;
+  const [inFlight, setInFlight] = useState(0);
+  const screenSave = form.save;
+  const save = useCallback<RecordForm['save']>(
+    async (fields) => {
+      setInFlight((n) => n + 1);
+      try {
+        return await screenSave(fields);
+      } finally {
+        setInFlight((n) => n - 1);
+      }
+    },
+    [screenSave],
+  );
+  const saving = inFlight > 0;
+  useEffect(() => {
+    if (!saving) return;
+    const ask = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [saving]);
+  const value = useMemo(() => ({ ...form, save, saving }), [form, save, saving]);
+  return <RecordFormContext value={value}>{children}</RecordFormContext>;
+}
+
+/** The record form when the component is inside one, else null (a mark on a list row). */
+export function useOptionalRecordForm(): RecordForm | null {
+  return use(RecordFormContext);
 }
 
 export function useRecordForm(): RecordForm {

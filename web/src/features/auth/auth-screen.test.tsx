@@ -1,6 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse, delay } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { REGISTRATION_MESSAGE } from '@rescuelog/sync-protocol/users';
 import { makeUser } from '@/test/fixtures';
 import { dashboardData, expectToast, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
@@ -67,6 +68,52 @@ describe('Sign In tab', () => {
   });
 });
 
+describe('Sign In tab after too many failed attempts', () => {
+  function rateLimited(retryAfterSeconds: number) {
+    server.use(
+      http.post('/api/login', () =>
+        HttpResponse.json(
+          {
+            error: 'Too many attempts. Please wait before trying again.',
+            code: 'RATE_LIMITED',
+            retryAfterSeconds,
+          },
+          { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
+        ),
+      ),
+    );
+  }
+
+  async function submit() {
+    const view = renderApp('/auth');
+    await view.user.type(await screen.findByLabelText(/^Email/), 'thandi@example.org');
+    await view.user.type(screen.getByLabelText(/^Password/), 'secret');
+    await view.user.click(screen.getByRole('button', { name: 'Sign In' }));
+    return view;
+  }
+
+  it('says how long to wait and keeps the button off until then', async () => {
+    signedInAs(null);
+    rateLimited(65);
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Too many failed sign-in attempts. You can try again in 1 minute 5 seconds.',
+    );
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeDisabled();
+    await expectToast('Login failed', 'Too many attempts. Please wait before trying again.');
+  });
+
+  it('counts down and lets the user try again once the wait is over', async () => {
+    signedInAs(null);
+    rateLimited(1);
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent('You can try again in 1 second.');
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeDisabled();
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull(), { timeout: 3000 });
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+  });
+});
+
 describe('Register tab', () => {
   it('shows the required-field messages', async () => {
     signedInAs(null);
@@ -126,7 +173,7 @@ describe('Register tab', () => {
     signedInAs(null);
     const { user } = await openRegister();
     await user.type(screen.getByLabelText(/^Email/), 'sipho@example.org');
-    await user.type(screen.getByLabelText(/^Password/), 'secret1');
+    await user.type(screen.getByLabelText(/^Password/), 'station secret 7');
     await user.type(screen.getByLabelText(/^Full name/), 'Sipho Dlamini');
     await user.selectOptions(screen.getByLabelText(/^Qualifications/), 'Other');
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
@@ -157,7 +204,7 @@ describe('Register tab', () => {
 
   async function fillValidForm(user: ReturnType<typeof renderApp>['user']) {
     await user.type(screen.getByLabelText(/^Email/), 'sipho@example.org');
-    await user.type(screen.getByLabelText(/^Password/), 'secret1');
+    await user.type(screen.getByLabelText(/^Password/), 'station secret 7');
     await user.type(screen.getByLabelText(/^Full name/), 'Sipho Dlamini');
     await user.selectOptions(screen.getByLabelText(/^Qualifications/), 'Nurse');
   }
@@ -182,10 +229,15 @@ describe('Register tab', () => {
           qualifications: 'Nurse',
           callSign: null,
         });
-        return HttpResponse.json(
-          { message: 'Your account has been created and is pending approval', user: pending },
-          { status: 201 },
-        );
+        return HttpResponse.json({ message: REGISTRATION_MESSAGE }, { status: 201 });
+      }),
+      http.post('/api/login', async ({ request }) => {
+        calls.push('login');
+        expect(await request.json()).toEqual({
+          email: 'sipho@example.org',
+          password: 'station secret 7',
+        });
+        return HttpResponse.json({ user: pending });
       }),
       http.post('/api/objects/upload', ({ request }) => {
         calls.push(`upload-url:${request.headers.get('X-Requested-With')}`);
@@ -214,7 +266,7 @@ describe('Register tab', () => {
     expect(
       await screen.findByRole('heading', { name: 'Account Pending Approval' }),
     ).toBeInTheDocument();
-    expect(calls).toEqual(['register', 'upload-url:rescuelog', 'put:2048', 'documents']);
+    expect(calls).toEqual(['register', 'login', 'upload-url:rescuelog', 'put:2048', 'documents']);
     expect(documentsBody).toEqual({ idDocumentUrl: '/api/objects/abcdefghijklmnop.pdf' });
     await expectToast('Documents uploaded');
     expect(screen.getByText(/ID document: received/)).toBeInTheDocument();
@@ -226,11 +278,9 @@ describe('Register tab', () => {
     let putAttempts = 0;
     server.use(
       http.post('/api/register', () =>
-        HttpResponse.json(
-          { message: 'Your account has been created and is pending approval', user: pending },
-          { status: 201 },
-        ),
+        HttpResponse.json({ message: REGISTRATION_MESSAGE }, { status: 201 }),
       ),
+      http.post('/api/login', () => HttpResponse.json({ user: pending })),
       http.post('/api/objects/upload', () =>
         HttpResponse.json({
           uploadURL: '/api/objects/upload/tok',
@@ -264,44 +314,65 @@ describe('Register tab', () => {
 
   it("shows 'Registration failed' with the server's message and marks the field", async () => {
     signedInAs(null);
+    const tooCommon = 'This password is too common; choose one that is harder to guess';
     server.use(
       http.post('/api/register', () =>
         HttpResponse.json(
-          {
-            error: 'An account with this email already exists',
-            code: 'EMAIL_TAKEN',
-            fieldErrors: { email: ['An account with this email already exists'] },
-          },
-          { status: 409 },
+          { error: tooCommon, code: 'VALIDATION_FAILED', fieldErrors: { password: [tooCommon] } },
+          { status: 400 },
         ),
       ),
     );
     const { user } = await openRegister();
     await fillValidForm(user);
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
-    await expectToast('Registration failed', 'An account with this email already exists');
-    expect(screen.getByLabelText(/^Email/)).toHaveAttribute('aria-invalid', 'true');
+    await expectToast('Registration failed', tooCommon);
+    expect(screen.getByLabelText(/^Password/)).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('when signing in after registering fails (the email may hold an account), says what is true either way and points to Sign In', async () => {
+    signedInAs(null);
+    server.use(
+      http.post('/api/register', () =>
+        HttpResponse.json({ message: REGISTRATION_MESSAGE }, { status: 201 }),
+      ),
+      http.post('/api/login', () =>
+        HttpResponse.json(
+          { error: 'Invalid email or password', code: 'INVALID_CREDENTIALS' },
+          { status: 401 },
+        ),
+      ),
+    );
+    const { user } = await openRegister();
+    await fillValidForm(user);
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    await expectToast('Registration successful', REGISTRATION_MESSAGE);
+    const received = await screen.findByRole('status');
+    expect(within(received).getByRole('heading', { name: 'Registration received' })).toBeVisible();
+    expect(received).toHaveTextContent(
+      'If this email address is new to us, your account has been created and is pending approval: sign in with it to continue.',
+    );
+    expect(received).toHaveTextContent(
+      'If the address already has an account, we have let its owner know.',
+    );
+    await user.click(within(received).getByRole('button', { name: 'Go to Sign In' }));
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeVisible();
   });
 
   it("toasts 'Registration successful' with the server's message when no documents were picked", async () => {
     signedInAs(null);
     server.use(
       http.post('/api/register', () =>
-        HttpResponse.json(
-          {
-            message: 'Your account has been created and is pending approval',
-            user: makeUser({ status: 'pending' }),
-          },
-          { status: 201 },
-        ),
+        HttpResponse.json({ message: REGISTRATION_MESSAGE }, { status: 201 }),
       ),
+      http.post('/api/login', () => HttpResponse.json({ user: makeUser({ status: 'pending' }) })),
     );
     const { user } = await openRegister();
     await fillValidForm(user);
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
-    await expectToast(
-      'Registration successful',
-      'Your account has been created and is pending approval',
-    );
+    await expectToast('Registration successful', REGISTRATION_MESSAGE);
+    expect(
+      await screen.findByRole('heading', { name: 'Account Pending Approval' }),
+    ).toBeInTheDocument();
   });
 });

@@ -16,7 +16,7 @@ import {
 import { axeViolations } from '@/test/axe';
 import { makeUser } from '@/test/fixtures';
 import { server } from '@/test/server';
-import { NotSyncedMark } from './components/not-synced-mark';
+import { RecordSyncMark } from '@/components/record-form/record-sync-mark';
 import { SyncInbox } from './components/sync-inbox';
 import { SyncStatusBar } from './components/sync-status-bar';
 
@@ -28,6 +28,8 @@ function syncApi() {
     mode: 'ok' as 'ok' | 'down' | 'signed-out' | 'captive-portal',
     lastApplied: new Map<string, number>(),
     rejectNext: false,
+    /** The server fails to store the next fresh mutation this many times (a server fault). */
+    failNext: 0,
     applied: 0,
   };
   server.use(
@@ -53,6 +55,15 @@ function syncApi() {
         if (m.seq <= last)
           results.push({ seq: m.seq, mutationId: m.mutationId, status: 'duplicate' });
         else if (m.seq === last + 1) {
+          if (state.failNext > 0 && m.name !== 'sync.setAside') {
+            state.failNext -= 1;
+            state.lastApplied.set(body.deviceId, last);
+            return HttpResponse.json({
+              lastAppliedSeq: last,
+              results,
+              failed: { seq: m.seq, mutationId: m.mutationId, message: 'Storing failed' },
+            });
+          }
           last = m.seq;
           if (state.rejectNext) {
             state.rejectNext = false;
@@ -63,7 +74,8 @@ function syncApi() {
               code: 'NOT_OWNER',
             });
           } else {
-            state.applied += 1;
+            // A set-aside marker stores no record.
+            if (m.name !== 'sync.setAside') state.applied += 1;
             results.push({ seq: m.seq, mutationId: m.mutationId, status: 'applied' });
           }
         } else break;
@@ -202,14 +214,16 @@ describe('not yet synced mark', () => {
     await saveLocalChange(record.input);
     const other = crypto.randomUUID();
     render(
-      <ul>
-        <li>
-          Johan <NotSyncedMark recordId={record.id} />
-        </li>
-        <li>
-          Synced record <NotSyncedMark recordId={other} />
-        </li>
-      </ul>,
+      <MemoryRouter>
+        <ul>
+          <li>
+            Johan <RecordSyncMark recordId={record.id} />
+          </li>
+          <li>
+            Synced record <RecordSyncMark recordId={other} />
+          </li>
+        </ul>
+      </MemoryRouter>,
     );
     const items = screen.getAllByRole('listitem');
     expect(await within(items[0]!).findByText('Not yet synced')).toBeInTheDocument();
@@ -229,15 +243,24 @@ describe('rejected changes inbox', () => {
     const api = syncApi();
     api.rejectNext = true;
     startSyncSession(USER.id);
+    const refused = newCase('Pieter Botha');
     await act(async () => {
-      await saveLocalChange(newCase('Pieter Botha').input);
+      await saveLocalChange(refused.input);
       await getSyncSession()?.engine.sync('manual');
     });
     render(
       <MemoryRouter>
         <SyncStatusBar />
+        <section aria-label="Record">
+          Pieter <RecordSyncMark recordId={refused.id} />
+        </section>
         <SyncInbox />
       </MemoryRouter>,
+    );
+    // On the record itself: a link to the inbox that says so.
+    expect(await screen.findByRole('link', { name: '1 change not accepted' })).toHaveAttribute(
+      'href',
+      '/sync-inbox',
     );
     const bar = await screen.findByRole('region', { name: 'Sync status' });
     expect(await within(bar).findByRole('link', { name: '1 not accepted' })).toHaveAttribute(
@@ -262,5 +285,31 @@ describe('rejected changes inbox', () => {
     await waitFor(() =>
       expect(within(bar).queryByRole('link', { name: /not accepted/ })).not.toBeInTheDocument(),
     );
+  });
+
+  it('sets aside a change the server failed to store 3 times, and tries it again on request', async () => {
+    const api = syncApi();
+    api.failNext = 3;
+    startSyncSession(USER.id);
+    await act(async () => {
+      await saveLocalChange(newCase('Thandi Nkosi').input);
+      for (let i = 0; i < 3; i += 1) await getSyncSession()?.engine.sync('manual');
+    });
+    expect(api.applied).toBe(0);
+    render(
+      <MemoryRouter>
+        <SyncStatusBar />
+        <SyncInbox />
+      </MemoryRouter>,
+    );
+    const item = (await screen.findByRole('heading', { name: 'Case changes' })).closest('li')!;
+    expect(within(item).getByText(/could not store this change after 3 tries/)).toBeInTheDocument();
+    expect(within(item).getByText('Thandi Nkosi')).toBeInTheDocument();
+    expect(await axeViolations()).toEqual([]);
+
+    // The server is fixed: "Try again" saves it again and it syncs; the inbox empties.
+    await userEvent.click(within(item).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(api.applied).toBe(1));
+    expect(await screen.findByText('No refused changes.')).toBeInTheDocument();
   });
 });

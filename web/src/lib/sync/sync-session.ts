@@ -2,7 +2,8 @@
 // one per user), the sync engine that drains and pulls it, and the triggers that wake the
 // engine. One session per page at a time; the service worker opens the same database
 // through the same class (sync-protocol/src/client/local-db.ts).
-import { clearActiveUser, setActiveUser } from '@rescuelog/sync-protocol/client/active-user';
+import { trySetAsideAgain } from '@rescuelog/sync-protocol/client/set-aside';
+import { clearActiveUser, releaseHeldUser } from '@rescuelog/sync-protocol/client/active-user';
 import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import {
   persistStateSchema,
@@ -15,9 +16,15 @@ import {
   createFetchTransport,
   type SyncTransport,
 } from '@rescuelog/sync-protocol/client/transport';
+import {
+  endDeviceSession,
+  resumeDeviceSession,
+  type SessionEndOutcome,
+} from '@rescuelog/sync-protocol/client/session-end';
 import { OUTBOX_SYNC_TAG } from '@rescuelog/sync-protocol/sw-messages';
 import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 import type { AppMutation } from '@rescuelog/sync-protocol/records/registry';
+import { clearPatientCaches } from './browser-caches';
 import { wireSyncTriggers } from './sync-triggers';
 
 /** A change as a screen saves it: one of the app's mutations, typed by its name. */
@@ -94,8 +101,9 @@ export function startSyncSession(userId: number, options: StartOptions = {}): Sy
       db.close();
     },
   };
-  // The worker drains this user's database when it wakes (see sw/src/sw.ts).
-  void setActiveUser(userId).catch(() => undefined);
+  // The worker drains this user's database when it wakes (see sw/src/sw.ts). The user signed
+  // in, so changes held at the end of an earlier session are theirs to see and sync again.
+  void resumeDeviceSession(userId).catch(() => undefined);
   void engine.sync('app-start');
   notify();
   return session;
@@ -119,9 +127,26 @@ export async function pendingCount(): Promise<number> {
 /** Deletes the user's local database: only after the outbox drained or the user agreed. */
 export async function wipeLocalData(userId: number): Promise<void> {
   if (current?.session.userId === userId) stopSyncSession();
+  await clearPatientCaches().catch(() => undefined);
   if (!localDatabaseAvailable()) return;
   await openAppDatabase(userId).delete();
+  await releaseHeldUser(userId);
   await clearActiveUser();
+}
+
+/**
+ * The user's session is over (the server answered 401, or they logged out keeping unsynced
+ * changes): their database is deleted when nothing waits to sync, else held behind their own
+ * sign-in (decision 023). Cached API responses go either way.
+ */
+export async function endLocalSession(user: {
+  id: number;
+  name: string;
+}): Promise<SessionEndOutcome | null> {
+  if (current?.session.userId === user.id) stopSyncSession();
+  await clearPatientCaches().catch(() => undefined);
+  if (!localDatabaseAvailable()) return null;
+  return endDeviceSession(openAppDatabase(user.id), { name: user.name });
 }
 
 interface SyncRegistration {
@@ -160,4 +185,17 @@ export async function saveLocalChange(input: LocalChange): Promise<OutboxEntry> 
   void registerBackgroundSync().catch(() => undefined);
   void session.engine.sync('local-change');
   return entry;
+}
+
+/**
+ * "Try again" for a change the device set aside (and the changes held back with it): saved
+ * again in their order as new changes, then sent like any other (client/set-aside.ts).
+ */
+export async function trySetAsideChangesAgain(headMutationId: string): Promise<number> {
+  const session = getSyncSession();
+  if (!session) throw new Error('Not signed in: there is no local database to save to');
+  const saved = await trySetAsideAgain(session.db, headMutationId);
+  void registerBackgroundSync().catch(() => undefined);
+  void session.engine.sync('local-change');
+  return saved;
 }

@@ -1,9 +1,10 @@
 // Logout that never silently throws away unsynced work: with an empty outbox it signs out
 // and deletes the user's local database (patient data does not stay on a shared device);
-// with changes still waiting it says how many and lets the user choose. The sync code and
+// with changes still waiting it says how many and lets the user choose (kept ones are held
+// behind their sign-in, decision 023). The sync code and
 // the dialog load on demand, so the header that uses this stays light.
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { useLogout, useUser } from '@/lib/auth';
+import { displayName, useLogout, useUser } from '@/lib/auth';
 
 const UnsyncedLogoutDialog = lazy(async () => ({
   default: (await import('./unsynced-logout-dialog')).UnsyncedLogoutDialog,
@@ -21,17 +22,17 @@ export function useGuardedLogout(): {
   const [unsynced, setUnsynced] = useState<number | null>(null);
 
   function signOut(choice: LocalDataChoice): void {
-    const userId = user?.id;
+    const signedIn = user ? { id: user.id, name: displayName(user) } : null;
     setUnsynced(null);
     logout.mutate(undefined, {
       onSuccess: () => {
-        if (userId === undefined) return;
+        if (!signedIn) return;
         void (async () => {
           const sync = await import('./sync-session');
-          const wipe =
-            choice === 'delete' || (choice === 'if-drained' && (await sync.pendingCount()) === 0);
-          if (wipe) await sync.wipeLocalData(userId);
-          else sync.stopSyncSession();
+          // Kept changes are held behind this user's sign-in (decision 023); with none left
+          // waiting the database is deleted.
+          if (choice === 'delete') await sync.wipeLocalData(signedIn.id);
+          else await sync.endLocalSession(signedIn);
         })();
       },
     });

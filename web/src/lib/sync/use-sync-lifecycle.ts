@@ -4,7 +4,7 @@
 // same user resumes the paused queue. The sync code loads only once someone is signed in.
 import type { User } from '@rescuelog/sync-protocol/users';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { USER_QUERY_KEY } from '@/lib/auth';
 
 // Set once the sync code has been asked for. Until then there is no session to stop, so a
@@ -14,6 +14,18 @@ let syncCodeRequested = false;
 export function useSyncLifecycle(user: User | null | undefined): void {
   const queryClient = useQueryClient();
   const userId = user?.status === 'approved' ? user.id : null;
+  const signedInAs = useRef<number | null>(null);
+  // A session that ended (logout, or a 401 anywhere) leaves no patient data in memory either:
+  // every query but the current user's goes (GuestOnly's next visitor must not see it).
+  useEffect(() => {
+    if (userId !== null) {
+      signedInAs.current = userId;
+      return;
+    }
+    if (signedInAs.current === null) return;
+    signedInAs.current = null;
+    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== USER_QUERY_KEY[0] });
+  }, [userId, queryClient]);
   useEffect(() => {
     let cancelled = false;
     if (userId === null && !syncCodeRequested) return;

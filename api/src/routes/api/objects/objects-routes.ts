@@ -11,7 +11,7 @@ import { MAX_UPLOAD_BYTES } from '@rescuelog/sync-protocol/uploads';
 import { unauthenticated } from '../../../lib/api-error';
 import { expectNoBody } from '../../../lib/no-body';
 import { createDiskStorage, type ObjectStorage } from '../../../services/object-storage';
-import { payloadTooLarge } from '../../../services/upload-stream';
+import { assertRoomForNewUpload, type Uploader } from '../../../services/upload-quota';
 import {
   cleanupUploads,
   createUploadUrl,
@@ -24,8 +24,6 @@ export interface ObjectRoutesOptions {
   storage?: ObjectStorage;
 }
 
-const CLEANUP_INTERVAL_MS = 6 * 60 * 60 * 1000;
-
 function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }
@@ -36,6 +34,10 @@ const emptyBody: AsyncIterable<Uint8Array> = {
   },
 };
 
+function uploaderOf(user: { id: number; status: Uploader['status'] }, ip: string): Uploader {
+  return { userId: user.id, status: user.status, ip };
+}
+
 export async function objectRoutes(
   fastify: FastifyInstance,
   options: ObjectRoutesOptions = {},
@@ -43,17 +45,30 @@ export async function objectRoutes(
   const storage =
     options.storage ?? createDiskStorage(path.join(fastify.config.dataDir, 'uploads'));
 
-  // Lapsed upload URLs and files no account refers to are removed at start and every 6 hours.
+  const limits = fastify.config.uploads;
+  // Lapsed upload URLs and files no account refers to are removed at start and then every
+  // UPLOAD_CLEANUP_MINUTES, by every instance: each run deletes rows in one statement that
+  // skips rows another instance holds, so two runs never fight over one file.
   let cleanup: Promise<unknown> = Promise.resolve();
   const runCleanup = (): void => {
-    cleanup = cleanupUploads(fastify.db, storage).catch((error: unknown) =>
-      fastify.log.warn({ err: error }, 'upload cleanup failed'),
-    );
+    cleanup = cleanup
+      .then(() =>
+        cleanupUploads(fastify.db, storage, {
+          orphanGraceMs: limits.orphanGraceHours * 60 * 60 * 1000,
+        }),
+      )
+      .then(
+        (removed) => {
+          if (removed.objects > 0 || removed.tokens > 0)
+            fastify.log.info(removed, 'upload cleanup removed lapsed URLs and unused files');
+        },
+        (error: unknown) => fastify.log.warn({ err: error }, 'upload cleanup failed'),
+      );
   };
   let timer: NodeJS.Timeout | undefined;
   fastify.addHook('onReady', async () => {
     runCleanup();
-    timer = setInterval(runCleanup, CLEANUP_INTERVAL_MS);
+    timer = setInterval(runCleanup, limits.cleanupIntervalMinutes * 60 * 1000);
     timer.unref();
   });
   fastify.addHook('onClose', async () => {
@@ -64,6 +79,7 @@ export async function objectRoutes(
   fastify.post('/objects/upload', { config: { allowPending: true } }, async (request) => {
     if (!request.user) throw unauthenticated();
     expectNoBody(request.body);
+    await assertRoomForNewUpload(fastify.db, uploaderOf(request.user, request.ip), limits);
     return createUploadUrl(fastify.db, request.user.id);
   });
 
@@ -78,19 +94,21 @@ export async function objectRoutes(
       { config: { allowPending: true } },
       async (request, reply) => {
         if (!request.user) throw unauthenticated();
-        const declared = Number(request.headers['content-length']);
+        const length = request.headers['content-length'];
+        const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
         const maxBytes = Math.min(
           MAX_UPLOAD_BYTES,
           (await fastify.settings.get()).uploadMaxFileMiB * 1_048_576,
         );
         try {
-          if (Number.isFinite(declared) && declared > maxBytes) throw payloadTooLarge(maxBytes);
           const body = isAsyncIterable(request.body) ? request.body : emptyBody;
           const stored = await storeUpload(fastify.db, storage, {
             token: request.params.token,
-            userId: request.user.id,
+            uploader: uploaderOf(request.user, request.ip),
             body,
+            declaredBytes: declared,
             maxBytes,
+            quota: limits,
           });
           await fastify.audit.record(request, {
             action: 'upload.store',

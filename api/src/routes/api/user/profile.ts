@@ -3,13 +3,11 @@
 //   POST /api/user/password {currentPassword, newPassword} -> ends every other session and
 //     gives this one a new id (a session id seen before the change is worthless after it)
 //   GET /api/user/sessions, DELETE /api/user/sessions/:id, POST /api/user/sessions/end-others
-// A wrong current password counts against the sign-in limit of the account, like a login.
+// A wrong current password counts against the account's sign-in throttle for this address,
+// like a failed sign-in (decision 022).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  passwordChangeSchema,
-  profileUpdateSchema,
-  sessionIdParamSchema,
-} from '@rescuelog/sync-protocol/users';
+import { profileUpdateSchema, sessionIdParamSchema } from '@rescuelog/sync-protocol/users';
+import { serverPasswordChangeSchema } from '@rescuelog/sync-protocol/password-policy';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { ApiError, parseInput, unauthenticated } from '../../../lib/api-error';
 import { toJsonValue } from '../../../lib/json-value';
@@ -41,14 +39,18 @@ export async function userProfileRoutes(fastify: FastifyInstance): Promise<void>
   fastify.patch('/user/profile', async (request) => {
     const user = signedIn(request);
     const input = parseInput(profileUpdateSchema, request.body);
-    if (input.email !== undefined && input.email !== user.email)
-      await fastify.rateLimiter.consume('loginPerEmail', user.email);
+    const confirming =
+      input.email !== undefined && input.email !== user.email
+        ? await fastify.signInThrottle.confirmation(user.email, request.ip)
+        : [];
+    await fastify.signInThrottle.attempt(confirming);
     const { before, after, changed } = await updateProfile(
       fastify.db,
       fastify.passwords,
       user.id,
       input,
     );
+    await fastify.signInThrottle.succeeded(confirming);
     if (changed.length > 0) {
       await fastify.audit.record(request, {
         action: 'user.profile_update',
@@ -67,10 +69,12 @@ export async function userProfileRoutes(fastify: FastifyInstance): Promise<void>
 
   fastify.post('/user/password', async (request) => {
     const user = signedIn(request);
-    const input = parseInput(passwordChangeSchema, request.body);
-    await fastify.rateLimiter.consume('loginPerEmail', user.email);
+    const input = parseInput(serverPasswordChangeSchema, request.body);
+    const confirming = await fastify.signInThrottle.confirmation(user.email, request.ip);
+    await fastify.signInThrottle.attempt(confirming);
     try {
       await changePassword(fastify.db, fastify.passwords, user.id, input);
+      await fastify.signInThrottle.succeeded(confirming);
     } catch (error) {
       if (error instanceof ApiError && error.code === ErrorCode.CURRENT_PASSWORD_INVALID) {
         await fastify.audit.record(request, {

@@ -1,7 +1,9 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { ShieldPlus } from 'lucide-react';
-import { lazy, Suspense } from 'react';
-import { Spinner } from '@/components/ui/spinner';
+import { lazy, Suspense, useState } from 'react';
+import { PageSpinner, Spinner } from '@/components/ui/spinner';
+import { useHeldUsers } from '@/lib/sync/use-held-users';
+import { HeldChangesSignIn } from './held-changes-sign-in';
 import { InstallAppButton } from './install-app-button';
 import { SignInForm } from './sign-in-form';
 import styles from './auth-screen.module.css';
@@ -12,6 +14,11 @@ const RegisterForm = lazy(async () => ({
 }));
 
 export function AuthScreen() {
+  const [tab, setTab] = useState('sign-in');
+  // A held user's changes lock the device to a sign-in prompt (decision 023).
+  const held = useHeldUsers();
+  if (held.isPending) return <PageSpinner label="Checking this device" />;
+  if (held.data && held.data.length > 0) return <HeldChangesSignIn held={held.data} />;
   return (
     <main className="auth-page">
       <div className="auth-page__inner">
@@ -23,7 +30,7 @@ export function AuthScreen() {
           </p>
         </header>
         <section className="card" aria-label="Sign in or register">
-          <Tabs.Root defaultValue="sign-in" className="tabs">
+          <Tabs.Root value={tab} onValueChange={setTab} className="tabs">
             <Tabs.List className="tabs__list" aria-label="Account">
               <Tabs.Trigger value="sign-in" className="tabs__trigger">
                 Sign In
@@ -44,7 +51,7 @@ export function AuthScreen() {
                 by an administrator.
               </p>
               <Suspense fallback={<Spinner label="Loading registration form" />}>
-                <RegisterForm />
+                <RegisterForm onGoToSignIn={() => setTab('sign-in')} />
               </Suspense>
             </Tabs.Content>
           </Tabs.Root>

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   QUALIFICATIONS,
+  currentUserResponseSchema,
   registerResponseSchema,
   registerSchema,
   type RegisterData,
@@ -18,7 +19,7 @@ import { uploadPickedDocuments } from '../api/upload-documents';
 import { useDocumentUploads } from '../stores/document-uploads';
 import { DocumentPicker } from './document-picker';
 
-type Phase = 'idle' | 'registering' | 'uploading';
+type Phase = 'idle' | 'registering' | 'uploading' | 'received';
 
 const FORM_FIELDS = new Set<string>([
   'email',
@@ -34,9 +35,16 @@ const FORM_FIELDS = new Set<string>([
   'nextOfKinContact',
 ]);
 
-export function RegisterForm() {
+/**
+ * The Register tab. The server answers a registration the same way whether the email is new
+ * or already has an account, and signs nobody in (decision 027); the form then signs in with
+ * the same email and password. When that fails, the email may belong to someone else, so the
+ * form says only what is true either way and points to Sign In.
+ */
+export function RegisterForm({ onGoToSignIn }: { onGoToSignIn: () => void }) {
   const queryClient = useQueryClient();
   const [phase, setPhase] = useState<Phase>('idle');
+  const hasDocuments = useDocumentUploads((state) => state.entries.length > 0);
   const form = useForm<RegisterInput, unknown, RegisterData>({
     resolver: zodResolver(registerSchema),
     defaultValues: {
@@ -57,18 +65,13 @@ export function RegisterForm() {
 
   async function onSubmit(values: RegisterData) {
     setPhase('registering');
-    let user: User;
+    let message: string;
     try {
       const body = {
         ...values,
         qualificationsOther: values.qualifications === 'Other' ? values.qualificationsOther : null,
       };
-      const result = await sendJson('POST', '/api/register', registerResponseSchema, body);
-      user = result.user;
-      toast({
-        title: 'Registration successful',
-        description: result.message || 'Your account has been created and is pending approval',
-      });
+      message = (await sendJson('POST', '/api/register', registerResponseSchema, body)).message;
     } catch (error) {
       const fieldErrors = parseErrorBody(error)?.fieldErrors ?? {};
       for (const [field, messages] of Object.entries(fieldErrors)) {
@@ -81,6 +84,21 @@ export function RegisterForm() {
         variant: 'destructive',
       });
       setPhase('idle');
+      return;
+    }
+    toast({
+      title: 'Registration successful',
+      description: message || 'Your account has been created and is pending approval',
+    });
+    let user: User;
+    try {
+      const signedIn = await sendJson('POST', '/api/login', currentUserResponseSchema, {
+        email: values.email,
+        password: values.password,
+      });
+      user = signedIn.user;
+    } catch {
+      setPhase('received');
       return;
     }
     // The account exists from here on: a failed upload is reported, never undoes it.
@@ -98,8 +116,32 @@ export function RegisterForm() {
       }
     }
     setPhase('idle');
-    // Registration signs the new user in; the guard then shows the pending screen.
+    // Signed in as the new (pending) user: the guard shows the pending screen.
     setCurrentUser(queryClient, user);
+  }
+
+  if (phase === 'received') {
+    return (
+      <div className="form" role="status">
+        <h3>Registration received</h3>
+        <p>
+          If this email address is new to us, your account has been created and is pending approval:
+          sign in with it to continue
+          {hasDocuments ? ' and to send your documents' : ''}.
+        </p>
+        <p>
+          If the address already has an account, we have let its owner know. Sign in with that
+          account&apos;s password instead.
+        </p>
+        <button
+          type="button"
+          className="button button--primary button--block"
+          onClick={onGoToSignIn}
+        >
+          Go to Sign In
+        </button>
+      </div>
+    );
   }
 
   const busy = phase !== 'idle';
@@ -119,7 +161,7 @@ export function RegisterForm() {
         type="password"
         autoComplete="new-password"
         required
-        hint="At least 6 characters."
+        hint="At least 6 characters, and not a common password."
         error={errors.password?.message}
         {...form.register('password')}
       />

@@ -8,13 +8,14 @@ import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/lib/api-client';
 import { useOnline } from '@/lib/sync/use-sync';
 import { useAccessHistory, useUnlockCase } from './case-api';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './completed.module.css';
 
 export function AdminCaseTools({ caseId, completed }: { caseId: string; completed: boolean }) {
   const online = useOnline();
   return (
     <section className={`card ${styles.completedCard}`} aria-labelledby="admin-case-tools-heading">
-      <h2 id="admin-case-tools-heading" className="case-section__title">
+      <h2 id="admin-case-tools-heading" className={formStyles.sectionTitle}>
         Administrator
       </h2>
       {!online ? (
@@ -79,7 +80,7 @@ function UnlockCase({ caseId }: { caseId: string }) {
         </label>
         <textarea
           id={reasonId}
-          className="input case-input case-input--multiline"
+          className={`input ${formStyles.textInput} ${formStyles.multiline}`}
           rows={3}
           maxLength={2000}
           value={reason}
@@ -98,7 +99,7 @@ function UnlockCase({ caseId }: { caseId: string }) {
           Could not unlock: {errorMessage(unlock.error)}
         </p>
       ) : null}
-      <div className={styles.addendumFormActions}>
+      <div className={styles.unlockFormActions}>
         <button type="button" className="button button--secondary" onClick={() => setOpen(false)}>
           Cancel
         </button>

@@ -18,12 +18,12 @@ import { readStoredSettings } from '@/lib/stored-settings';
 import type { LocalAddendum, LocalCase, LocalVitalSign } from '../data/use-case';
 import { VitalSignsTable } from '../vitals/vital-signs-table';
 import type { ReadingLike } from '../vitals/vital-display';
-import { AddendaList } from './addenda-list';
-import { AddendumForm } from './addendum-form';
+import { CaseAddendaList, CaseAddendumForm } from './case-addenda';
 import { AdminCaseTools } from './admin-case-tools';
 import { CaseSummary } from './case-summary';
 import { CompletionPanel } from './completion-panel';
 import { HandoverCard, type HandoverCardProps } from './handover-card';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './completed.module.css';
 import { cx } from '@/lib/cx';
 
@@ -149,7 +149,10 @@ export function CaseRecordView({
       {completed || liveAddenda.length > 0 ? (
         <section className={`card ${styles.completedCard}`} aria-labelledby="addenda-heading">
           <div className={styles.completedCardHead}>
-            <h2 id="addenda-heading" className="case-section__title">
+            <h2
+              id="addenda-heading"
+              className={`${formStyles.sectionTitle} ${styles.completedCardTitle}`}
+            >
               Addenda
             </h2>
             {completed && onDevice && !adding ? (
@@ -165,11 +168,11 @@ export function CaseRecordView({
           {completed && !onDevice ? (
             <p className="field__hint">Addenda are added on a device that holds the case.</p>
           ) : null}
-          {adding ? <AddendumForm record={record} onDone={() => setAdding(false)} /> : null}
+          {adding ? <CaseAddendumForm record={record} onDone={() => setAdding(false)} /> : null}
           {addenda === undefined ? (
             <p role="status">Loading addenda…</p>
           ) : (
-            <AddendaList addenda={addenda} authorName={authorName} />
+            <CaseAddendaList addenda={addenda} authorName={authorName} />
           )}
         </section>
       ) : null}
@@ -180,7 +183,7 @@ export function CaseRecordView({
         className={`card ${styles.completedCard}`}
         aria-labelledby="completed-vitals-heading"
       >
-        <h2 id="completed-vitals-heading" className="case-section__title">
+        <h2 id="completed-vitals-heading" className={formStyles.sectionTitle}>
           Vital signs
         </h2>
         {vitals === undefined ? (

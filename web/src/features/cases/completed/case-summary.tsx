@@ -14,6 +14,7 @@ import { CASE_FIELD_DEFAULTS, type CaseField } from '@rescuelog/sync-protocol/re
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { LocalCase } from '../data/use-case';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './completed.module.css';
 import { cx } from '@/lib/cx';
 
@@ -39,7 +40,10 @@ export function CaseSummary({
   return (
     <section className={`card ${styles.completedCard}`} aria-labelledby="case-record-heading">
       <div className={styles.completedCardHead}>
-        <h2 id="case-record-heading" className="case-section__title">
+        <h2
+          id="case-record-heading"
+          className={`${formStyles.sectionTitle} ${styles.completedCardTitle}`}
+        >
           Case record
         </h2>
         <label className={styles.completedToggle} htmlFor={toggleId}>

@@ -22,7 +22,9 @@ import {
   storedCase,
   wipeDevice,
 } from './case-test-kit';
-import { fieldKind, parseDraft } from './field-kinds';
+import { caseFieldKinds } from './case-addenda';
+
+const { kindOf: fieldKind, parse: parseDraft } = caseFieldKinds;
 
 const MEMBER = makeUser({ id: 7, role: 'member', fullName: 'Thandi Nkosi', callSign: 'R7' });
 const ADMIN = makeUser({ id: 7, role: 'administrator', fullName: 'Thandi Nkosi', callSign: 'R7' });

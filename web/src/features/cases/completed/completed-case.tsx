@@ -2,6 +2,7 @@
 // a pull, an addendum), or, for a case this device does not hold (opened from the server's
 // case search), the server's copy, read-only and online only.
 import { AlertTriangle, CloudOff, Home } from 'lucide-react';
+import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
 import { StatusPage } from '@/components/ui/status-page';
@@ -11,6 +12,7 @@ import { useOnline, useSyncSession } from '@/lib/sync/use-sync';
 import { useCaseAddenda, useCaseVitalSigns, type LocalCase } from '../data/use-case';
 import { fetchServerFhir, useServerCase } from './case-api';
 import { CaseRecordView } from './case-record-view';
+import styles from '../components/case-layout.module.css';
 
 // The export code (FHIR builder, file saving) loads when someone exports, not with the screen.
 async function download(fileName: string, blob: Blob): Promise<void> {
@@ -47,26 +49,25 @@ export function DeviceCase({ record }: { record: LocalCase & { caseId: string } 
 export function ServerCase({ caseId }: { caseId: string }) {
   const online = useOnline();
   const query = useServerCase(caseId, online);
+  const caseLineId = useId();
 
   if (query.data) {
     const { case: record, vitalSigns, addenda } = query.data;
     return (
-      <main className="case-page">
-        <header className="case-header">
-          <Link to="/" className="button case-header__home" aria-label="Dashboard">
+      <main className={styles.page}>
+        <header className={styles.header} role="group" aria-labelledby={caseLineId}>
+          <Link to="/" className={`button ${styles.home}`} aria-label="Dashboard">
             <Home size={22} aria-hidden="true" />
           </Link>
-          <div className="case-header__ids">
-            <h1 className="case-header__title">Case Completed</h1>
-            <p className="case-header__case">
-              Case <span className="case-number-text">{record.caseId}</span>
-              {record.patientName ? (
-                <span className="case-header__patient"> · {record.patientName}</span>
-              ) : null}
+          <div className={styles.ids}>
+            <h1 className={styles.title}>Case Completed</h1>
+            <p className={styles.caseLine} id={caseLineId}>
+              Case <span className={styles.caseNumber}>{record.caseId}</span>
+              {record.patientName ? <span> · {record.patientName}</span> : null}
             </p>
           </div>
         </header>
-        <div className="case-body">
+        <div className={styles.body}>
           <CaseRecordView
             record={record}
             vitals={vitalSigns}
@@ -95,9 +96,9 @@ export function ServerCase({ caseId }: { caseId: string }) {
         actions={<HomeLink />}
       >
         <p>
-          Case <strong className="case-number-text">{caseId || '(no number)'}</strong> is not stored
-          on this device, and the device is offline. Connect to the internet to open it from the
-          server.
+          Case <strong className={styles.caseNumber}>{caseId || '(no number)'}</strong> is not
+          stored on this device, and the device is offline. Connect to the internet to open it from
+          the server.
         </p>
       </StatusPage>
     );
@@ -118,7 +119,7 @@ export function ServerCase({ caseId }: { caseId: string }) {
         actions={<HomeLink />}
       >
         <p>
-          Case <strong className="case-number-text">{caseId}</strong>: {errorMessage(query.error)}
+          Case <strong className={styles.caseNumber}>{caseId}</strong>: {errorMessage(query.error)}
         </p>
         {status !== 404 && status !== 403 ? (
           <button

@@ -8,6 +8,8 @@ import { FileDown, FileJson, Printer } from 'lucide-react';
 import { useState } from 'react';
 import { recordCaseAccess } from '../data/case-writes';
 import { HandoverView } from './handover-view';
+import { formStyles } from '@/components/record-form/form-styles';
+import layout from '../components/case-layout.module.css';
 import styles from './completed.module.css';
 
 export interface HandoverCardProps {
@@ -85,10 +87,10 @@ export function HandoverCard({
       className={`card ${styles.completedCard} handover-card`}
       aria-labelledby="handover-heading"
     >
-      <h2 id="handover-heading" className="case-section__title">
+      <h2 id="handover-heading" className={formStyles.sectionTitle}>
         Handover summary
       </h2>
-      <div className="case-columns case-columns--3">
+      <div className={`${layout.columns} ${layout.columns3}`}>
         <div className={styles.handoverActionsItem}>
           <button
             type="button"

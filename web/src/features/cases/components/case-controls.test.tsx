@@ -208,6 +208,11 @@ describe('CaseTimeField', () => {
     const input = screen.getByLabelText('Call received');
     expect(input).toHaveAttribute('type', 'datetime-local');
     expect(screen.queryByRole('button', { name: 'Call received: clear' })).not.toBeInTheDocument();
+    // Now and Clear name the input they set.
+    expect(screen.getByRole('button', { name: 'Call received: now' })).toHaveAttribute(
+      'aria-controls',
+      input.id,
+    );
 
     await user.click(screen.getByRole('button', { name: 'Call received: now' }));
     await waitFor(async () =>
@@ -216,6 +221,10 @@ describe('CaseTimeField', () => {
     // Shown on the service's clock (SAST, UTC+2) although the tests run in UTC.
     await waitFor(() => expect(input).toHaveValue('2026-11-20T12:15'));
 
+    expect(screen.getByRole('button', { name: 'Call received: clear' })).toHaveAttribute(
+      'aria-controls',
+      input.id,
+    );
     await user.click(screen.getByRole('button', { name: 'Call received: clear' }));
     await waitFor(async () => expect((await storedCase(id))?.callReceivedTime).toBeNull());
     await waitFor(() => expect(input).toHaveValue(''));

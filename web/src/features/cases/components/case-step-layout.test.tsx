@@ -38,6 +38,11 @@ describe('the case step frame', () => {
     expect(screen.getByText(/Sipho Dlamini/)).toBeInTheDocument();
     expect(await screen.findByText('Not yet synced')).toBeInTheDocument();
 
+    // The header is a group named by its case line, holding the way home and the sync mark.
+    const header = screen.getByRole('group', { name: `Case ${caseId} · Sipho Dlamini` });
+    expect(within(header).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/');
+    expect(within(header).getByRole('status')).toHaveTextContent('Not yet synced');
+
     const steps = screen.getByRole('navigation', { name: 'Case steps' });
     expect(within(steps).getAllByRole('link')).toHaveLength(6);
     expect(within(steps).getByRole('link', { current: 'step' })).toHaveTextContent('Response');

@@ -9,26 +9,19 @@ import {
   stepPath,
   type CaseStepKey,
 } from '@rescuelog/sync-protocol/case/steps';
-import {
-  AlertTriangle,
-  ArrowLeft,
-  ArrowRight,
-  CloudOff,
-  Home,
-  Lock,
-  RefreshCw,
-} from 'lucide-react';
-import { useEffect, type ReactNode } from 'react';
+import { AlertTriangle, ArrowLeft, ArrowRight, CloudOff, Home, Lock } from 'lucide-react';
+import { useEffect, useId, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
+import { RecordSyncMark } from '@/components/record-form/record-sync-mark';
 import { RecordConflicts } from '@/components/record-form/record-conflicts';
 import { PageSpinner } from '@/components/ui/spinner';
 import { AwaitFirstSync } from './await-first-sync';
 import { StatusPage } from '@/components/ui/status-page';
-import { useHasPendingChanges } from '@/lib/sync/use-sync';
 import { recordCaseAccess } from '../data/case-writes';
 import type { CaseLookup, LocalCase } from '../data/use-case';
 import { CaseFormProvider, useCaseForm } from './case-form';
-import '@/components/record-form/record-form.css';
+import { Callout } from '@/components/ui/callout';
+import styles from './case-layout.module.css';
 
 interface CaseStepLayoutProps {
   step: CaseStepKey;
@@ -70,7 +63,7 @@ export function CaseStepLayout({ step, lookup, missing, children }: CaseStepLayo
               actions={<HomeLink />}
             >
               <p>
-                Case <strong className="case-number-text">{lookup.caseId || '(no number)'}</strong>{' '}
+                Case <strong className={styles.caseNumber}>{lookup.caseId || '(no number)'}</strong>{' '}
                 is not stored on this device. If it was started on another device, it appears here
                 after that device has synced and this one has pulled the changes.
               </p>
@@ -87,7 +80,7 @@ export function CaseStepLayout({ step, lookup, missing, children }: CaseStepLayo
           actions={<HomeLink />}
         >
           <p>
-            The copy of case <strong className="case-number-text">{lookup.caseId}</strong> on this
+            The copy of case <strong className={styles.caseNumber}>{lookup.caseId}</strong> on this
             device could not be read ({lookup.message}). Nothing has been deleted. Update the app,
             or report this to your administrator.
           </p>
@@ -133,20 +126,6 @@ function useFocusFieldFromHash(): void {
   }, [hash]);
 }
 
-function SyncMark({ recordId }: { recordId: string }) {
-  const pending = useHasPendingChanges(recordId);
-  if (pending === undefined) return null;
-  return pending ? (
-    <span className="case-header__sync case-header__sync--pending" role="status">
-      <RefreshCw size={16} aria-hidden="true" /> Not yet synced
-    </span>
-  ) : (
-    <span className="case-header__sync case-header__sync--done" role="status">
-      Synced
-    </span>
-  );
-}
-
 function StepFrame({
   step,
   record,
@@ -165,39 +144,38 @@ function StepFrame({
     void recordCaseAccess(record.id, 'view', step).catch(() => undefined);
   }, [record.id, step]);
   useFocusFieldFromHash();
+  const caseLineId = useId();
 
   return (
-    <main className="case-page">
-      <header className="case-header">
-        <Link to="/" className="button case-header__home" aria-label="Dashboard">
+    <main className={styles.page}>
+      <header className={styles.header} role="group" aria-labelledby={caseLineId}>
+        <Link to="/" className={`button ${styles.home}`} aria-label="Dashboard">
           <Home size={22} aria-hidden="true" />
         </Link>
-        <div className="case-header__ids">
-          <h1 className="case-header__title">{current?.title ?? 'Case'}</h1>
-          <p className="case-header__case">
-            Case <span className="case-number-text">{record.caseId}</span>
-            {record.patientName ? (
-              <span className="case-header__patient"> · {record.patientName}</span>
-            ) : null}
+        <div className={styles.ids}>
+          <h1 className={styles.title}>{current?.title ?? 'Case'}</h1>
+          <p className={styles.caseLine} id={caseLineId}>
+            Case <span className={styles.caseNumber}>{record.caseId}</span>
+            {record.patientName ? <span> · {record.patientName}</span> : null}
           </p>
         </div>
-        <SyncMark recordId={record.id} />
+        <RecordSyncMark recordId={record.id} showSynced />
       </header>
       <RecordConflicts kind="case" recordId={record.id} />
 
-      <nav className="case-steps" aria-label="Case steps">
+      <nav className={styles.steps} aria-label="Case steps">
         <ol>
           {CASE_STEPS.map((s, index) => (
             <li key={s.key}>
               <Link
                 to={stepPath(s.key, record.caseId)}
-                className="case-steps__link"
+                className={styles.stepLink}
                 aria-current={s.key === step ? 'step' : undefined}
               >
-                <span className="case-steps__number" aria-hidden="true">
+                <span className={styles.stepNumber} aria-hidden="true">
                   {index + 1}
                 </span>
-                <span className="case-steps__label">{s.short}</span>
+                <span className={styles.stepLabel}>{s.short}</span>
               </Link>
             </li>
           ))}
@@ -205,37 +183,37 @@ function StepFrame({
       </nav>
 
       {readOnly && step !== 'case-completed' ? (
-        <div className="case-banner case-callout case-callout--info" role="note">
+        <Callout tone="info" className={styles.banner} role="note">
           <Lock size={20} aria-hidden="true" />
           <p>
             This case is completed and locked. Corrections are added as addenda on the{' '}
             <Link to={stepPath('case-completed', record.caseId)}>completed case</Link>.
           </p>
-        </div>
+        </Callout>
       ) : null}
       {saveError ? (
-        <div className="case-banner case-callout case-callout--danger" role="alert">
+        <Callout tone="danger" className={styles.banner} role="alert">
           <AlertTriangle size={20} aria-hidden="true" />
           <p>Could not save on this device: {saveError}</p>
-        </div>
+        </Callout>
       ) : null}
 
-      <div className="case-body">{children}</div>
+      <div className={styles.body}>{children}</div>
 
-      <nav className="case-footer" aria-label="Previous and next step">
+      <nav className={styles.footer} aria-label="Previous and next step">
         {previous ? (
-          <Link to={stepPath(previous.key, record.caseId)} className="button case-footer__prev">
+          <Link to={stepPath(previous.key, record.caseId)} className="button">
             <ArrowLeft size={20} aria-hidden="true" /> {previous.title}
           </Link>
         ) : (
-          <Link to="/" className="button case-footer__prev">
+          <Link to="/" className="button">
             <ArrowLeft size={20} aria-hidden="true" /> Dashboard
           </Link>
         )}
         {next ? (
           <Link
             to={stepPath(next.key, record.caseId)}
-            className="button button--primary case-footer__next"
+            className={`button button--primary ${styles.next}`}
           >
             {next.key === 'case-completed' ? 'Review and complete' : next.title}{' '}
             <ArrowRight size={20} aria-hidden="true" />

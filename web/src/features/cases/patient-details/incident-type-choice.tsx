@@ -11,6 +11,7 @@ import {
   otherIncidentType,
   readIncidentType,
 } from './options';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './patient-details.module.css';
 
 export function IncidentTypeChoice({ required }: { required: boolean }) {
@@ -27,7 +28,7 @@ export function IncidentTypeChoice({ required }: { required: boolean }) {
   const otherId = `${caseFieldId('incidentType')}-description`;
 
   return (
-    <div className={`case-wide ${styles.incidentType}`}>
+    <div className={`${formStyles.wide} ${styles.incidentType}`}>
       <ChoiceGroup
         name={caseFieldId('incidentType')}
         legend="Incident type"
@@ -52,13 +53,13 @@ export function IncidentTypeChoice({ required }: { required: boolean }) {
         }}
       />
       {choice === OTHER_INCIDENT_TYPE ? (
-        <div className="case-field incident-type__other">
-          <label className="case-field__label" htmlFor={otherId}>
+        <div className={`${formStyles.field} incident-type__other`}>
+          <label className={formStyles.label} htmlFor={otherId}>
             Describe the incident type
           </label>
           <input
             id={otherId}
-            className="input case-input"
+            className={`input ${formStyles.textInput}`}
             type="text"
             autoComplete="off"
             maxLength={400}

@@ -7,6 +7,9 @@ import { useState } from 'react';
 import { useAutosaveDraft } from '@/components/record-form/use-autosave-draft';
 import { caseFieldId, useCaseForm } from '../components/case-form';
 import { LOCATE_FAILURE_MESSAGES, LOW_ACCURACY_METRES, useGeolocation } from './use-geolocation';
+import { formStyles } from '@/components/record-form/form-styles';
+import layout from '../components/case-layout.module.css';
+import { Callout } from '@/components/ui/callout';
 import styles from './patient-details.module.css';
 
 type CoordinateField = 'incidentLatitude' | 'incidentLongitude';
@@ -41,13 +44,13 @@ function CoordinateInput({ field, label }: { field: CoordinateField; label: stri
   });
   const id = caseFieldId(field);
   return (
-    <div className="case-field">
-      <label className="case-field__label" htmlFor={id}>
+    <div className={formStyles.field}>
+      <label className={formStyles.label} htmlFor={id}>
         {label}
       </label>
       <input
         id={id}
-        className="input case-input"
+        className={`input ${formStyles.textInput}`}
         type="text"
         inputMode="decimal"
         autoComplete="off"
@@ -59,7 +62,7 @@ function CoordinateInput({ field, label }: { field: CoordinateField; label: stri
         onBlur={() => void flush()}
       />
       {error ? (
-        <p className="case-field__error" id={`${id}-error`} role="alert">
+        <p className={formStyles.error} id={`${id}-error`} role="alert">
           {error}
         </p>
       ) : null}
@@ -84,8 +87,12 @@ export function LocationCapture() {
   const locating = state.status === 'locating';
 
   return (
-    <div className="case-wide case-panel" role="group" aria-labelledby="location-capture-title">
-      <p className="case-field__label" id="location-capture-title">
+    <div
+      className={`${formStyles.wide} ${layout.panel}`}
+      role="group"
+      aria-labelledby="location-capture-title"
+    >
+      <p className={formStyles.label} id="location-capture-title">
         GPS position
       </p>
       <div className={styles.captureActions}>
@@ -117,45 +124,42 @@ export function LocationCapture() {
           </button>
         ) : null}
       </div>
-      <p className="case-field__hint" id="location-capture-hint">
+      <p className={formStyles.hint} id="location-capture-hint">
         Uses the device&apos;s GPS, which works without signal. Stand in the open for the best fix.
       </p>
 
       <div aria-live="polite">
         {state.status === 'found' ? (
-          <p
-            className={`${styles.captureNote} case-callout case-callout--compact ${state.accuracy > LOW_ACCURACY_METRES ? 'case-callout--warning' : 'case-callout--success'}`}
+          <Callout
+            as="p"
+            tone={state.accuracy > LOW_ACCURACY_METRES ? 'warning' : 'success'}
+            compact
+            className={styles.captureNote}
           >
             <MapPin size={18} aria-hidden="true" /> Position captured, accurate to about{' '}
             {Math.round(state.accuracy)} m
             {state.accuracy > LOW_ACCURACY_METRES
               ? '. That is not very precise: try again in the open, or type the coordinates.'
               : '.'}
-          </p>
+          </Callout>
         ) : null}
       </div>
       {state.status === 'failed' ? (
-        <p
-          className={`${styles.captureNote} case-callout case-callout--compact case-callout--danger`}
-          role="alert"
-        >
+        <Callout as="p" tone="danger" compact className={styles.captureNote} role="alert">
           {LOCATE_FAILURE_MESSAGES[state.reason]}
-        </p>
+        </Callout>
       ) : null}
       {saveProblem ? (
-        <p
-          className={`${styles.captureNote} case-callout case-callout--compact case-callout--danger`}
-          role="alert"
-        >
+        <Callout as="p" tone="danger" compact className={styles.captureNote} role="alert">
           {saveProblem}
-        </p>
+        </Callout>
       ) : null}
 
       <div className={styles.coords}>
         <CoordinateInput field="incidentLatitude" label="Latitude" />
         <CoordinateInput field="incidentLongitude" label="Longitude" />
       </div>
-      <p className="case-field__hint">
+      <p className={formStyles.hint}>
         Decimal degrees. South of the equator is negative (Cape Town is about -33.92, 18.42).
         {latitude !== null && latitude > 0 ? (
           <strong> This latitude is north of the equator: check the minus sign.</strong>

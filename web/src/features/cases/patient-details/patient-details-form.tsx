@@ -19,6 +19,7 @@ import { useCaseForm } from '../components/case-form';
 import { IncidentTypeChoice } from './incident-type-choice';
 import { LocationCapture } from './location-capture';
 import { GENDER_OPTIONS } from './options';
+import { formStyles } from '@/components/record-form/form-styles';
 
 const isRequired = (field: CompletionField) => REQUIRED_FOR_COMPLETION.includes(field);
 
@@ -98,7 +99,7 @@ export function PatientDetailsForm({ caseId }: { caseId: string }) {
           hint="Address, road and km marker, or landmark. The GPS position below also counts."
         />
         <LocationCapture />
-        <div className="case-wide">
+        <div className={formStyles.wide}>
           <CaseTextField
             field="incidentDescription"
             label="Incident description"
@@ -110,7 +111,7 @@ export function PatientDetailsForm({ caseId }: { caseId: string }) {
       </CaseSection>
 
       <CaseSection title="Multi-patient incident" id="multi-patient">
-        <div className="case-wide">
+        <div className={formStyles.wide}>
           <CaseCheckbox
             field="isMultiPatientIncident"
             label="More than one patient at this incident"
@@ -131,7 +132,7 @@ export function PatientDetailsForm({ caseId }: { caseId: string }) {
               max={100000}
               hint="Including this patient."
             />
-            <div className="case-wide">
+            <div className={formStyles.wide}>
               <CaseTextField
                 field="multiPatientDescription"
                 label="Multi-patient description"

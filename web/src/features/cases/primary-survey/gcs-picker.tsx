@@ -18,6 +18,7 @@ import {
 import type { CaseFields } from '@rescuelog/sync-protocol/records/case';
 import { useEffect, useRef, useState } from 'react';
 import { caseFieldId, useCaseForm } from '../components/case-form';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './primary-survey.module.css';
 
 type Part = 'eye' | 'verbal' | 'motor';
@@ -96,18 +97,18 @@ function ScalePicker({
   const name = `gcs-${part}`;
   return (
     <fieldset
-      className="case-choice gcs-scale"
+      className={`${formStyles.choice} gcs-scale`}
       id={id}
       aria-describedby={hint ? `${id}-hint` : undefined}
     >
-      <legend className={`case-field__label ${styles.scaleLegend}`}>
+      <legend className={`${formStyles.label} ${styles.scaleLegend}`}>
         <span className={styles.scaleLetter} aria-hidden="true">
           {letter}
         </span>{' '}
         {legend}
       </legend>
       {hint ? (
-        <p className="case-field__hint" id={`${id}-hint`}>
+        <p className={formStyles.hint} id={`${id}-hint`}>
           {hint}
         </p>
       ) : null}
@@ -117,7 +118,7 @@ function ScalePicker({
           return (
             <label
               key={option.score}
-              className={`case-choice__option ${styles.gcsOption}`}
+              className={`${formStyles.option} ${styles.gcsOption}`}
               htmlFor={optionId}
             >
               <input
@@ -131,7 +132,7 @@ function ScalePicker({
               <span className={styles.optionScore} aria-hidden="true">
                 {option.score}
               </span>
-              <span className="case-choice__text">
+              <span className={formStyles.optionText}>
                 <span className="sr-only">
                   {letter}
                   {option.score}:{' '}
@@ -143,7 +144,7 @@ function ScalePicker({
         })}
         {part === 'verbal' ? (
           <label
-            className={`case-choice__option ${styles.gcsOption}`}
+            className={`${formStyles.option} ${styles.gcsOption}`}
             htmlFor={caseFieldId('gcsVerbalIntubated')}
           >
             <input
@@ -157,7 +158,7 @@ function ScalePicker({
             <span className={styles.optionScore} aria-hidden="true">
               T
             </span>
-            <span className="case-choice__text">
+            <span className={formStyles.optionText}>
               <span className="sr-only">VT: </span>
               Intubated (verbal not testable)
             </span>
@@ -199,7 +200,7 @@ export function GcsPicker() {
   const summary = formatGcs(current);
   const total = computeGcsTotal(current);
   return (
-    <div className={`${styles.gcs} case-wide`}>
+    <div className={`${styles.gcs} ${formStyles.wide}`}>
       <div className={styles.score}>
         <span className={styles.scoreLabel} id="gcs-score-label">
           GCS
@@ -217,7 +218,7 @@ export function GcsPicker() {
         ) : null}
       </div>
       {error ? (
-        <p className="case-field__error" role="alert">
+        <p className={formStyles.error} role="alert">
           {error}
         </p>
       ) : null}
@@ -259,7 +260,7 @@ export function GcsPicker() {
       {!readOnly && !isGcsEmpty(current) ? (
         <button
           type="button"
-          className="button case-choice__clear"
+          className={`button ${formStyles.choiceClear}`}
           onClick={() =>
             void write({ eye: null, verbal: null, motor: null, verbalIntubated: false })
           }

@@ -21,6 +21,8 @@ import {
   OTHER,
   withRecorded,
 } from './primary-survey-options';
+import { formStyles } from '@/components/record-form/form-styles';
+import { Callout } from '@/components/ui/callout';
 import styles from './primary-survey.module.css';
 
 const DETAIL_FIELDS = [
@@ -50,12 +52,9 @@ export function HemorrhageSection() {
     >
       <CaseYesNo field="hemorrhagingActive" label="Catastrophic bleeding" />
       {active !== true && hasDetails ? (
-        <p
-          className="case-wide case-callout case-callout--warning case-callout--strong"
-          role="note"
-        >
+        <Callout as="p" tone="warning" strong className={formStyles.wide} role="note">
           Bleeding details below were recorded earlier. Clear them if they no longer apply.
-        </p>
+        </Callout>
       ) : null}
       {showDetails ? (
         <>
@@ -72,28 +71,36 @@ export function HemorrhageSection() {
               placeholder="Where is the bleeding?"
             />
           ) : null}
-          <CaseChoice field="hemorrhagingType" label="Type" options={HEMORRHAGE_TYPES} />
+          <CaseChoice
+            field="hemorrhagingType"
+            label="Type"
+            options={HEMORRHAGE_TYPES}
+            optionsClassName={styles.oneColumnOnPhone}
+          />
           <CaseChoice
             field="hemorrhagingSeverity"
             label="Severity"
             options={HEMORRHAGE_SEVERITIES}
+            optionsClassName={styles.oneColumnOnPhone}
           />
           <CaseChoice
             field="hemorrhagingControlStatus"
             label="Control status"
             options={HEMORRHAGE_CONTROL}
+            optionsClassName={styles.oneColumnOnPhone}
           />
           <CaseMultiSelect
             field="hemorrhagingInterventions"
             label="Interventions (tap all that apply)"
             options={withRecorded(HEMORRHAGE_INTERVENTIONS, interventions)}
+            optionsClassName={styles.oneColumnOnPhone}
           />
           {interventions.includes(OTHER) ||
           !isEmptyCaseValue(record.hemorrhagingInterventionOther) ? (
             <CaseTextField field="hemorrhagingInterventionOther" label="Other intervention" />
           ) : null}
           {showTourniquetTime ? (
-            <div className={`case-wide ${styles.tourniquet}`}>
+            <div className={`${formStyles.wide} ${styles.tourniquet}`}>
               <CaseTimeField
                 field="tourniquetApplicationTime"
                 label="Tourniquet applied at"

@@ -16,6 +16,8 @@ import {
   withRecordedChoice,
 } from './primary-survey-options';
 import { TriageChoice } from './triage-choice';
+import { formStyles } from '@/components/record-form/form-styles';
+import { Callout } from '@/components/ui/callout';
 
 export function PrimarySurveyForm() {
   const { record } = useCaseForm();
@@ -23,7 +25,7 @@ export function PrimarySurveyForm() {
   const rr = record.respiratoryRate;
   const crt = record.capillaryRefillTime;
   return (
-    <div className="case-survey">
+    <div className={formStyles.survey}>
       <CaseSection
         title="Hazard"
         id="hazard"
@@ -31,13 +33,10 @@ export function PrimarySurveyForm() {
       >
         <CaseYesNo field="sceneSafe" label="Scene safety" yes="Safe" no="Not safe" />
         {record.sceneSafe === false ? (
-          <p
-            className="case-wide case-callout case-callout--danger case-callout--strong"
-            role="alert"
-          >
+          <Callout as="p" tone="danger" strong className={formStyles.wide} role="alert">
             <AlertTriangle size={20} aria-hidden="true" /> Scene not safe: do not approach. Make it
             safe or wait for the right service.
-          </p>
+          </Callout>
         ) : null}
       </CaseSection>
 

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { caseFieldId, useCaseForm } from '../components/case-form';
 import { SATS_TRIAGE } from './primary-survey-options';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './primary-survey.module.css';
 import { cx } from '@/lib/cx';
 
@@ -19,12 +20,16 @@ export function TriageChoice({ required }: { required?: boolean }) {
   };
   const known = selected === null || SATS_TRIAGE.some((t) => t.value === selected);
   return (
-    <fieldset className="case-choice case-wide" id={name} aria-describedby={`${name}-hint`}>
-      <legend className="case-field__label">
+    <fieldset
+      className={`${formStyles.choice} ${formStyles.wide}`}
+      id={name}
+      aria-describedby={`${name}-hint`}
+    >
+      <legend className={formStyles.label}>
         Triage status (South African Triage Scale)
-        {required ? <span className="case-field__required"> (required to complete)</span> : null}
+        {required ? <span className={formStyles.required}> (required to complete)</span> : null}
       </legend>
-      <p className="case-field__hint" id={`${name}-hint`}>
+      <p className={formStyles.hint} id={`${name}-hint`}>
         Colour and urgency of care.
         {!known ? ` Recorded as ${value ?? ''}.` : null}
       </p>
@@ -34,7 +39,7 @@ export function TriageChoice({ required }: { required?: boolean }) {
           return (
             <label
               key={option.value}
-              className={`case-choice__option ${styles.triageOption}`}
+              className={`${formStyles.option} ${styles.triageOption}`}
               htmlFor={id}
             >
               <input
@@ -48,18 +53,22 @@ export function TriageChoice({ required }: { required?: boolean }) {
               <span className={cx(styles.triageBadge, styles[option.value.toLowerCase()])}>
                 {option.value}
               </span>
-              <span className="case-choice__text">{option.description}</span>
+              <span className={formStyles.optionText}>{option.description}</span>
             </label>
           );
         })}
       </div>
       {!readOnly && value !== null ? (
-        <button type="button" className="button case-choice__clear" onClick={() => write(null)}>
+        <button
+          type="button"
+          className={`button ${formStyles.choiceClear}`}
+          onClick={() => write(null)}
+        >
           Clear triage status
         </button>
       ) : null}
       {error ? (
-        <p className="case-field__error" role="alert">
+        <p className={formStyles.error} role="alert">
           {error}
         </p>
       ) : null}

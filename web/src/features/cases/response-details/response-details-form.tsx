@@ -21,6 +21,8 @@ import { useCaseForm } from '../components/case-form';
 import { COMMON_HOSPITALS, TRANSPORT_PRIORITY_OPTIONS } from './options';
 import type { ResponseTimeField } from '@rescuelog/sync-protocol/case/completion';
 import { timeOrderWarnings } from './time-order';
+import { formStyles } from '@/components/record-form/form-styles';
+import { Callout } from '@/components/ui/callout';
 import styles from './response-details.module.css';
 
 const isRequired = (field: CompletionField) => REQUIRED_FOR_COMPLETION.includes(field);
@@ -105,7 +107,7 @@ export function ResponseDetailsForm({ caseId }: { caseId: string }) {
       </CaseSection>
 
       <CaseSection title="Transport" id="transport">
-        <div className="case-wide">
+        <div className={formStyles.wide}>
           <CaseCheckbox
             field="patientRefusedTransport"
             label="Patient refused transport"
@@ -113,10 +115,7 @@ export function ResponseDetailsForm({ caseId }: { caseId: string }) {
           />
         </div>
         {refused ? (
-          <div
-            className={`case-wide case-callout case-callout--info ${styles.refusal}`}
-            role="note"
-          >
+          <Callout tone="info" className={`${formStyles.wide} ${styles.refusal}`} role="note">
             <Info size={20} aria-hidden="true" />
             <p>
               No receiving hospital or priority is needed. Record the reason for the refusal, the
@@ -128,7 +127,7 @@ export function ResponseDetailsForm({ caseId }: { caseId: string }) {
               </Link>
               .
             </p>
-          </div>
+          </Callout>
         ) : null}
         <CaseTextField
           field="ambulanceId"

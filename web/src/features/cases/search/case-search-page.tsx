@@ -8,7 +8,8 @@ import {
   type CaseSearchFilters,
 } from '@rescuelog/sync-protocol/case/search';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
-import { hasPermission } from '@rescuelog/sync-protocol/permissions';
+import { canSeeAll } from '@rescuelog/sync-protocol/platform/access';
+import { CASE_ACCESS } from '@rescuelog/sync-protocol/records/case';
 import { AlertTriangle, ArrowLeft, CloudOff, Info } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -100,7 +101,7 @@ export function CaseSearchPage() {
   }, [useServer, serverCases, device, server.hasNextPage, online, server.isError, deviceShown]);
 
   const onDeviceIds = useMemo(() => new Set(device?.cases.map((c) => c.caseId) ?? []), [device]);
-  const seesOnlyOwn = user ? !hasPermission(user, 'casesLogged', 'view') : false;
+  const seesOnlyOwn = user ? !canSeeAll(user, CASE_ACCESS) : false;
 
   function search(next: CaseSearchFilters) {
     setDeviceShown(DEVICE_PAGE_SIZE);

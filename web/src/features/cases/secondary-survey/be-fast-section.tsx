@@ -4,6 +4,7 @@ import { beFastPositive } from '@rescuelog/sync-protocol/case/completion';
 import { AlertTriangle } from 'lucide-react';
 import { CaseSection, CaseTimeField, CaseYesNo } from '../components/case-controls';
 import { useCaseForm } from '../components/case-form';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './secondary-survey.module.css';
 
 const SIGNS = [
@@ -41,7 +42,7 @@ export function BeFastSection() {
   return (
     <CaseSection title="BE-FAST stroke screen" id="be-fast">
       {positive ? (
-        <div className="case-wide">
+        <div className={formStyles.wide}>
           <div className={styles.stroke} role="alert">
             <AlertTriangle size={24} aria-hidden="true" />
             <div>
@@ -64,7 +65,7 @@ export function BeFastSection() {
           no="No"
         />
       ))}
-      <div className="case-wide">
+      <div className={formStyles.wide}>
         <CaseTimeField
           field="fastTimeNoted"
           label="Time noted / last known well"

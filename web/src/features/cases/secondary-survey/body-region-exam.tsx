@@ -7,6 +7,9 @@ import { type CaseFields } from '@rescuelog/sync-protocol/records/case';
 import { CaseCheckbox, CaseSection, CaseTextField } from '../components/case-controls';
 import { ChoiceGroup } from '@/components/record-form/choice-group';
 import { caseFieldId, useCaseForm } from '../components/case-form';
+import { formStyles } from '@/components/record-form/form-styles';
+import layout from '../components/case-layout.module.css';
+import { cx } from '@/lib/cx';
 import styles from './secondary-survey.module.css';
 
 const FINDING_OPTIONS = [
@@ -27,7 +30,7 @@ function RegionRow({ region }: { region: BodyRegion }) {
     void save(fields);
   };
   return (
-    <div className={`case-panel${abnormal === true ? ' case-panel--alert' : ''}`}>
+    <div className={cx(layout.panel, abnormal === true && layout.panelAlert)}>
       <h3 className={styles.regionTitle}>{label}</h3>
       <div className={styles.regionControls}>
         <CaseCheckbox field={`${region}Examined`} label={`${label} examined`} />
@@ -61,7 +64,7 @@ export function BodyRegionExam() {
       id="body-exam"
       description="Tick each region you examined; Normal or Abnormal ticks it for you."
     >
-      <div className="case-wide case-columns">
+      <div className={`${formStyles.wide} ${layout.columns}`}>
         {BODY_REGIONS.map((region) => (
           <RegionRow key={region} region={region} />
         ))}

@@ -2,6 +2,7 @@
 // says "3 of 11").
 import { useState } from 'react';
 import { caseFieldId, useCaseForm } from '../components/case-form';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './secondary-survey.module.css';
 
 const SCORES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
@@ -22,9 +23,13 @@ export function PainScorePicker() {
     void save({ painScore: next }).then((problems) => setError(problems.painScore));
   };
   return (
-    <fieldset className="case-choice case-wide" id={name} aria-describedby={`${name}-hint`}>
-      <legend className="case-field__label">Pain score (0–10)</legend>
-      <p className="case-field__hint" id={`${name}-hint`}>
+    <fieldset
+      className={`${formStyles.choice} ${formStyles.wide}`}
+      id={name}
+      aria-describedby={`${name}-hint`}
+    >
+      <legend className={formStyles.label}>Pain score (0–10)</legend>
+      <p className={formStyles.hint} id={`${name}-hint`}>
         0 no pain, 10 the worst pain imaginable.
         {value !== null ? ` Recorded: ${String(value)}/10, ${band(value).toLowerCase()}.` : ''}
       </p>
@@ -51,12 +56,16 @@ export function PainScorePicker() {
         })}
       </div>
       {!readOnly && value !== null ? (
-        <button type="button" className="button case-choice__clear" onClick={() => write(null)}>
+        <button
+          type="button"
+          className={`button ${formStyles.choiceClear}`}
+          onClick={() => write(null)}
+        >
           Clear pain score
         </button>
       ) : null}
       {error ? (
-        <p className="case-field__error" role="alert">
+        <p className={formStyles.error} role="alert">
           {error}
         </p>
       ) : null}

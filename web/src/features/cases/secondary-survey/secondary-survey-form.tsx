@@ -29,6 +29,7 @@ import {
   OPQRST,
   SENSORY_FUNCTION,
 } from './secondary-survey-options';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './secondary-survey.module.css';
 
 const JUMPS = [
@@ -65,7 +66,7 @@ export function SecondarySurveyForm({ now = () => new Date() }: { now?: () => Da
   const { record, readOnly, save } = useCaseForm();
   const primaryGcs = formatGcs(gcsPartsOf(record));
   return (
-    <div className="case-survey">
+    <div className={formStyles.survey}>
       <nav className={styles.jumps} aria-label="Parts of the secondary survey">
         <ul>
           {JUMPS.map((j) => (
@@ -90,7 +91,7 @@ export function SecondarySurveyForm({ now = () => new Date() }: { now?: () => Da
           multiline
         />
         <CaseTextField field="objectiveSymptoms" label="Signs you observed" multiline />
-        <div className={`case-field ${styles.withQuick}`}>
+        <div className={`${formStyles.field} ${styles.withQuick}`}>
           <CaseTextField field="allergies" label="A — Allergies" multiline rows={2} />
           <QuickFill
             label={NO_KNOWN_ALLERGIES}
@@ -100,7 +101,7 @@ export function SecondarySurveyForm({ now = () => new Date() }: { now?: () => Da
         </div>
         <CaseTextField field="medications" label="M — Current medications" multiline rows={2} />
         <CaseTextField field="pastHistory" label="P — Past medical history" multiline rows={2} />
-        <div className={`case-field ${styles.withQuick}`}>
+        <div className={`${formStyles.field} ${styles.withQuick}`}>
           <CaseTextField
             field="lastMealTime"
             label="L — Last oral intake: when"
@@ -128,7 +129,7 @@ export function SecondarySurveyForm({ now = () => new Date() }: { now?: () => Da
       <BodyRegionExam />
 
       <CaseSection title="Neuro reassessment" id="neuro">
-        <div className="case-wide">
+        <div className={formStyles.wide}>
           <CaseTimeField field="neuroReassessmentTime" label="Reassessed at" />
         </div>
         <CaseChoice
@@ -163,7 +164,7 @@ export function SecondarySurveyForm({ now = () => new Date() }: { now?: () => Da
       </CaseSection>
 
       <CaseSection title="Other findings" id="findings">
-        <div className="case-wide">
+        <div className={formStyles.wide}>
           <CaseTextField field="additionalFindings" label="Additional findings" multiline />
         </div>
       </CaseSection>

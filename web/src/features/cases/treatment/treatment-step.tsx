@@ -17,6 +17,7 @@ import { useUser } from '@/lib/auth';
 import { CaseCheckbox, CaseSection, CaseTextField } from '../components/case-controls';
 import { useCaseForm } from '../components/case-form';
 import { scopeWarning } from './scope-of-practice';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './treatment.module.css';
 
 const GROUP_KEYS = Object.keys(INTERVENTION_GROUPS) as InterventionGroup[];
@@ -51,12 +52,9 @@ export function TreatmentStep() {
 
   return (
     <>
-      <section
-        className="card case-section treatment-checklist"
-        aria-labelledby="interventions-heading"
-      >
+      <section className="card treatment-checklist" aria-labelledby="interventions-heading">
         <div className={styles.checklistTop}>
-          <h2 id="interventions-heading" className="case-section__title">
+          <h2 id="interventions-heading" className={formStyles.sectionTitle}>
             Interventions
           </h2>
           <p className={styles.count} role="status">
@@ -64,7 +62,7 @@ export function TreatmentStep() {
           </p>
         </div>
         <div className={styles.filter}>
-          <label htmlFor={filterId} className="case-field__label">
+          <label htmlFor={filterId} className={formStyles.label}>
             Find an intervention
           </label>
           <div className={styles.filterRow}>
@@ -72,7 +70,7 @@ export function TreatmentStep() {
             <input
               id={filterId}
               type="search"
-              className={`input case-input ${styles.filterInput}`}
+              className={`input ${formStyles.textInput} ${styles.filterInput}`}
               value={filter}
               placeholder="e.g. oxygen, splint, AED"
               autoComplete="off"
@@ -123,7 +121,7 @@ export function TreatmentStep() {
       })}
 
       <CaseSection title="Medications and procedures" id="treatment-notes">
-        <div className="case-wide">
+        <div className={formStyles.wide}>
           <CaseTextField
             field="medicationsGiven"
             label="Medications given"
@@ -132,7 +130,7 @@ export function TreatmentStep() {
             hint="Drug, dose, route and time for each, e.g. Glucose gel 15 g oral 10:42."
           />
         </div>
-        <div className="case-wide">
+        <div className={formStyles.wide}>
           <CaseTextField
             field="proceduresPerformed"
             label="Procedures performed"
@@ -141,7 +139,7 @@ export function TreatmentStep() {
             hint="Anything not on the checklist, and who performed advanced procedures."
           />
         </div>
-        <div className="case-wide">
+        <div className={formStyles.wide}>
           <CaseTextField
             field="treatmentProvided"
             label="Treatment provided"
@@ -150,7 +148,7 @@ export function TreatmentStep() {
             hint="The treatment in your own words: response to treatment, changes in the patient."
           />
         </div>
-        <div className="case-wide">
+        <div className={formStyles.wide}>
           <CaseTextField field="additionalNotes" label="Additional notes" multiline rows={3} />
         </div>
       </CaseSection>

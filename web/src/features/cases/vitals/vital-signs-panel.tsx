@@ -10,6 +10,7 @@ import type { ReadingLike } from './vital-display';
 import { VitalSignsTable } from './vital-signs-table';
 import { VitalTrendCharts } from './vital-trend-chart';
 import { VitalsEntryForm, type Reentry } from './vitals-entry-form';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './vitals.module.css';
 
 export interface VitalSignsPanelProps {
@@ -37,11 +38,11 @@ export function VitalSignsPanel({ caseRecord, readOnly = false }: VitalSignsPane
   };
   return (
     <section
-      className={`card case-section ${styles.vitals}`}
+      className={`card ${styles.vitals}`}
       id={fieldDomId('vitalSigns')}
       aria-labelledby="vital-signs-heading"
     >
-      <h2 id="vital-signs-heading" className="case-section__title">
+      <h2 id="vital-signs-heading" className={formStyles.sectionTitle}>
         Vital signs
       </h2>
       {!locked ? <VitalsEntryForm caseRecord={caseRecord} reentry={reentry} /> : null}

@@ -15,6 +15,7 @@ import {
   vitalLabel,
   type ReadingLike,
 } from './vital-display';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './vitals.module.css';
 import { cx } from '@/lib/cx';
 
@@ -229,12 +230,12 @@ function VoidDialog({
                 </button>
               ))}
             </div>
-            <label className="case-field__label" htmlFor={reasonId}>
+            <label className={formStyles.label} htmlFor={reasonId}>
               Reason
             </label>
             <input
               id={reasonId}
-              className="input case-input"
+              className={`input ${formStyles.textInput}`}
               type="text"
               value={reason}
               maxLength={2000}
@@ -246,7 +247,7 @@ function VoidDialog({
               }}
             />
             {error ? (
-              <p className="case-field__error" id={`${reasonId}-error`} role="alert">
+              <p className={formStyles.error} id={`${reasonId}-error`} role="alert">
                 {error}
               </p>
             ) : null}

@@ -14,6 +14,7 @@ import { recordVitalSign } from '../data/case-writes';
 import type { LocalCase } from '../data/use-case';
 import { vitalLabel } from './vital-display';
 import { VitalRangeNote } from './vital-range-note';
+import { formStyles } from '@/components/record-form/form-styles';
 import styles from './vitals.module.css';
 import { cx } from '@/lib/cx';
 
@@ -215,14 +216,14 @@ export function VitalsEntryForm({
       field.type === 'gcs' && !gcsTouched && caseGcs !== '' && values.gcs === caseGcs;
     return (
       <div className={styles.entryField} key={field.type}>
-        <label className="case-field__label" htmlFor={id}>
+        <label className={formStyles.label} htmlFor={id}>
           {vitalLabel(field.type)}
           {unitLabel(field.type)}
-          {field.optional ? <span className="case-field__required"> (optional)</span> : null}
+          {field.optional ? <span className={formStyles.required}> (optional)</span> : null}
         </label>
         <input
           id={id}
-          className={`input case-input ${styles.entryInput}`}
+          className={`input ${formStyles.textInput} ${styles.entryInput}`}
           type="text"
           inputMode={field.inputMode}
           autoComplete="off"
@@ -231,14 +232,14 @@ export function VitalsEntryForm({
           aria-describedby={described(field.type)}
           onChange={(e) => setValue(field.type, e.target.value)}
         />
-        <span className="case-field__hint" id={`${id}-hint`}>
+        <span className={formStyles.hint} id={`${id}-hint`}>
           {prefilled ? (
             <span className={styles.entryPrefill}>From the primary survey. </span>
           ) : null}
           <VitalRangeNote type={field.type} value={values[field.type]} ageYears={age} />
         </span>
         {errors[field.type] ? (
-          <span className="case-field__error" id={`${id}-error`}>
+          <span className={formStyles.error} id={`${id}-error`}>
             {errors[field.type]}
           </span>
         ) : null}
@@ -260,7 +261,7 @@ export function VitalsEntryForm({
       <h3 className={styles.entryTitle} id={`${base}-title`}>
         Add a set of readings
       </h3>
-      <p className="case-field__hint">Fill in what you measured; empty boxes are skipped.</p>
+      <p className={formStyles.hint}>Fill in what you measured; empty boxes are skipped.</p>
       {reentryNote ? (
         <p className={styles.entryNote} role="status">
           {reentryNote}
@@ -272,14 +273,14 @@ export function VitalsEntryForm({
           className={cx(styles.entryField, styles.entryBp)}
           aria-describedby={`${bpId}-hint${errors.bloodPressure ? ` ${bpId}-error` : ''}`}
         >
-          <legend className="case-field__label">Blood pressure (mmHg)</legend>
+          <legend className={formStyles.label}>Blood pressure (mmHg)</legend>
           <div className={styles.entryBpInputs}>
             <label className="sr-only" htmlFor={bpId}>
               Systolic
             </label>
             <input
               id={bpId}
-              className={`input case-input ${styles.entryInput}`}
+              className={`input ${formStyles.textInput} ${styles.entryInput}`}
               type="text"
               inputMode="numeric"
               autoComplete="off"
@@ -299,7 +300,7 @@ export function VitalsEntryForm({
             </label>
             <input
               id={`${bpId}-diastolic`}
-              className={`input case-input ${styles.entryInput}`}
+              className={`input ${formStyles.textInput} ${styles.entryInput}`}
               type="text"
               inputMode="numeric"
               autoComplete="off"
@@ -312,7 +313,7 @@ export function VitalsEntryForm({
               }}
             />
           </div>
-          <span className="case-field__hint" id={`${bpId}-hint`}>
+          <span className={formStyles.hint} id={`${bpId}-hint`}>
             <VitalRangeNote
               type="bloodPressure"
               value={typeof bpText === 'string' ? bpText : ''}
@@ -321,7 +322,7 @@ export function VitalsEntryForm({
             Diastolic empty: palpated.
           </span>
           {errors.bloodPressure ? (
-            <span className="case-field__error" id={`${bpId}-error`}>
+            <span className={formStyles.error} id={`${bpId}-error`}>
               {errors.bloodPressure}
             </span>
           ) : null}
@@ -331,13 +332,13 @@ export function VitalsEntryForm({
 
       <div className={styles.entryFooter}>
         <div className={styles.entryTime}>
-          <label className="case-field__label" htmlFor={`${base}-time`}>
+          <label className={formStyles.label} htmlFor={`${base}-time`}>
             Taken at
           </label>
-          <div className="case-time">
+          <div className={formStyles.time}>
             <input
               id={`${base}-time`}
-              className="input case-input case-time__input"
+              className={`input ${formStyles.textInput} ${formStyles.timeInput}`}
               type="datetime-local"
               value={customTime || toZonedInputValue(tick.toISOString())}
               aria-describedby={`${base}-time-hint${errors.time ? ` ${base}-time-error` : ''}`}
@@ -349,7 +350,7 @@ export function VitalsEntryForm({
             />
             <button
               type="button"
-              className="button case-time__now"
+              className={`button ${formStyles.now}`}
               aria-label="Taken at: now"
               onClick={() => {
                 setCustomTime('');
@@ -359,11 +360,11 @@ export function VitalsEntryForm({
               Now
             </button>
           </div>
-          <span className="case-field__hint" id={`${base}-time-hint`}>
+          <span className={formStyles.hint} id={`${base}-time-hint`}>
             {customTime ? 'Time set by hand.' : 'Now, unless you change it.'}
           </span>
           {errors.time ? (
-            <span className="case-field__error" id={`${base}-time-error`}>
+            <span className={formStyles.error} id={`${base}-time-error`}>
               {errors.time}
             </span>
           ) : null}
@@ -378,9 +379,9 @@ export function VitalsEntryForm({
       </div>
       <div role="alert" className={styles.entryAlert}>
         {errors.form ? (
-          <p className="case-field__error">{errors.form}</p>
+          <p className={formStyles.error}>{errors.form}</p>
         ) : errorCount > 0 ? (
-          <p className="case-field__error">
+          <p className={formStyles.error}>
             Check the {errorCount === 1 ? 'reading' : `${String(errorCount)} readings`} marked
             above: nothing was saved.
           </p>

@@ -2,16 +2,19 @@
 // with the reason and the data the user entered, so nothing disappears silently. Dismissing
 // marks it read; the row and its data stay on the device.
 import { dismissRejection, type Rejection } from '@rescuelog/sync-protocol/client/outbox';
+import { isSetAside } from '@rescuelog/sync-protocol/client/set-aside';
 import {
   REJECTION_MESSAGES,
   type RejectionCode,
 } from '@rescuelog/sync-protocol/platform/rejections';
 import { appRegistry } from '@rescuelog/sync-protocol/records/registry';
 import { ArrowLeft } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { valueText } from '@/components/record-form/value-text';
 import { useOpenConflicts } from '@/lib/sync/use-local-records';
+import { trySetAsideChangesAgain } from '@/lib/sync/sync-session';
 import { useRejections, useSyncSession } from '@/lib/sync/use-sync';
 import styles from './sync-inbox.module.css';
 
@@ -50,6 +53,47 @@ function entries(rejection: Rejection): [string, unknown][] {
   return [...rest, ...fieldEntries];
 }
 
+/**
+ * "Try again" for a change the device set aside: its group (it and the later changes to the
+ * same record, which waited with it) is saved again in order and sent. A change the device
+ * can now tell would be refused (the record was completed meanwhile, say) is refused here,
+ * with the reason, and the group stays.
+ */
+function TryAgain({ rejection }: { rejection: Rejection }) {
+  const [state, setState] = useState<{ busy: boolean; error: string | null }>({
+    busy: false,
+    error: null,
+  });
+  const head = rejection.setAsideWith ?? rejection.mutationId;
+  return (
+    <>
+      <button
+        type="button"
+        className="button button--primary"
+        disabled={state.busy}
+        onClick={() => {
+          setState({ busy: true, error: null });
+          trySetAsideChangesAgain(head).then(
+            () => setState({ busy: false, error: null }),
+            (error: unknown) =>
+              setState({
+                busy: false,
+                error: `Could not save it again: ${error instanceof Error ? error.message : String(error)}`,
+              }),
+          );
+        }}
+      >
+        {state.busy ? 'Saving again…' : 'Try again'}
+      </button>
+      {state.error ? (
+        <p role="alert" className={styles.reason}>
+          {state.error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 function RejectionItem({ rejection, onDismiss }: { rejection: Rejection; onDismiss: () => void }) {
   const args = rejection.mutation.args as Record<string, unknown>;
   const record =
@@ -86,6 +130,7 @@ function RejectionItem({ rejection, onDismiss }: { rejection: Rejection; onDismi
           ))}
         </ul>
       ) : null}
+      {isSetAside(rejection) ? <TryAgain rejection={rejection} /> : null}
       {rejection.dismissedAt === null ? (
         <button type="button" className="button button--secondary" onClick={onDismiss}>
           Dismiss
@@ -157,8 +202,9 @@ export function SyncInbox() {
       </Link>
       <h1 className="section-title">Changes not accepted</h1>
       <p>
-        The server refused these changes, so they are not in the shared records. They are kept here
-        with what you entered so you can enter them again correctly or tell your administrator.
+        The server refused these changes, or could not store them, so they are not in the shared
+        records. They are kept here with what you entered so you can enter them again correctly, try
+        again, or tell your administrator.
       </p>
       {list === undefined ? (
         <p role="status">Loading…</p>

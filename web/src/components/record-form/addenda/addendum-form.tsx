@@ -1,53 +1,65 @@
-// An addendum to a completed (locked) case: pick the fields to correct from the case's field
-// list, enter each new value with an input that suits the field (time, number, yes/no,
-// choice, text, list), give the reason (required), and see each field's value before and
-// after. Saved as one case.addendum through the outbox (offline too); the device and the
-// server apply the new values to the case and keep the before/after on the addendum.
-import {
-  CASE_FIELD_LABELS,
-  CASE_FIELD_ORDER,
-  FIELD_STEP,
-  formatCaseValue,
-} from '@rescuelog/sync-protocol/case/fields';
-import { CASE_STEPS } from '@rescuelog/sync-protocol/case/steps';
-import type { CaseField } from '@rescuelog/sync-protocol/records/case';
+// An addendum to a locked record (a completed case; CPR sessions and incident reports next):
+// pick the fields to correct from the record's field list, enter each new value with an input
+// that suits the field (time, number, yes/no, choice, text, list), give the reason (required),
+// and see each field's value before and after. The screen saves it as one synced mutation
+// (`onSave`); the device and the server apply the new values to the record and keep the
+// before/after on the addendum.
 import { Plus, Trash2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { useUser } from '@/lib/auth';
 import { toast } from '@/lib/toast-store';
 import { ChoiceGroup } from '@/components/record-form/choice-group';
 import { fromZonedInputValue, toZonedInputValue } from '@rescuelog/sync-protocol/time';
-import { addCaseAddendum, type AddendumChange } from '../data/case-writes';
-import type { LocalCase } from '../data/use-case';
-import { draftOf, fieldKind, parseDraft, sameValue, type FieldKind } from './field-kinds';
-import styles from './completed.module.css';
+import { draftOf, sameValue, type FieldKind, type FieldKinds } from './field-kinds';
+import formStyles from '../record-form.module.css';
+import styles from './addenda.module.css';
 
-const PICKABLE_STEPS = CASE_STEPS.filter((s) => s.key !== 'case-completed');
+/** What an addendum form needs to know of a record kind's fields. */
+export interface AddendumFields {
+  /** The fields an addendum may correct, grouped and ordered as the record's screens show them. */
+  groups: readonly { title: string; fields: readonly string[] }[];
+  label(field: string): string;
+  /** A stored value as the record's screens show it. */
+  format(field: string, value: unknown): string;
+  kinds: FieldKinds;
+  /** The words for a choice's option (AVPU's letters spelled out); the option itself if absent. */
+  optionLabel?(field: string, option: string): string;
+}
 
-const AVPU_TEXT: Record<string, string> = {
-  A: 'A — Alert',
-  V: 'V — Voice',
-  P: 'P — Pain',
-  U: 'U — Unresponsive',
-};
+export interface AddendumChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** Who signs an addendum: the signed-in user's profile. */
+export interface AddendumSigner {
+  fullName: string;
+  callSign: string | null;
+}
 
 interface Row {
-  field: CaseField;
+  field: string;
   kind: FieldKind;
   draft: string;
 }
 
 export function AddendumForm({
   record,
+  fields,
+  onSave,
   onDone,
 }: {
-  record: LocalCase & { caseId: string };
+  record: { readonly [field: string]: unknown };
+  fields: AddendumFields;
+  /** Saves the addendum on the device (one synced mutation). */
+  onSave: (reason: string, changes: AddendumChange[], signer: AddendumSigner) => Promise<unknown>;
   onDone: () => void;
 }) {
   const [rows, setRows] = useState<Row[]>([]);
-  const [pick, setPick] = useState<CaseField | ''>('');
+  const [pick, setPick] = useState('');
   const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<CaseField | 'reason' | 'form', string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [saving, setSaving] = useState(false);
   const { data: user } = useUser();
   const pickId = useId();
@@ -55,7 +67,7 @@ export function AddendumForm({
 
   const addRow = () => {
     if (!pick || rows.some((r) => r.field === pick)) return;
-    const kind = fieldKind(pick);
+    const kind = fields.kinds.kindOf(pick);
     setRows((prev) => [...prev, { field: pick, kind, draft: draftOf(kind, record[pick]) }]);
     setPick('');
     // The new row's input takes focus once it is on screen.
@@ -67,18 +79,18 @@ export function AddendumForm({
       input?.focus();
     });
   };
-  const setDraft = (field: CaseField, draft: string) => {
+  const setDraft = (field: string, draft: string) => {
     setRows((prev) => prev.map((r) => (r.field === field ? { ...r, draft } : r)));
     setErrors((prev) => ({ ...prev, [field]: undefined }));
   };
-  const removeRow = (field: CaseField) => setRows((prev) => prev.filter((r) => r.field !== field));
+  const removeRow = (field: string) => setRows((prev) => prev.filter((r) => r.field !== field));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const next: typeof errors = {};
     const changes: AddendumChange[] = [];
     for (const row of rows) {
-      const parsed = parseDraft(row.field, row.kind, row.draft);
+      const parsed = fields.kinds.parse(row.field, row.kind, row.draft);
       const before = record[row.field] ?? null;
       if (!parsed.ok) next[row.field] = parsed.message;
       else if (sameValue(parsed.value, before))
@@ -92,10 +104,7 @@ export function AddendumForm({
     if (Object.keys(next).length > 0 || !user) return;
     setSaving(true);
     try {
-      await addCaseAddendum(record, reason.trim(), changes, {
-        fullName: user.fullName,
-        callSign: user.callSign,
-      });
+      await onSave(reason.trim(), changes, { fullName: user.fullName, callSign: user.callSign });
       toast({
         title: 'Addendum added',
         description:
@@ -113,12 +122,12 @@ export function AddendumForm({
 
   return (
     <form
-      className={styles.addendumForm}
+      className={styles.form}
       onSubmit={(e) => void submit(e)}
       noValidate
       aria-labelledby="addendum-form-title"
     >
-      <h3 id="addendum-form-title" className={styles.completedSubtitle}>
+      <h3 id="addendum-form-title" className={styles.subtitle}>
         New addendum
       </h3>
       <p className="field__hint">
@@ -126,27 +135,27 @@ export function AddendumForm({
         note to the record.
       </p>
 
-      <div className={styles.addendumPick}>
+      <div className={styles.pick}>
         <label htmlFor={pickId} className="field__label">
           Field to correct
         </label>
-        <div className={styles.addendumPickRow}>
+        <div className={styles.pickRow}>
           <select
             id={pickId}
-            className={`input ${styles.addendumPickSelect}`}
+            className={`input ${styles.pickSelect}`}
             value={pick}
-            onChange={(e) => setPick(e.target.value as CaseField | '')}
+            onChange={(e) => setPick(e.target.value)}
           >
             <option value="">Choose a field…</option>
-            {PICKABLE_STEPS.map((step) => (
-              <optgroup key={step.key} label={step.title}>
-                {CASE_FIELD_ORDER.filter(
-                  (f) => FIELD_STEP[f] === step.key && !rows.some((r) => r.field === f),
-                ).map((f) => (
-                  <option key={f} value={f}>
-                    {CASE_FIELD_LABELS[f]}
-                  </option>
-                ))}
+            {fields.groups.map((group) => (
+              <optgroup key={group.title} label={group.title}>
+                {group.fields
+                  .filter((f) => !rows.some((r) => r.field === f))
+                  .map((f) => (
+                    <option key={f} value={f}>
+                      {fields.label(f)}
+                    </option>
+                  ))}
               </optgroup>
             ))}
           </select>
@@ -165,6 +174,7 @@ export function AddendumForm({
         <AddendumRow
           key={row.field}
           row={row}
+          fields={fields}
           before={record[row.field]}
           error={errors[row.field]}
           onDraft={(d) => setDraft(row.field, d)}
@@ -178,7 +188,7 @@ export function AddendumForm({
         </label>
         <textarea
           id={reasonId}
-          className="input case-input case-input--multiline"
+          className={`input ${formStyles.textInput} ${formStyles.multiline}`}
           rows={3}
           maxLength={2000}
           value={reason}
@@ -202,7 +212,7 @@ export function AddendumForm({
         </p>
       ) : null}
 
-      <div className={styles.addendumFormActions}>
+      <div className={styles.formActions}>
         <button type="button" className="button button--secondary" onClick={onDone}>
           Cancel
         </button>
@@ -216,29 +226,31 @@ export function AddendumForm({
 
 function AddendumRow({
   row,
+  fields,
   before,
   error,
   onDraft,
   onRemove,
 }: {
   row: Row;
+  fields: AddendumFields;
   before: unknown;
   error: string | undefined;
   onDraft: (draft: string) => void;
   onRemove: () => void;
 }) {
   const { field, kind, draft } = row;
-  const label = CASE_FIELD_LABELS[field];
+  const label = fields.label(field);
   const inputId = `addendum-${field}`;
-  const parsed = parseDraft(field, kind, draft);
-  const after = parsed.ok ? formatCaseValue(field, parsed.value) : '…';
+  const parsed = fields.kinds.parse(field, kind, draft);
+  const after = parsed.ok ? fields.format(field, parsed.value) : '…';
   const describedBy = [`${inputId}-change`, error ? `${inputId}-error` : null]
     .filter(Boolean)
     .join(' ');
   return (
-    <div className={styles.addendumRow}>
-      <div className={styles.addendumRowHead}>
-        <span className={styles.addendumRowLabel}>{label}</span>
+    <div className={styles.row}>
+      <div className={styles.rowHead}>
+        <span className={styles.rowLabel}>{label}</span>
         <button
           type="button"
           className="button addendum-row__remove"
@@ -248,9 +260,9 @@ function AddendumRow({
           <Trash2 size={18} aria-hidden="true" /> Remove
         </button>
       </div>
-      <p className={styles.addendumRowChange} id={`${inputId}-change`}>
+      <p className={styles.rowChange} id={`${inputId}-change`}>
         <span>
-          Before: <strong>{formatCaseValue(field, before)}</strong>
+          Before: <strong>{fields.format(field, before)}</strong>
         </span>
         <span>
           After: <strong>{after}</strong>
@@ -260,6 +272,7 @@ function AddendumRow({
         id={inputId}
         label={`New ${label.toLowerCase()}`}
         kind={kind}
+        optionLabel={(option) => fields.optionLabel?.(field, option) ?? option}
         draft={draft}
         onDraft={onDraft}
         describedBy={describedBy}
@@ -278,13 +291,23 @@ interface ValueInputProps {
   id: string;
   label: string;
   kind: FieldKind;
+  optionLabel: (option: string) => string;
   draft: string;
   onDraft: (draft: string) => void;
   describedBy: string;
   invalid: boolean;
 }
 
-function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: ValueInputProps) {
+function ValueInput({
+  id,
+  label,
+  kind,
+  optionLabel,
+  draft,
+  onDraft,
+  describedBy,
+  invalid,
+}: ValueInputProps) {
   const common = {
     id,
     'aria-describedby': describedBy,
@@ -312,7 +335,7 @@ function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: V
         <ChoiceGroup<string>
           name={id}
           legend={label}
-          options={kind.options.map((o) => ({ value: o, label: AVPU_TEXT[o] ?? o }))}
+          options={kind.options.map((o) => ({ value: o, label: optionLabel(o) }))}
           value={draft || null}
           onChange={(v) => onDraft(v ?? '')}
           readOnly={false}
@@ -325,11 +348,11 @@ function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: V
           <label htmlFor={id} className="field__label">
             {label}
           </label>
-          <div className="case-time">
+          <div className={`${formStyles.time} ${styles.time}`}>
             <input
               {...common}
               type="datetime-local"
-              className="input case-input case-time__input"
+              className={`input ${formStyles.textInput} ${formStyles.timeInput} ${styles.timeInput}`}
               value={toZonedInputValue(draft)}
               onChange={(e) => {
                 const d = fromZonedInputValue(e.target.value);
@@ -338,7 +361,7 @@ function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: V
             />
             <button
               type="button"
-              className="button button--primary case-time__now"
+              className={`button button--primary ${formStyles.now}`}
               aria-label={`${label}: now`}
               onClick={() => {
                 const d = new Date();
@@ -351,7 +374,7 @@ function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: V
             {draft ? (
               <button
                 type="button"
-                className="button case-time__clear"
+                className={`button ${formStyles.timeClear}`}
                 aria-label={`${label}: clear`}
                 onClick={() => onDraft('')}
               >
@@ -369,7 +392,7 @@ function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: V
           </label>
           <input
             {...common}
-            className="input case-input"
+            className={`input ${formStyles.textInput}`}
             type="text"
             inputMode={kind.integer ? 'numeric' : 'decimal'}
             autoComplete="off"
@@ -387,7 +410,7 @@ function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: V
           {kind.multiline ? (
             <textarea
               {...common}
-              className="input case-input case-input--multiline"
+              className={`input ${formStyles.textInput} ${formStyles.multiline}`}
               rows={3}
               value={draft}
               onChange={(e) => onDraft(e.target.value)}
@@ -395,7 +418,7 @@ function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: V
           ) : (
             <input
               {...common}
-              className="input case-input"
+              className={`input ${formStyles.textInput}`}
               type="text"
               autoComplete="off"
               value={draft}
@@ -413,7 +436,7 @@ function ValueInput({ id, label, kind, draft, onDraft, describedBy, invalid }: V
           </label>
           <textarea
             {...common}
-            className="input case-input case-input--multiline"
+            className={`input ${formStyles.textInput} ${formStyles.multiline}`}
             rows={4}
             value={draft}
             onChange={(e) => onDraft(e.target.value)}

@@ -1,0 +1,66 @@
+// What the device does once the server has confirmed that a user's session is over (a 401
+// from our API: timeout, logout elsewhere, password change; never a mere network failure).
+// ASVS 14.3 and decision 023: with nothing waiting to sync, the user's database is deleted,
+// so the next person on a shared tablet finds no patient data; with changes still waiting,
+// nothing is lost: the database stays and is marked held, and the app opens it again only
+// for that user's own sign-in. Framework-free, like the rest of client/ (page and tests).
+import {
+  clearActiveUser,
+  getActiveUser,
+  holdUser,
+  releaseHeldUser,
+  setActiveUser,
+} from './active-user';
+import type { IndexedDbDependencies, SyncDatabase } from './local-db';
+import { pendingCount } from './outbox';
+
+export type SessionEndOutcome = { kind: 'cleared' } | { kind: 'held'; pending: number };
+
+export interface SessionEndOptions {
+  /** How the sign-in prompt names the user whose changes are held. */
+  name: string;
+  deps?: IndexedDbDependencies;
+  now?: Date;
+}
+
+/**
+ * Clears or holds `db` (the ended session's user database). The caller has stopped every
+ * drainer and screen using it on this page first; `db` is closed afterwards either way.
+ */
+export async function endDeviceSession(
+  db: SyncDatabase,
+  options: SessionEndOptions,
+): Promise<SessionEndOutcome> {
+  const userId = db.userId;
+  // The worker must not drain this database under whoever signs in next.
+  if ((await getActiveUser(options.deps)) === userId) await clearActiveUser(options.deps);
+  const pending = await pendingCount(db);
+  if (pending === 0) {
+    await db.delete();
+    await releaseHeldUser(userId, options.deps);
+    return { kind: 'cleared' };
+  }
+  db.close();
+  await holdUser(
+    {
+      userId,
+      name: options.name.slice(0, 200) || `User ${String(userId)}`,
+      pending,
+      since: (options.now ?? new Date()).toISOString(),
+    },
+    options.deps,
+  );
+  return { kind: 'held', pending };
+}
+
+/**
+ * The user signed in on this device: their database (held or not) is theirs to open and sync
+ * again, and the worker drains it from now on. Anyone else's hold is left as it is.
+ */
+export async function resumeDeviceSession(
+  userId: number,
+  deps?: IndexedDbDependencies,
+): Promise<void> {
+  await releaseHeldUser(userId, deps);
+  await setActiveUser(userId, deps);
+}

@@ -1,0 +1,131 @@
+// Data in the browser (decision 023) in the real app: when GET /api/user answers 401 for the
+// account this device last signed in with, the device's copy of their patients is deleted if
+// nothing waits to sync; with unsynced changes the app shows only a sign-in prompt naming
+// whose changes are held, and the database stays. A network failure is not the end of a
+// session: nothing is cleared.
+import 'fake-indexeddb/auto';
+import { QueryClient } from '@tanstack/react-query';
+import { screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listHeldUsers, releaseHeldUser } from '@rescuelog/sync-protocol/client/active-user';
+import { syncDatabaseName } from '@rescuelog/sync-protocol/client/local-db';
+import { pendingCount, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
+import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
+import { currentUserQuery, KNOWN_USER_KEY } from '@/lib/auth';
+import { clearPatientCaches } from '@/lib/sync/browser-caches';
+import { makeUser } from '@/test/fixtures';
+import { axeViolations } from '@/test/axe';
+import { renderApp, signedInAs } from '@/test/render-app';
+import { server } from '@/test/server';
+
+const thandi = makeUser({ id: 41, fullName: 'Thandi Nkosi' });
+const CASE_ID = '0b6c1b8e-3f1c-4a43-9a51-7f1e6f2b9d10';
+
+function rememberThandi() {
+  localStorage.setItem(KNOWN_USER_KEY, JSON.stringify({ user: thandi }));
+}
+
+async function databaseExists(userId: number): Promise<boolean> {
+  return (await indexedDB.databases()).some((d) => d.name === syncDatabaseName(userId));
+}
+
+/** Thandi's database with one pulled case and, if asked, one change not yet synced. */
+async function seedDevice({ unsynced }: { unsynced: boolean }) {
+  const db = openAppDatabase(thandi.id);
+  await db.records('case').put({ id: CASE_ID, caseId: 'C-2611-AAAA-0001', patientName: 'Sipho' });
+  if (unsynced)
+    await saveMutation(db, {
+      name: 'case.upsert',
+      args: { id: CASE_ID, fields: { patientName: 'Sipho Dlamini' } },
+      baseVersion: '1',
+      actorUserId: thandi.id,
+    });
+  db.close();
+}
+
+afterEach(async () => {
+  await openAppDatabase(thandi.id).delete();
+  await releaseHeldUser(thandi.id);
+});
+
+describe('the end of a session on this device', () => {
+  it('with nothing waiting to sync, deletes the patients and shows the usual sign-in', async () => {
+    rememberThandi();
+    await seedDevice({ unsynced: false });
+    signedInAs(null);
+    renderApp('/');
+    expect(await screen.findByRole('tab', { name: 'Register' })).toBeInTheDocument();
+    expect(await databaseExists(thandi.id)).toBe(false);
+    expect(localStorage.getItem(KNOWN_USER_KEY)).toBeNull();
+    expect(await listHeldUsers()).toEqual([]);
+  });
+
+  it('with unsynced changes, shows only a sign-in prompt naming whose changes are held', async () => {
+    rememberThandi();
+    await seedDevice({ unsynced: true });
+    signedInAs(null);
+    const { container } = renderApp('/');
+    expect(
+      await screen.findByRole('heading', { name: 'Unsynced changes are locked on this device' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/has 1 unsynced change here/)).toHaveTextContent(
+      'Thandi Nkosi has 1 unsynced change here. Sign in as Thandi Nkosi to send them to the server.',
+    );
+    expect(screen.getByLabelText(/^Email/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+    // Nothing else: no registration, no patient data.
+    expect(screen.queryByRole('tab', { name: 'Register' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Sipho/)).not.toBeInTheDocument();
+    expect(await axeViolations(container)).toEqual([]);
+
+    // The changes are kept, whole.
+    expect(await databaseExists(thandi.id)).toBe(true);
+    const db = openAppDatabase(thandi.id);
+    expect(await pendingCount(db)).toBe(1);
+    db.close();
+  });
+
+  it('a network failure is not the end of the session: nothing is cleared', async () => {
+    rememberThandi();
+    await seedDevice({ unsynced: false });
+    server.use(http.get('/api/user', () => HttpResponse.error()));
+    const user = await new QueryClient().fetchQuery(currentUserQuery);
+    expect(user?.id).toBe(thandi.id);
+    expect(await databaseExists(thandi.id)).toBe(true);
+  });
+});
+
+describe('clearPatientCaches', () => {
+  /** Cache Storage in memory: cache name -> request URLs. */
+  function fakeCaches(initial: Record<string, string[]>) {
+    const store = new Map(Object.entries(initial).map(([k, v]) => [k, new Set(v)]));
+    const storage = {
+      keys: () => Promise.resolve([...store.keys()]),
+      delete: (name: string) => Promise.resolve(store.delete(name)),
+      open: (name: string) => {
+        const urls = store.get(name) ?? new Set<string>();
+        return Promise.resolve({
+          keys: () => Promise.resolve([...urls].map((url) => new Request(url))),
+          delete: (request: Request) => Promise.resolve(urls.delete(request.url)),
+        });
+      },
+    };
+    return { storage: storage as unknown as CacheStorage, store };
+  }
+
+  it('keeps the precache’s app shell, drops its API entries and every other cache', async () => {
+    const { storage, store } = fakeCaches({
+      'workbox-precache-v2-https://app.example/': [
+        'https://app.example/index.html',
+        'https://app.example/api/cases',
+      ],
+      'api-responses': ['https://app.example/api/cases/C-2611-AAAA-0001'],
+    });
+    await clearPatientCaches(storage);
+    expect([...store.keys()]).toEqual(['workbox-precache-v2-https://app.example/']);
+    expect([...(store.get('workbox-precache-v2-https://app.example/') ?? [])]).toEqual([
+      'https://app.example/index.html',
+    ]);
+  });
+});
