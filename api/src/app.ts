@@ -14,6 +14,7 @@ import { ZodError } from 'zod';
 import type { Database } from '@rescuelog/db/schema';
 import { ErrorCode, validationErrorBody, type ApiErrorBody } from '@rescuelog/sync-protocol/errors';
 import type { AppConfig } from './config';
+import type { AuthCacheOptions } from './lib/auth-cache';
 import { ApiError } from './lib/api-error';
 import { answerClientError } from './lib/client-errors';
 import { withRedactedRequests } from './lib/log-redaction';
@@ -45,6 +46,8 @@ export interface AppOptions {
   passwordHashing?: PasswordHashingParams;
   rateLimits?: Partial<RateLimitSettings>;
   sessionTimeouts?: Partial<SessionTimeouts>;
+  /** The session and user cache's epoch poll and stale bound (tests shorten them). */
+  authCache?: AuthCacheOptions;
   logger?: FastifyServerOptions['logger'];
   /** When the embedded database's upkeep runs (default: a minute after the start, then every 6 hours). */
   embeddedMaintenance?: EmbeddedMaintenanceSchedule;
@@ -183,7 +186,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(settingsPlugin, { ttlMs: options.settingsCacheTtlMs });
   await fastify.register(helmetPlugin);
   await fastify.register(sameOriginPlugin);
-  await fastify.register(sessionPlugin, { timeouts: options.sessionTimeouts });
+  await fastify.register(sessionPlugin, {
+    timeouts: options.sessionTimeouts,
+    cache: options.authCache,
+  });
   await fastify.register(rateLimitPlugin, { settings: options.rateLimits });
   await fastify.register(signInThrottlePlugin);
   await fastify.register(webAppPlugin);

@@ -26,6 +26,8 @@ export interface BuildOptions {
   env?: Record<string, string>;
   rateLimits?: AppOptions['rateLimits'];
   sessionTimeouts?: AppOptions['sessionTimeouts'];
+  /** The session and user cache's epoch poll and stale bound. */
+  authCache?: AppOptions['authCache'];
   /** Production argon2 parameters instead of the cheap test ones. */
   productionHashing?: boolean;
   logger?: AppOptions['logger'];
@@ -97,6 +99,7 @@ export async function build(options: BuildOptions = {}): Promise<TestApp> {
       ...(options.productionHashing ? {} : { passwordHashing: TEST_PASSWORD_HASHING }),
       ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
       ...(options.sessionTimeouts ? { sessionTimeouts: options.sessionTimeouts } : {}),
+      ...(options.authCache ? { authCache: options.authCache } : {}),
       logger: options.logger ?? false,
       ...(options.extraProtectedRoutes
         ? { extraProtectedRoutes: options.extraProtectedRoutes }

@@ -12,6 +12,11 @@ import type { LogConfig } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { lockDataDir } from './data-dir-lock';
+import {
+  embeddedNotificationSource,
+  postgresNotificationSource,
+  registerNotificationSource,
+} from './notifications';
 import { PglitePool } from './pglite-pool';
 import { pgTextOids, pgliteParsers } from './type-parsers';
 
@@ -69,6 +74,7 @@ export async function createPostgresDatabase(
   // listener that would crash the process instead of failing the next query.
   pool.on('error', () => undefined);
   const db = createKysely(pool, opts.log);
+  registerNotificationSource(db, postgresNotificationSource(databaseUrl, pgTypes));
   return {
     db,
     kind: 'postgres',
@@ -168,6 +174,7 @@ export async function createEmbeddedDatabase(
     opts.acquireTimeoutMs === undefined ? {} : { acquireTimeoutMs: opts.acquireTimeoutMs },
   );
   const db = createKysely(pool, opts.log);
+  registerNotificationSource(db, embeddedNotificationSource(pglite, pool));
   return {
     db,
     kind: 'embedded',

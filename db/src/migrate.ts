@@ -20,6 +20,7 @@ import * as recordPlatform from './migrations/2026-11-24T1000-record-platform';
 import * as systemRoles from './migrations/2026-11-24T1100-system-roles';
 import * as signInThrottle from './migrations/2026-11-25T0300-sign-in-throttle';
 import * as uploadQuotas from './migrations/2026-11-25T0400-upload-quotas';
+import * as authEpoch from './migrations/2026-11-25T0500-auth-epoch';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -38,6 +39,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-24T1100-system-roles': systemRoles,
   '2026-11-25T0300-sign-in-throttle': signInThrottle,
   '2026-11-25T0400-upload-quotas': uploadQuotas,
+  '2026-11-25T0500-auth-epoch': authEpoch,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

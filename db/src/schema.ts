@@ -86,6 +86,13 @@ export interface SessionsTable {
   expiresAt: Timestamptz;
 }
 
+/** One row: the epoch the session and user cache compares (migration 2026-11-25T0300). */
+export interface AuthEpochTable {
+  id: Generated<boolean>;
+  /** bigint, read as a string. */
+  epoch: Generated<string>;
+}
+
 export interface RateLimitsTable {
   /** e.g. 'login:ip:1.2.3.4' or 'login:email:a@b.c'. */
   key: string;
@@ -657,6 +664,7 @@ export interface Database {
   roles: RolesTable;
   users: UsersTable;
   sessions: SessionsTable;
+  authEpoch: AuthEpochTable;
   rateLimits: RateLimitsTable;
   auditLog: AuditLogTable;
   uploads: UploadsTable;

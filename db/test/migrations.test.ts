@@ -47,6 +47,7 @@ describe('migrations', () => {
       [
         'applied_mutations',
         'audit_log',
+        'auth_epoch',
         'case_addenda',
         'cases',
         'cpr_events',

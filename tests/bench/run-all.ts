@@ -7,9 +7,11 @@ import { runLocalSaveBench } from './local-save';
 import { runSyncBench } from './sync-engine';
 import { runSyncThroughputBench } from './sync-throughput';
 import { runWebBench } from './web-first-render';
+import { runWebStaticBench } from './web-first-render-static';
 
 console.log('RescueLog benchmarks (reports only; nothing here fails on a slow machine)');
 await runApiBench();
+runWebStaticBench(['web/dist']);
 await runWebBench();
 await runSyncBench();
 await runSyncThroughputBench();

@@ -1,39 +1,76 @@
 // Shared pieces of the benchmarks: a real built server on a fresh embedded database, the
 // results folder, and small formatting helpers. Benchmarks report; they never fail on speed.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { startServer, stopServer, type ServerState } from '../e2e/support/server';
 
 export const RESULTS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
 
 export interface BenchServer {
   state: ServerState;
+  /** The PostgreSQL database the server runs on, when it was given a server URL. */
+  databaseUrl?: string;
   stop(): Promise<void>;
 }
 
 /** The built server (`node api/dist/server.js`) on a free port with a temporary data folder. */
 export async function startBenchServer(
   extraEnv: Record<string, string> = {},
-  databaseUrl?: string,
+  /** A PostgreSQL server URL: the server gets a fresh database on it, dropped on stop. */
+  postgresServerUrl?: string,
 ): Promise<BenchServer> {
   const runDir = mkdtempSync(path.join(tmpdir(), 'rescuelog-bench-'));
   const saved = { ...process.env };
   Object.assign(process.env, { LOG_LEVEL: 'warn', ...extraEnv });
+  const database = postgresServerUrl ? await createBenchDatabase(postgresServerUrl) : undefined;
   try {
-    const state = await startServer({ runDir, ...(databaseUrl ? { databaseUrl } : {}) });
+    const state = await startServer({
+      runDir,
+      ...(database ? { databaseUrl: database.url } : {}),
+    });
     return {
       state,
+      ...(database ? { databaseUrl: database.url } : {}),
       async stop() {
         await stopServer(state);
         rmSync(runDir, { recursive: true, force: true });
+        await database?.drop();
       },
     };
+  } catch (error) {
+    await database?.drop();
+    throw error;
   } finally {
     for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
     Object.assign(process.env, saved);
   }
+}
+
+/** A new, empty database on the server of `serverUrl` (the server migrates it on start). */
+async function createBenchDatabase(
+  serverUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bench_${randomBytes(6).toString('hex')}`;
+  const run = async (statement: string): Promise<void> => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => run(`drop database if exists "${name}" with (force)`),
+  };
 }
 
 export function writeResult(name: string, result: unknown): string {

@@ -7,7 +7,7 @@
 // - what the data takes on disk (the embedded data folder; PostgreSQL's database size).
 // Targets from the issue are printed next to the figures. Reports only.
 // PostgreSQL comes from BENCH_DATABASE_URL (or DATABASE_URL): a database is created for the
-// run and dropped afterwards; without one, only the embedded side runs.
+// run and dropped afterwards (support.ts); without one, only the embedded side runs.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -160,11 +160,12 @@ interface Side {
   dataMiB: number;
 }
 
-async function measure(database: 'embedded' | 'postgresql', url?: string): Promise<Side> {
+async function measure(database: 'embedded' | 'postgresql', serverUrl?: string): Promise<Side> {
   const server = await startBenchServer(
-    url ? { SESSION_SECRET: 'bench-secret-'.padEnd(48, 'x'), FIRST_USER_ADMIN: 'true' } : {},
-    url,
+    serverUrl ? { SESSION_SECRET: 'bench-secret-'.padEnd(48, 'x'), FIRST_USER_ADMIN: 'true' } : {},
+    serverUrl,
   );
+  const url = server.databaseUrl;
   try {
     await sleep(3000);
     const idleMiB = rssMiB(server.state.pid);
@@ -201,37 +202,10 @@ async function measure(database: 'embedded' | 'postgresql', url?: string): Promi
   }
 }
 
-/** A fresh database on the PostgreSQL server of `base`, and how to drop it. */
-async function freshPostgres(base: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `rescuelog_bench_${String(process.pid)}_${String(Date.now())}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 export async function runSyncThroughputBench(): Promise<Record<string, unknown>> {
   const sides: Side[] = [await measure('embedded')];
   const base = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (base) {
-    const fresh = await freshPostgres(base);
-    try {
-      sides.push(await measure('postgresql', fresh.url));
-    } finally {
-      await fresh.drop();
-    }
-  }
+  if (base) sides.push(await measure('postgresql', base));
   console.log(
     `\nSync throughput: push of ${String(PUSH_MUTATIONS)} mutations in pushes of ${String(BATCH)}, a new device's pull of every row in pages of ${String(PAGE)}`,
   );

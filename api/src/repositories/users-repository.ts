@@ -39,6 +39,27 @@ export async function findUserWithRolePermissions(
   return { user, rolePermissions: rolePermissions ?? null };
 }
 
+/**
+ * findUserWithRolePermissions plus the session cache's epoch read in the same statement (one
+ * snapshot), so the cache knows how current the row is (lib/auth-cache.ts).
+ */
+export async function findUserWithRolePermissionsAndEpoch(
+  db: Executor,
+  id: number,
+): Promise<(UserWithRolePermissions & { epoch: string }) | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .leftJoin('roles', 'roles.id', 'users.roleId')
+    .selectAll('users')
+    .select('roles.permissions as rolePermissions')
+    .select(sql<string>`(select epoch::text from auth_epoch)`.as('authEpoch'))
+    .where('users.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { rolePermissions, authEpoch, ...user } = row;
+  return { user, rolePermissions: rolePermissions ?? null, epoch: authEpoch };
+}
+
 export async function insertUser(db: Executor, values: NewUser): Promise<UserRow> {
   return db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
 }

@@ -111,7 +111,7 @@ export interface StartOptions {
   /** The built web app the server serves; default a copy of web/dist in runDir, so a test
    * can change it (a "new version") without touching the repository's build. */
   webDist?: string;
-  /** A PostgreSQL database to run on instead of the embedded one (benchmarks). */
+  /** PostgreSQL instead of the embedded database (benchmarks only; e2e never sets it). */
   databaseUrl?: string;
 }
 

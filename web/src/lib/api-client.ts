@@ -1,7 +1,41 @@
 // The one way the web app talks HTTP to the API: same origin, cookies included, errors as
 // '{status}: {body text or statusText}' (spec §8), every response parsed with a zod schema.
-import { apiErrorBodySchema, type ApiErrorBody } from '@rescuelog/sync-protocol/errors';
+// The schemas the first screens need load in their own chunk (boundarySchemas): a request
+// may name its schema as a loader, which runs beside the fetch and is awaited only for a
+// response that is going to be parsed, so an error answer never waits for zod.
+import type { ApiErrorBody } from '@rescuelog/sync-protocol/errors';
 import type { z } from 'zod';
+import type * as BoundarySchemaModule from './boundary-schemas';
+
+type BoundarySchemas = typeof BoundarySchemaModule;
+let loadedSchemas: BoundarySchemas | undefined;
+let loadingSchemas: Promise<BoundarySchemas> | undefined;
+
+/** The first screens' schemas (zod included), loaded once. */
+export function boundarySchemas(): Promise<BoundarySchemas> {
+  loadingSchemas ??= import('./boundary-schemas').then(
+    (module) => {
+      loadedSchemas = module;
+      return module;
+    },
+    (error: unknown) => {
+      loadingSchemas = undefined;
+      throw error;
+    },
+  );
+  return loadingSchemas;
+}
+
+/** A schema, or a function that loads one (its chunk downloads beside the request). */
+export type SchemaSource<S extends z.ZodType> = S | (() => Promise<S>);
+
+function startLoading<S extends z.ZodType>(source: SchemaSource<S>): Promise<S> {
+  if (typeof source !== 'function') return Promise.resolve(source);
+  const loading = source();
+  // Awaited only when the response is parsed; an error answer must not report it unhandled.
+  loading.catch(() => undefined);
+  return loading;
+}
 
 /** Sent on every state-changing request; the API refuses them without it (CSRF proof). */
 export const REQUESTED_WITH = 'rescuelog';
@@ -32,12 +66,14 @@ export function keyToPath(queryKey: readonly unknown[]): string {
 
 export async function getJson<S extends z.ZodType>(
   path: string,
-  schema: S,
+  schema: SchemaSource<S>,
   signal?: AbortSignal,
 ): Promise<z.output<S>> {
+  const loading = startLoading(schema);
   const res = await fetch(path, { credentials: 'include', signal: signal ?? null });
   await throwIfNotOk(res);
-  return schema.parse(await res.json());
+  const body: unknown = await res.json();
+  return (await loading).parse(body);
 }
 
 type Method = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -45,9 +81,10 @@ type Method = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export async function sendJson<S extends z.ZodType>(
   method: Method,
   path: string,
-  schema: S,
+  schema: SchemaSource<S>,
   body?: unknown,
 ): Promise<z.output<S>> {
+  const loading = startLoading(schema);
   const headers: Record<string, string> = { 'X-Requested-With': REQUESTED_WITH };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(path, {
@@ -57,7 +94,8 @@ export async function sendJson<S extends z.ZodType>(
     body: body === undefined ? null : JSON.stringify(body),
   });
   await throwIfNotOk(res);
-  return schema.parse(await res.json());
+  const answer: unknown = await res.json();
+  return (await loading).parse(answer);
 }
 
 /** A query function for `useQuery` that GETs the key's path and parses it with `schema`. */
@@ -75,11 +113,19 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The structured body of an API error, when it has one. */
+/**
+ * The structured body of an API error, when it has one. Parsed with the schema once its chunk
+ * is loaded (it starts loading with the first request); before that, no body is trusted and
+ * the caller shows the '{status}: …' message.
+ */
 export function parseErrorBody(error: unknown): ApiErrorBody | undefined {
   if (!(error instanceof HttpError) || !error.bodyText) return undefined;
+  if (!loadedSchemas) {
+    void boundarySchemas().catch(() => undefined);
+    return undefined;
+  }
   try {
-    const result = apiErrorBodySchema.safeParse(JSON.parse(error.bodyText));
+    const result = loadedSchemas.apiErrorBodySchema.safeParse(JSON.parse(error.bodyText));
     return result.success ? result.data : undefined;
   } catch {
     return undefined;

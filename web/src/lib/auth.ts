@@ -1,6 +1,6 @@
 // The current user: one react-query entry (GET /api/user) that every screen reads. A 401
 // means "no session" and resolves to null instead of failing or retrying (spec §7).
-import { currentUserResponseSchema, type User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/users';
 import {
   queryOptions,
   useMutation,
@@ -8,10 +8,9 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { getJson, HttpError, errorMessage, sendJson } from './api-client';
+import { boundarySchemas, getJson, HttpError, errorMessage, sendJson } from './api-client';
 import { clearCached } from './local-cache';
 import { toast } from './toast-store';
-import { z } from 'zod';
 
 export const USER_QUERY_KEY = ['/api/user'] as const;
 
@@ -23,13 +22,14 @@ export const USER_QUERY_KEY = ['/api/user'] as const;
  * 24 h (spec §9), and a shift can be longer than a day without signal.
  */
 export const KNOWN_USER_KEY = 'rescuelog.knownUser';
-const knownUserSchema = currentUserResponseSchema;
+/** The schema of GET /api/user's answer (also the stored copy's), from its own chunk. */
+const currentUserSchema = () => boundarySchemas().then((s) => s.currentUserResponseSchema);
 
-export function readKnownUser(): User | null {
+export async function readKnownUser(): Promise<User | null> {
   try {
     const raw = localStorage.getItem(KNOWN_USER_KEY);
     if (raw === null) return null;
-    const parsed = knownUserSchema.safeParse(JSON.parse(raw));
+    const parsed = (await currentUserSchema()).safeParse(JSON.parse(raw));
     return parsed.success ? parsed.data.user : null;
   } catch {
     return null;
@@ -70,7 +70,7 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
   signal.addEventListener('abort', abort, { once: true });
   const timer = setTimeout(abort, USER_FETCH_TIMEOUT_MS);
   try {
-    const { user } = await getJson('/api/user', currentUserResponseSchema, controller.signal);
+    const { user } = await getJson('/api/user', currentUserSchema, controller.signal);
     rememberUser(user);
     return user;
   } catch (error) {
@@ -78,7 +78,7 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
       // The server confirms the session is over. Whoever this device last signed in as gets
       // their patient data cleared, or held behind their own sign-in (decision 023), before
       // the sign-in screen shows.
-      const known = readKnownUser();
+      const known = await readKnownUser();
       rememberUser(null);
       clearCached();
       if (known) await endDeviceSessionOf(known);
@@ -87,7 +87,7 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
     // No answer, a server error or a page that is not ours (captive portal): without signal
     // the account this device last signed in with opens the app; the sync engine asks for a
     // new sign-in if the server later refuses the session.
-    const known = signal.aborted ? null : readKnownUser();
+    const known = signal.aborted ? null : await readKnownUser();
     if (known) return known;
     throw error;
   } finally {
@@ -111,8 +111,6 @@ export function setCurrentUser(queryClient: QueryClient, user: User | null): voi
   queryClient.setQueryData<User | null>(USER_QUERY_KEY, user);
 }
 
-const logoutResponseSchema = z.object({ message: z.string() }).partial();
-
 /**
  * Logout (spec §4): the user becomes null and every cached query and `cache_` entry goes.
  * Signing out is also how a pending user gets back to the sign-in screen.
@@ -120,7 +118,8 @@ const logoutResponseSchema = z.object({ message: z.string() }).partial();
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => sendJson('POST', '/api/logout', logoutResponseSchema),
+    mutationFn: () =>
+      sendJson('POST', '/api/logout', () => boundarySchemas().then((s) => s.logoutResponseSchema)),
     onSuccess: () => {
       clearSession(queryClient);
       toast({ title: 'Logged out', description: 'You have been logged out successfully' });

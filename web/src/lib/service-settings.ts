@@ -3,32 +3,20 @@
 // the device, so an app started without signal still shows times in the service's zone; a
 // change reaches a device at its next start or when the settings are read again (every
 // 5 minutes while signed in).
-import {
-  publicSettingsResponseSchema,
-  publicSettingsSchema,
-  type PublicSettings,
-} from '@rescuelog/sync-protocol/settings';
+// The schemas come from their own chunk (lib/boundary-schemas.ts, lib/stored-settings.ts),
+// so this module, which every page loads, does not bring zod into the first render.
+import type { PublicSettings } from '@rescuelog/sync-protocol/settings';
 import { setServiceTimeZone } from '@rescuelog/sync-protocol/time';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { getJson } from './api-client';
+import { boundarySchemas, getJson } from './api-client';
 import { useUser } from './auth';
 
 // The organisation's name heads the handover (screen and PDF: case-record-view.tsx); read
 // settings with useServiceSettings() (or readStoredSettings() offline).
 export const SETTINGS_QUERY_KEY = ['/api/settings'] as const;
-const STORED_KEY = 'rescuelog.settings';
-
-export function readStoredSettings(): PublicSettings | null {
-  try {
-    const raw = localStorage.getItem(STORED_KEY);
-    if (raw === null) return null;
-    const parsed = publicSettingsSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
+export const STORED_SETTINGS_KEY = 'rescuelog.settings';
+const STORED_KEY = STORED_SETTINGS_KEY;
 
 function apply(settings: PublicSettings): void {
   setServiceTimeZone(settings.serviceTimeZone);
@@ -39,10 +27,23 @@ function apply(settings: PublicSettings): void {
   }
 }
 
-/** Called once at start, before the first render: the zone the device last heard of. */
+/**
+ * Called once at start, before the first render: the zone the device last heard of. Only that
+ * one field is used here, and setServiceTimeZone accepts nothing but a time zone the platform
+ * knows (anything else is ignored); the whole copy is parsed where it is read
+ * (lib/stored-settings.ts).
+ */
 export function applyStoredSettings(): void {
-  const stored = readStoredSettings();
-  if (stored) setServiceTimeZone(stored.serviceTimeZone);
+  try {
+    const raw = localStorage.getItem(STORED_KEY);
+    if (raw === null) return;
+    const stored: unknown = JSON.parse(raw);
+    if (typeof stored !== 'object' || stored === null || !('serviceTimeZone' in stored)) return;
+    const zone = stored.serviceTimeZone;
+    if (typeof zone === 'string') setServiceTimeZone(zone);
+  } catch {
+    // Storage disabled or an unreadable copy: the device's own zone until the server answers.
+  }
 }
 
 export function useServiceSettings() {
@@ -50,7 +51,13 @@ export function useServiceSettings() {
   return useQuery({
     queryKey: SETTINGS_QUERY_KEY,
     queryFn: async ({ signal }): Promise<PublicSettings> =>
-      (await getJson('/api/settings', publicSettingsResponseSchema, signal)).settings,
+      (
+        await getJson(
+          '/api/settings',
+          () => boundarySchemas().then((s) => s.publicSettingsResponseSchema),
+          signal,
+        )
+      ).settings,
     enabled: Boolean(user),
     staleTime: 5 * 60_000,
     refetchInterval: 5 * 60_000,

@@ -1,6 +1,8 @@
 // Who is calling: `fastify.authenticate(request)` resolves the session to a current User
-// (loaded fresh from the database each request, so an approval, role change or suspension
-// applies at once) and stores it as `request.user`. routes/api/hooks.ts calls it for every
+// and stores it as `request.user`. The user comes from the session and user cache
+// (lib/auth-cache.ts, decision 026), which drops it on any committed change to the user or
+// the roles, so an approval, role change or suspension applies at once on this instance and
+// as soon as the notification arrives on another (within 2 s if one is ever missed). routes/api/hooks.ts calls it for every
 // protected route.
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,7 +10,8 @@ import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import type { User } from '@rescuelog/sync-protocol/users';
 import { ApiError, unauthenticated } from '../../lib/api-error';
 import { SESSION_COOKIE } from '../external/session';
-import { findUserWithRolePermissions } from '../../repositories/users-repository';
+import { findUserWithRolePermissionsAndEpoch } from '../../repositories/users-repository';
+import type { CachedUser } from '../external/session';
 import { toPublicUser } from '../../services/users-service';
 
 declare module 'fastify' {
@@ -24,6 +27,15 @@ declare module 'fastify' {
 }
 
 export const SUSPENDED_MESSAGE = 'Your account has been suspended. Contact your administrator.';
+
+/** The cached User is shared by every request of that user: nothing may change it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
 
 export const authenticationPlugin = fp(
   async (fastify) => {
@@ -49,18 +61,25 @@ export const authenticationPlugin = fp(
       }
       const userId = current?.get('userId');
       if (typeof userId !== 'number') throw unauthenticated();
-      const found = await findUserWithRolePermissions(fastify.db, userId);
-      if (!found) {
-        await endSession(request, reply);
-        throw unauthenticated();
+      let entry: CachedUser | undefined = fastify.authCache.user(userId);
+      if (!entry) {
+        const found = await findUserWithRolePermissionsAndEpoch(fastify.db, userId);
+        if (!found) {
+          await endSession(request, reply);
+          throw unauthenticated();
+        }
+        entry = {
+          status: found.user.status,
+          user: deepFreeze(toPublicUser(found.user, found.rolePermissions)),
+        };
+        fastify.authCache.putUser(userId, entry, found.epoch);
       }
-      if (found.user.status === 'suspended') {
+      if (entry.status === 'suspended') {
         await endSession(request, reply);
         throw new ApiError(403, ErrorCode.ACCOUNT_SUSPENDED, SUSPENDED_MESSAGE);
       }
-      const user = toPublicUser(found.user, found.rolePermissions);
-      request.user = user;
-      return user;
+      request.user = entry.user;
+      return entry.user;
     });
   },
   { name: 'authentication', dependencies: ['database', 'session'] },

@@ -12,25 +12,28 @@ import type { Session } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import type { Database, JsonValue } from '@rescuelog/db/schema';
+import type { User } from '@rescuelog/sync-protocol/users';
+import { AuthCache, epochColumn, type AuthCacheOptions } from '../../lib/auth-cache';
 
 export interface SessionTimeouts {
   inactivityMs: number;
   absoluteMs: number;
   /** How often expired sessions and rate-limit windows are deleted. */
   cleanupIntervalMs: number;
+  /** A read moves last_seen_at on only when it is older than this (not a write per read). */
+  touchAfterMs: number;
 }
 
 export const DEFAULT_SESSION_TIMEOUTS: SessionTimeouts = {
   inactivityMs: 12 * 60 * 60 * 1000,
   absoluteMs: 7 * 24 * 60 * 60 * 1000,
   cleanupIntervalMs: 15 * 60 * 1000,
+  touchAfterMs: 60 * 1000,
 };
 
 export const SESSION_COOKIE = 'rescuelog_session';
 /** The cookie's own lifetime: the longest session System Settings allow (720 hours). */
 const SESSION_COOKIE_MAX_AGE_MS = 720 * 60 * 60 * 1000;
-/** Writing last_seen_at on every request would make every read a write; once a minute is enough. */
-const TOUCH_AFTER_MS = 60 * 1000;
 
 declare module 'fastify' {
   interface Session {
@@ -43,8 +46,29 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     sessionService: SessionService;
+    /** The in-process session and user cache (lib/auth-cache.ts, docs/decisions/026). */
+    authCache: AppAuthCache;
   }
 }
+
+/** A live session as the cache keeps it; times are the database clock's, in ms. */
+export interface CachedSession {
+  userId: number;
+  data: Session;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  /** database clock minus this process's clock when the row was read. */
+  clockOffsetMs: number;
+}
+
+/** What authentication keeps per user (plugins/app/authentication.ts fills it). */
+export interface CachedUser {
+  status: string;
+  user: User;
+}
+
+export type AppAuthCache = AuthCache<CachedSession, CachedUser>;
 
 export interface SessionService {
   /** Ends every session of a user (suspension, password change). Returns how many ended. */
@@ -68,11 +92,15 @@ export class PgSessionStore implements SessionStore {
   constructor(
     private readonly db: Kysely<Database>,
     timeouts: SessionTimeouts | SessionTimeoutsSource,
+    private readonly cache?: AppAuthCache,
+    /** Writing last_seen_at on every request would make every read a write. */
+    private readonly touchAfterMs: number = DEFAULT_SESSION_TIMEOUTS.touchAfterMs,
   ) {
     this.timeouts = typeof timeouts === 'function' ? timeouts : () => Promise.resolve(timeouts);
   }
 
   set(sid: string, data: StoredSession, callback: Callback): void {
+    this.cache?.dropSession(sid);
     this.save(sid, data).then(() => callback(), callback);
   }
 
@@ -108,6 +136,7 @@ export class PgSessionStore implements SessionStore {
   }
 
   destroy(sid: string, callback: Callback): void {
+    this.cache?.dropSession(sid);
     this.db
       .deleteFrom('sessions')
       .where('sid', '=', sid)
@@ -117,10 +146,32 @@ export class PgSessionStore implements SessionStore {
 
   private async load(sid: string): Promise<StoredSession | null> {
     const { inactivityMs, absoluteMs } = await this.timeouts();
+    const cached = this.cache?.session(sid);
+    if (cached) {
+      const now = Date.now() + cached.clockOffsetMs;
+      const alive =
+        cached.expiresAt > now &&
+        now - cached.lastSeenAt < inactivityMs &&
+        now - cached.createdAt < absoluteMs;
+      // A dead one goes the database way below, which deletes it and answers the marker.
+      if (alive) {
+        if (now - cached.lastSeenAt <= this.touchAfterMs) return copySession(cached.data);
+        const touched = await this.touch(sid, inactivityMs, absoluteMs);
+        if (!touched) {
+          this.cache?.dropSession(sid);
+          return null;
+        }
+        cached.lastSeenAt = touched.lastSeenAt.getTime();
+        cached.expiresAt = touched.expiresAt.getTime();
+        return copySession(cached.data);
+      }
+      this.cache?.dropSession(sid);
+    }
     const row = await this.db
       .selectFrom('sessions')
-      .select(['data', 'createdAt', 'lastSeenAt', 'expiresAt'])
+      .select(['data', 'createdAt', 'lastSeenAt', 'expiresAt', 'userId'])
       .select(sql<Date>`now()`.as('now'))
+      .select(epochColumn().as('epoch'))
       .where('sid', '=', sid)
       .executeTakeFirst();
     if (!row) return null;
@@ -134,31 +185,81 @@ export class PgSessionStore implements SessionStore {
       // Only the marker survives: the user id of a dead session must not be used.
       return { expired: true, cookie: { originalMaxAge: null } } as StoredSession;
     }
-    if (now - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
-      await this.db
-        .updateTable('sessions')
-        .set({
-          lastSeenAt: sql`now()`,
-          expiresAt: sql`least(now() + ${inactivityMs} * interval '1 millisecond', created_at + ${absoluteMs} * interval '1 millisecond')`,
-        })
-        .where('sid', '=', sid)
-        .execute();
+    let lastSeenAt = row.lastSeenAt.getTime();
+    let expiresAt = row.expiresAt.getTime();
+    if (now - lastSeenAt > this.touchAfterMs) {
+      const touched = await this.touch(sid, inactivityMs, absoluteMs);
+      if (!touched) return null;
+      lastSeenAt = touched.lastSeenAt.getTime();
+      expiresAt = touched.expiresAt.getTime();
     }
-    return row.data as unknown as StoredSession;
+    const data = row.data as unknown as StoredSession;
+    // Only signed-in sessions are kept: they are the ones every request reads.
+    if (this.cache && typeof row.userId === 'number' && data.userId === row.userId) {
+      this.cache.putSession(
+        sid,
+        {
+          userId: row.userId,
+          data: copySession(data),
+          createdAt: row.createdAt.getTime(),
+          lastSeenAt,
+          expiresAt,
+          clockOffsetMs: now - Date.now(),
+        },
+        row.epoch,
+      );
+    }
+    return data;
+  }
+
+  /** Moves last_seen_at and the expiry on; undefined when the row is gone. */
+  private async touch(
+    sid: string,
+    inactivityMs: number,
+    absoluteMs: number,
+  ): Promise<{ lastSeenAt: Date; expiresAt: Date } | undefined> {
+    return this.db
+      .updateTable('sessions')
+      .set({
+        lastSeenAt: sql`now()`,
+        expiresAt: sql`least(now() + ${inactivityMs} * interval '1 millisecond', created_at + ${absoluteMs} * interval '1 millisecond')`,
+      })
+      .where('sid', '=', sid)
+      .returning(['lastSeenAt', 'expiresAt'])
+      .executeTakeFirst();
   }
 }
 
-export const sessionPlugin = fp<{ timeouts?: Partial<SessionTimeouts> | undefined }>(
+/** A copy @fastify/session may change without changing the cached one. */
+function copySession(data: StoredSession): StoredSession {
+  const copy = { ...data } as StoredSession;
+  if (typeof data.cookie === 'object' && data.cookie !== null)
+    (copy as { cookie: unknown }).cookie = { ...data.cookie };
+  return copy;
+}
+
+export const sessionPlugin = fp<{
+  timeouts?: Partial<SessionTimeouts> | undefined;
+  cache?: AuthCacheOptions | undefined;
+}>(
   async (fastify, options) => {
     const timeouts: SessionTimeouts = { ...DEFAULT_SESSION_TIMEOUTS, ...options.timeouts };
+    const cache: AppAuthCache = new AuthCache(fastify.db, fastify.log, options.cache);
+    fastify.decorate('authCache', cache);
     // Timeouts given by the caller (tests) are fixed; otherwise System Settings decide.
-    const store = new PgSessionStore(fastify.db, async () => {
-      const settings = await fastify.settings.get();
-      return {
-        inactivityMs: options.timeouts?.inactivityMs ?? settings.sessionInactivityMinutes * 60_000,
-        absoluteMs: options.timeouts?.absoluteMs ?? settings.sessionAbsoluteHours * 3_600_000,
-      };
-    });
+    const store = new PgSessionStore(
+      fastify.db,
+      async () => {
+        const settings = await fastify.settings.get();
+        return {
+          inactivityMs:
+            options.timeouts?.inactivityMs ?? settings.sessionInactivityMinutes * 60_000,
+          absoluteMs: options.timeouts?.absoluteMs ?? settings.sessionAbsoluteHours * 3_600_000,
+        };
+      },
+      cache,
+      timeouts.touchAfterMs,
+    );
 
     await fastify.register(cookie);
     await fastify.register(session, {
@@ -181,6 +282,7 @@ export const sessionPlugin = fp<{ timeouts?: Partial<SessionTimeouts> | undefine
 
     const sessionService: SessionService = {
       async endSessionsForUser(userId) {
+        cache.dropSessionsOf(userId);
         const result = await fastify.db
           .deleteFrom('sessions')
           .where('userId', '=', userId)
@@ -207,7 +309,13 @@ export const sessionPlugin = fp<{ timeouts?: Partial<SessionTimeouts> | undefine
         .catch((error: unknown) => fastify.log.warn({ err: error }, 'session cleanup failed'));
     };
     let timer: NodeJS.Timeout | undefined;
+    // After a write, the next request (on this instance) must not see what the write changed
+    // from the cache: wait for the write's own notification (lib/auth-cache.ts catchUp).
+    fastify.addHook('onSend', async (request) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') await cache.catchUp();
+    });
     fastify.addHook('onReady', async () => {
+      await cache.start();
       runCleanup();
       timer = setInterval(runCleanup, timeouts.cleanupIntervalMs);
       timer.unref();
@@ -215,6 +323,7 @@ export const sessionPlugin = fp<{ timeouts?: Partial<SessionTimeouts> | undefine
     fastify.addHook('onClose', async () => {
       if (timer) clearInterval(timer);
       await running;
+      await cache.stop();
     });
   },
   { name: 'session', dependencies: ['env', 'database', 'settings'] },

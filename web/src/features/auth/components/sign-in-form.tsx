@@ -1,18 +1,18 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  currentUserResponseSchema,
-  loginSchema,
-  type LoginInput,
-} from '@rescuelog/sync-protocol/users';
-import { ErrorCode } from '@rescuelog/sync-protocol/errors';
+import type { LoginInput } from '@rescuelog/sync-protocol/users';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type Resolver } from 'react-hook-form';
 import { TextField } from '@/components/ui/field';
 import { errorMessage, parseErrorBody, sendJson } from '@/lib/api-client';
 import { setCurrentUser } from '@/lib/auth';
 import { toast } from '@/lib/toast-store';
 import styles from './sign-in-form.module.css';
+
+// zod and the schemas load with the first validation (typing or submitting), not before the
+// form is on screen; the rules are the same loginSchema's.
+const loadValidation = () => import('./sign-in-validation');
+const signInResolver: Resolver<LoginInput> = async (values, context, options) =>
+  (await loadValidation()).signInResolver(values, context, options);
 
 /** '45 seconds', '1 minute 5 seconds', '15 minutes'. */
 function formatWait(totalSeconds: number): string {
@@ -53,19 +53,25 @@ export function SignInForm() {
   const queryClient = useQueryClient();
   const [secondsLeft, startWait] = useCountdown();
   const form = useForm<LoginInput>({
-    resolver: zodResolver(loginSchema),
+    resolver: signInResolver,
     defaultValues: { email: '', password: '' },
   });
   const login = useMutation({
     mutationFn: (values: LoginInput) =>
-      sendJson('POST', '/api/login', currentUserResponseSchema, values),
+      sendJson(
+        'POST',
+        '/api/login',
+        () => loadValidation().then((m) => m.currentUserResponseSchema),
+        values,
+      ),
     onSuccess: ({ user }) => {
       toast({ title: 'Login successful', description: 'Welcome back!' });
       setCurrentUser(queryClient, user);
     },
     onError: (error) => {
       const body = parseErrorBody(error);
-      if (body?.code === ErrorCode.RATE_LIMITED && body.retryAfterSeconds !== undefined)
+      // ErrorCode.RATE_LIMITED, by value: the errors module would bring zod into this chunk.
+      if (body?.code === 'RATE_LIMITED' && body.retryAfterSeconds !== undefined)
         startWait(body.retryAfterSeconds);
       toast({
         title: 'Login failed',

@@ -1,7 +1,11 @@
 // Every change a case screen makes goes through here: one synced mutation per change, saved
 // on the device (domain row + outbox entry in one IndexedDB transaction) and pushed later by
 // the sync engine. Nothing here waits for the network.
-import { caseFieldsSchema, type CaseField, type CaseFields } from '@rescuelog/sync-protocol/records/case';
+import {
+  caseFieldsSchema,
+  type CaseField,
+  type CaseFields,
+} from '@rescuelog/sync-protocol/records/case';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { jsonValueSchema } from '@rescuelog/sync-protocol/platform/values';
 import type { z } from 'zod';
@@ -26,7 +30,9 @@ function newId(): string {
  * Creates a case on the device with a device-generated case number and returns it. The
  * responder fields start as the signed-in responder (a sensible default they can change).
  */
-export async function createCase(initial: CaseFields = {}): Promise<{ id: string; caseId: string }> {
+export async function createCase(
+  initial: CaseFields = {},
+): Promise<{ id: string; caseId: string }> {
   const session = requireSession();
   const id = newId();
   const caseId = generateHumanId('C');
@@ -45,7 +51,10 @@ export type CaseFieldError = { field: CaseField; message: string };
 export function validateCaseFields(fields: CaseFields): CaseFieldError[] {
   const parsed = caseFieldsSchema.safeParse(fields);
   if (parsed.success) return [];
-  return parsed.error.issues.map((issue) => ({ field: String(issue.path[0]) as CaseField, message: issue.message }));
+  return parsed.error.issues.map((issue) => ({
+    field: String(issue.path[0]) as CaseField,
+    message: issue.message,
+  }));
 }
 
 /**
@@ -53,9 +62,13 @@ export function validateCaseFields(fields: CaseFields): CaseFieldError[] {
  * `record.version` is the server version this edit builds on (null if never pulled).
  * Throws if a value does not fit the schema (callers validate first) or the case is locked.
  */
-export async function saveCaseFields(record: Pick<LocalCase, 'id' | 'version' | 'status'>, fields: CaseFields): Promise<void> {
+export async function saveCaseFields(
+  record: Pick<LocalCase, 'id' | 'version' | 'status'>,
+  fields: CaseFields,
+): Promise<void> {
   if (Object.keys(fields).length === 0) return;
-  if (record.status === 'completed') throw new Error('The case is completed: add an addendum instead.');
+  if (record.status === 'completed')
+    throw new Error('The case is completed: add an addendum instead.');
   const session = requireSession();
   await saveLocalChange({
     name: 'case.upsert',
@@ -66,7 +79,10 @@ export async function saveCaseFields(record: Pick<LocalCase, 'id' | 'version' | 
 }
 
 /** Locks the case (callers run the completion check first; the server checks again). */
-export async function completeCase(record: Pick<LocalCase, 'id' | 'version'>, completedAt: Date = new Date()): Promise<void> {
+export async function completeCase(
+  record: Pick<LocalCase, 'id' | 'version'>,
+  completedAt: Date = new Date(),
+): Promise<void> {
   const session = requireSession();
   await saveLocalChange({
     name: 'case.complete',
@@ -91,19 +107,29 @@ export interface AddendumAuthor {
 /** A correction to a completed case: who (the signed-in user), when, why, and each field's
  * value before and after. Device and server apply the `after` values to the case. The
  * device shows `author` on its pending addendum; the server stamps the name it holds. */
-export async function addCaseAddendum(record: Pick<LocalCase, 'id' | 'version'>, reason: string, changes: AddendumChange[], author: AddendumAuthor): Promise<string> {
+export async function addCaseAddendum(
+  record: Pick<LocalCase, 'id' | 'version'>,
+  reason: string,
+  changes: AddendumChange[],
+  author: AddendumAuthor,
+): Promise<string> {
   const session = requireSession();
   const id = newId();
   await rememberAuthor(session.db, author);
   // Values as JSON (dates as ISO strings); a missing value is null.
-  const json = (v: unknown): z.core.util.JSONType => (v === undefined ? null : jsonValueSchema.parse(JSON.parse(JSON.stringify(v))));
+  const json = (v: unknown): z.core.util.JSONType =>
+    v === undefined ? null : jsonValueSchema.parse(JSON.parse(JSON.stringify(v)));
   await saveLocalChange({
     name: 'case.addendum',
     args: {
       id,
       caseId: record.id,
       reason,
-      changes: changes.map((c) => ({ field: c.field, before: json(c.before), after: json(c.after) })),
+      changes: changes.map((c) => ({
+        field: c.field,
+        before: json(c.before),
+        after: json(c.after),
+      })),
     },
     baseVersion: record.version ?? null,
     actorUserId: session.userId,
@@ -144,7 +170,11 @@ export async function recordVitalSign(caseUuid: string, entry: VitalSignEntry): 
 }
 
 /** Corrections void a reading (with a reason) and, if needed, a new one is recorded. */
-export async function voidVitalSign(vitalId: string, caseUuid: string, reason: string): Promise<void> {
+export async function voidVitalSign(
+  vitalId: string,
+  caseUuid: string,
+  reason: string,
+): Promise<void> {
   const session = requireSession();
   await saveLocalChange({
     name: 'vitalSign.void',
@@ -163,7 +193,12 @@ const recentViews = new Map<string, number>();
  * offline reaches the server's audit log too. Repeated views of the same case and screen
  * within ten minutes are one view.
  */
-export async function recordCaseAccess(caseUuid: string, action: CaseAccessAction, detail?: string, now: number = Date.now()): Promise<void> {
+export async function recordCaseAccess(
+  caseUuid: string,
+  action: CaseAccessAction,
+  detail?: string,
+  now: number = Date.now(),
+): Promise<void> {
   const session = getSyncSession();
   if (!session) return;
   if (action === 'view') {

@@ -28,25 +28,41 @@ describe('useCaseByCaseId', () => {
     act(() => {
       deviceOf(USER);
     });
-    await waitFor(() => expect(result.current).toMatchObject({ state: 'ready', record: { id, caseId, patientName: 'First' } }));
+    await waitFor(() =>
+      expect(result.current).toMatchObject({
+        state: 'ready',
+        record: { id, caseId, patientName: 'First' },
+      }),
+    );
 
     await saveCaseFields({ id, status: 'in_progress' }, { patientName: 'Second' });
-    await waitFor(() => expect(result.current).toMatchObject({ state: 'ready', record: { patientName: 'Second' } }));
+    await waitFor(() =>
+      expect(result.current).toMatchObject({ state: 'ready', record: { patientName: 'Second' } }),
+    );
   });
 
   it('reports a case the device does not hold, a deleted one, and one it cannot read', async () => {
     deviceOf(USER);
     const unknown = renderHook(() => useCaseByCaseId('C-0000-0000-0000'));
-    await waitFor(() => expect(unknown.result.current).toEqual({ state: 'missing', caseId: 'C-0000-0000-0000' }));
+    await waitFor(() =>
+      expect(unknown.result.current).toEqual({ state: 'missing', caseId: 'C-0000-0000-0000' }),
+    );
 
     const deleted = await seedCase({});
-    await getSyncSession()?.db.store('cases').update(deleted.id, { deletedAt: '2026-11-20T10:00:00.000Z' });
+    await getSyncSession()
+      ?.db.store('cases')
+      .update(deleted.id, { deletedAt: '2026-11-20T10:00:00.000Z' });
     const gone = renderHook(() => useCaseByCaseId(deleted.caseId));
     await waitFor(() => expect(gone.result.current.state).toBe('missing'));
 
     const broken = await seedCase({});
     await getSyncSession()?.db.store('cases').update(broken.id, { approximateAge: 'forty' });
     const unreadable = renderHook(() => useCaseByCaseId(broken.caseId));
-    await waitFor(() => expect(unreadable.result.current).toMatchObject({ state: 'unreadable', caseId: broken.caseId }));
+    await waitFor(() =>
+      expect(unreadable.result.current).toMatchObject({
+        state: 'unreadable',
+        caseId: broken.caseId,
+      }),
+    );
   });
 });

@@ -35,31 +35,46 @@ export function useCaseByCaseId(rawCaseId: string | undefined): CaseLookup {
   const result = useLiveQuery(async (): Promise<CaseLookup> => {
     // The session opens just after the user loads (a moment after the first render): until
     // then the case is loading, not "cannot be stored here".
-    if (!session) return localDatabaseAvailable() ? { state: 'loading' } : { state: 'no-device-store' };
+    if (!session)
+      return localDatabaseAvailable() ? { state: 'loading' } : { state: 'no-device-store' };
     if (!caseId) return { state: 'missing', caseId };
     const rows = await session.db.records('case').where('caseId').equals(caseId).toArray();
     const live = rows.filter((r) => r.deletedAt === null || r.deletedAt === undefined);
     const row = live[0];
     if (!row) return { state: 'missing', caseId };
     const parsed = appRegistry.localSchema('case').safeParse(row);
-    if (!parsed.success) return { state: 'unreadable', caseId, message: parsed.error.issues[0]?.message ?? 'Invalid data' };
+    if (!parsed.success)
+      return {
+        state: 'unreadable',
+        caseId,
+        message: parsed.error.issues[0]?.message ?? 'Invalid data',
+      };
     return { state: 'ready', record: { ...(parsed.data as LocalCase), caseId } };
   }, [session, caseId]);
   return result ?? { state: 'loading' };
 }
 
-function byTimestamp(a: { timestamp?: string | undefined }, b: { timestamp?: string | undefined }): number {
+function byTimestamp(
+  a: { timestamp?: string | undefined },
+  b: { timestamp?: string | undefined },
+): number {
   return (a.timestamp ?? '').localeCompare(b.timestamp ?? '');
 }
 
 /** Every reading of the case (voided ones too, marked), oldest first. */
 export function useCaseVitalSigns(caseUuid: string | undefined): LocalVitalSign[] | undefined {
-  const rows = useLocalList('vitalSign', caseUuid ? { where: 'caseId', equals: caseUuid, includeDeleted: true } : undefined);
+  const rows = useLocalList(
+    'vitalSign',
+    caseUuid ? { where: 'caseId', equals: caseUuid, includeDeleted: true } : undefined,
+  );
   return rows && [...rows].sort(byTimestamp);
 }
 
 /** Corrections of the completed case, oldest first. */
 export function useCaseAddenda(caseUuid: string | undefined): LocalAddendum[] | undefined {
-  const rows = useLocalList('caseAddendum', caseUuid ? { where: 'caseId', equals: caseUuid, includeDeleted: true } : undefined);
+  const rows = useLocalList(
+    'caseAddendum',
+    caseUuid ? { where: 'caseId', equals: caseUuid, includeDeleted: true } : undefined,
+  );
   return rows && [...rows].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));
 }

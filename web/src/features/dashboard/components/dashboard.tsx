@@ -1,12 +1,15 @@
 import type { User } from '@rescuelog/sync-protocol/users';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { ActionGrid } from './action-grid';
-import { AdminTools } from './admin-tools';
 import { DashboardHeader } from './dashboard-header';
 import { PrimarySurveyCard } from './primary-survey-card';
 import { QuickStats } from './quick-stats';
 import { RecentCases } from './recent-cases';
 import styles from './dashboard.module.css';
+
+// The administrator's tools (the conflicts count brings the record registry and its schemas)
+// load after the home screen is on screen, not before it.
+const AdminTools = lazy(async () => ({ default: (await import('./admin-tools')).AdminTools }));
 
 /** The home screen. `notifications` is the bell, composed in by the route. */
 export function Dashboard({ user, notifications }: { user: User; notifications: ReactNode }) {
@@ -20,7 +23,11 @@ export function Dashboard({ user, notifications }: { user: User; notifications: 
           <RecentCases />
           <PrimarySurveyCard />
         </div>
-        {user.role === 'administrator' ? <AdminTools /> : null}
+        {user.role === 'administrator' ? (
+          <Suspense fallback={null}>
+            <AdminTools />
+          </Suspense>
+        ) : null}
       </main>
     </>
   );
