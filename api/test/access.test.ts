@@ -179,6 +179,9 @@ describe('sessions end', () => {
       .executeTakeFirstOrThrow();
     expect(touched.recent).toBe(true);
     await sessions.set({ lastSeenAt: sql`now() - interval '12 hours 1 minute'` }).execute();
+    // What a server that has not cached the session reads (another instance, or after a
+    // restart): the row. A cached session's own inactivity is session-cache.test.ts's.
+    t.app.authCache.flush();
     const res = await client.get('/api/user');
     expect(res.status).toBe(401);
     expect(((await res.json()) as { code: string }).code).toBe('SESSION_EXPIRED');

@@ -12,7 +12,9 @@
 // the database, listed from the catalogue (so a new table is covered too), except:
 //   - audit_log: refusals and denials are appended on purpose (that is the audit);
 //   - sessions: the fuzzing clients' own sessions are touched on every request;
-//   - rate_limits: counters move on every login and registration attempt.
+//   - rate_limits: counters move on every login and registration attempt;
+//   - auth_epoch: the session and user cache's change counter (decision 026) moves with
+//     sessions (a fuzzed POST /api/logout ends the client's own session, as it should).
 // Each generated body carries a key no request schema knows, or is not a JSON object at all,
 // so no request can be a valid write by chance.
 import fc from 'fast-check';
@@ -28,7 +30,7 @@ type Who = 'anonymous' | 'pending' | 'member' | 'admin';
 const WHO: readonly Who[] = ['anonymous', 'pending', 'member', 'admin'];
 const ORIGIN = 'http://localhost:3000';
 /** Tables that change by design while refusing requests (see the header). */
-const BOOKKEEPING_TABLES = new Set(['audit_log', 'sessions', 'rate_limits']);
+const BOOKKEEPING_TABLES = new Set(['audit_log', 'sessions', 'rate_limits', 'auth_epoch']);
 const RUNS = Number(process.env.ROUTE_FUZZ_RUNS ?? 8);
 const ERROR_CODES = new Set<string>(Object.values(ErrorCode));
 
