@@ -3,20 +3,14 @@
 // test defines a throwaway kind here, in the test — a field note — registers it next to the
 // app's kinds, migrates its table with the one helper, and drives the real client engine
 // (fake-indexeddb) against the real API (push, pull, permissions, audit, conflicts).
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSyncedTable } from '@rescuelog/db/synced-table';
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
-import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { readLocalRecord } from '@rescuelog/sync-protocol/client/local-records';
 import { readRejections, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { pullChanges } from '@rescuelog/sync-protocol/client/pull';
-import {
-  createFetchTransport,
-  type SyncTransport,
-} from '@rescuelog/sync-protocol/client/transport';
 import { defineRecord } from '@rescuelog/sync-protocol/platform/record';
 import { createRegistry } from '@rescuelog/sync-protocol/platform/registry';
 import {
@@ -25,11 +19,9 @@ import {
   uuidSchema,
 } from '@rescuelog/sync-protocol/platform/values';
 import { deleteMutator, upsertMutator } from '@rescuelog/sync-protocol/platform/verbs';
-import { appDeviceSchema } from '@rescuelog/sync-protocol/records/device';
 import { APP_RECORDS } from '@rescuelog/sync-protocol/records/registry';
-import { SESSION_COOKIE } from '../src/plugins/external/session';
 import type { TestApp } from './helpers';
-import { buildSyncApp, RESPONDER, syncUser, type SyncUser } from './sync-fixtures';
+import { buildSyncApp, deviceOf, RESPONDER, syncUser, type SyncUser } from './sync-fixtures';
 
 // ---- The whole new kind: one definition ------------------------------------------------
 const fieldNoteFields = z.strictObject({
@@ -88,18 +80,8 @@ afterAll(async () => {
   await t.close();
 });
 
-function device(user: SyncUser): { db: SyncDatabase; transport: SyncTransport } {
-  const db = new SyncDatabase(
-    user.id,
-    { ...appDeviceSchema, registry, version: appDeviceSchema.version + 1 },
-    { indexedDB: new IDBFactory(), IDBKeyRange },
-  );
-  const transport = createFetchTransport({
-    baseUrl: t.url,
-    headers: (): Record<string, string> =>
-      user.client.sessionCookie ? { cookie: `${SESSION_COOKIE}=${user.client.sessionCookie}` } : {},
-  });
-  return { db, transport };
+function device(user: SyncUser) {
+  return deviceOf(registry, user);
 }
 
 async function fieldNoteRow(id: string) {

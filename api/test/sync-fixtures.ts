@@ -2,10 +2,15 @@
 // that numbers its mutations like the client's outbox and speaks the real HTTP API.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import {
   createFetchTransport,
+  type FetchLike,
   type SyncTransport,
 } from '@rescuelog/sync-protocol/client/transport';
+import type { Registry } from '@rescuelog/sync-protocol/platform/registry';
+import { appDeviceSchema } from '@rescuelog/sync-protocol/records/device';
 import type { Permissions } from '@rescuelog/sync-protocol/permissions';
 import type { CaseFields } from '@rescuelog/sync-protocol/records/case';
 import { generateHumanId, type HumanIdPrefix } from '@rescuelog/sync-protocol/platform/human-id';
@@ -104,12 +109,30 @@ export async function setPermissions(
 }
 
 /** The client engine's transport to the test server, signed in as `user` (their session cookie). */
-export function transportAs(user: SyncUser): SyncTransport {
+export function transportAs(user: SyncUser, fetch?: FetchLike): SyncTransport {
   return createFetchTransport({
     baseUrl: user.client.baseUrl,
     headers: (): Record<string, string> =>
       user.client.sessionCookie ? { cookie: `${SESSION_COOKIE}=${user.client.sessionCookie}` } : {},
+    ...(fetch ? { fetch } : {}),
   });
+}
+
+/**
+ * A new device of `user` (fake-indexeddb) whose stores come from `registry` (a test's own
+ * record kind next to the app's), with its transport to the test server.
+ */
+export function deviceOf(
+  registry: Registry,
+  user: SyncUser,
+  fetch?: FetchLike,
+): { db: SyncDatabase; transport: SyncTransport } {
+  const db = new SyncDatabase(
+    user.id,
+    { ...appDeviceSchema, registry, version: appDeviceSchema.version + 1 },
+    { indexedDB: new IDBFactory(), IDBKeyRange },
+  );
+  return { db, transport: transportAs(user, fetch) };
 }
 
 /** The server's row of a case (fails when there is none). */

@@ -5,20 +5,14 @@
 // sets it aside with the later change to the same record, while its other records sync;
 // nothing answers 500 and nothing is lost: both changes are in the device's inbox and in the
 // server's sync_rejections, and "Try again" stores them, in order, once the server is fixed.
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSyncedTable } from '@rescuelog/db/synced-table';
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
-import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { readLocalRecord } from '@rescuelog/sync-protocol/client/local-records';
 import { readOutbox, readRejections, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { trySetAsideAgain } from '@rescuelog/sync-protocol/client/set-aside';
-import {
-  createFetchTransport,
-  type SyncTransport,
-} from '@rescuelog/sync-protocol/client/transport';
 import { defineRecord } from '@rescuelog/sync-protocol/platform/record';
 import { createRegistry } from '@rescuelog/sync-protocol/platform/registry';
 import {
@@ -27,11 +21,9 @@ import {
   uuidSchema,
 } from '@rescuelog/sync-protocol/platform/values';
 import { upsertMutator } from '@rescuelog/sync-protocol/platform/verbs';
-import { appDeviceSchema } from '@rescuelog/sync-protocol/records/device';
 import { APP_RECORDS } from '@rescuelog/sync-protocol/records/registry';
-import { SESSION_COOKIE } from '../src/plugins/external/session';
 import type { TestApp } from './helpers';
-import { buildSyncApp, RESPONDER, syncUser, type SyncUser } from './sync-fixtures';
+import { buildSyncApp, deviceOf, RESPONDER, syncUser, type SyncUser } from './sync-fixtures';
 
 /** The server's fault, switched on and off by the test (a deploy with the bug, then the fix). */
 const server = { broken: true };
@@ -96,23 +88,12 @@ afterAll(async () => {
   await t.close();
 });
 
-function device(user: SyncUser): { db: SyncDatabase; transport: SyncTransport } {
-  const db = new SyncDatabase(
-    user.id,
-    { ...appDeviceSchema, registry, version: appDeviceSchema.version + 1 },
-    { indexedDB: new IDBFactory(), IDBKeyRange },
-  );
-  const transport = createFetchTransport({
-    baseUrl: t.url,
-    headers: (): Record<string, string> =>
-      user.client.sessionCookie ? { cookie: `${SESSION_COOKIE}=${user.client.sessionCookie}` } : {},
-    fetch: async (input, init) => {
-      const response = await fetch(input, init);
-      statuses.push(response.status);
-      return response;
-    },
+function device(user: SyncUser) {
+  return deviceOf(registry, user, async (input, init) => {
+    const response = await fetch(input, init);
+    statuses.push(response.status);
+    return response;
   });
-  return { db, transport };
 }
 
 async function note(id: string) {
