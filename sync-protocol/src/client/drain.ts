@@ -157,12 +157,11 @@ async function applyResults(
         rejected += await setAside(db, failed, message, at);
         failure = { message, tries, setAside: true };
       } else {
-        await db.outbox.put({
-          ...failed,
+        await updateEntries(db, [failed.seq], () => ({
           state: 'pending',
           serverFailures: tries,
           lastError: message,
-        });
+        }));
         failure = { message, tries, setAside: false };
       }
     }
