@@ -113,6 +113,8 @@ export interface StartOptions {
   webDist?: string;
   /** PostgreSQL instead of the embedded database (benchmarks only; e2e never sets it). */
   databaseUrl?: string;
+  /** Extra node flags before the entry (benchmarks: --cpu-prof). */
+  nodeArgs?: string[];
 }
 
 function copyWebDist(runDir: string): string {
@@ -153,9 +155,10 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
   // PostgreSQL database instead (options.databaseUrl).
   delete env.DATABASE_URL;
   if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
-  const nodeArgs = SERVER_ENTRY.endsWith('.ts')
-    ? ['--import', 'tsx', SERVER_ENTRY]
-    : [SERVER_ENTRY];
+  const nodeArgs = [
+    ...(options.nodeArgs ?? []),
+    ...(SERVER_ENTRY.endsWith('.ts') ? ['--import', 'tsx', SERVER_ENTRY] : [SERVER_ENTRY]),
+  ];
   const child = spawn(process.execPath, nodeArgs, {
     cwd: REPO_ROOT,
     env,
