@@ -20,6 +20,7 @@ import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import { freePort } from '../e2e/support/server';
 import {
+  BEFORE_ENTRY,
   createBenchDatabase,
   registerAndSignIn,
   round,
@@ -264,6 +265,18 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
         POSTGRES_SERVER_URL,
       )
     : undefined;
+  // BENCH_BEFORE_ENTRY: an earlier build measured beside this one (support.ts).
+  const before = BEFORE_ENTRY
+    ? await startBenchServer({ TRUST_PROXY: 'loopback' }, undefined, BEFORE_ENTRY)
+    : undefined;
+  const beforePg =
+    BEFORE_ENTRY && POSTGRES_SERVER_URL
+      ? await startBenchServer(
+          { TRUST_PROXY: 'loopback', SESSION_SECRET: randomBytes(32).toString('hex') },
+          POSTGRES_SERVER_URL,
+          BEFORE_ENTRY,
+        )
+      : undefined;
   const bare = await startBare();
   const peer = await startPeer();
   const peerPg = POSTGRES_SERVER_URL ? await startPeer(POSTGRES_SERVER_URL) : undefined;
@@ -282,6 +295,21 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
     const pgCookie = pgOrigin
       ? await signedInCookie(pgOrigin, 'bench-admin@example.org', '10.1.0.1')
       : undefined;
+    const beforeTargets: Target[] = [];
+    for (const [key, name, bench] of [
+      ['embeddedBefore', 'GET /api/user (session, embedded, BEFORE)', before],
+      ['postgresBefore', 'GET /api/user (session, PostgreSQL, BEFORE)', beforePg],
+    ] as const) {
+      if (!bench) continue;
+      const at = bench.state.origin;
+      beforeTargets.push({
+        key,
+        name,
+        url: `${at}/api/user`,
+        headers: { cookie: await signedInCookie(at, 'bench-admin@example.org', '10.1.0.1') },
+        pid: bench.state.pid,
+      });
+    }
 
     const targets: Target[] = [
       {
@@ -302,6 +330,7 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
             },
           ]
         : []),
+      ...beforeTargets,
       {
         key: 'peer',
         name: 'Express peer (session, PGlite)',
@@ -346,6 +375,34 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
         rounds,
         'PostgreSQL / peer (PostgreSQL)',
         'postgres',
+        'peerPostgres',
+        API_USER_TARGETS.vsPeer,
+      ),
+      ratioLine(
+        rounds,
+        'BEFORE embedded / bare',
+        'embeddedBefore',
+        'bare',
+        API_USER_TARGETS.vsBare,
+      ),
+      ratioLine(
+        rounds,
+        'BEFORE PostgreSQL / bare',
+        'postgresBefore',
+        'bare',
+        API_USER_TARGETS.vsBare,
+      ),
+      ratioLine(
+        rounds,
+        'BEFORE embedded / peer (PGlite)',
+        'embeddedBefore',
+        'peer',
+        API_USER_TARGETS.vsPeer,
+      ),
+      ratioLine(
+        rounds,
+        'BEFORE PostgreSQL / peer (PostgreSQL)',
+        'postgresBefore',
         'peerPostgres',
         API_USER_TARGETS.vsPeer,
       ),
@@ -435,6 +492,18 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
         met: line.met ? 'yes' : 'no',
       })),
     );
+    console.log('Per server, median of the rounds:');
+    table(
+      targets.map((target) => {
+        const of = rounds.map((m) => m[target.key]).filter((m) => m !== undefined);
+        const cpu = of.map((m) => m.serverCpuUsPerRequest).filter((v) => v !== undefined);
+        return {
+          name: target.name,
+          'req/s': round(median(of.map((m) => m.requestsPerSecond))),
+          'server CPU µs/req': cpu.length > 0 ? round(median(cpu), 1) : '',
+        };
+      }),
+    );
     if (SKIP_LOGIN) console.log('\nLogin: skipped (BENCH_SKIP_LOGIN=1)');
     else {
       console.log(
@@ -455,6 +524,8 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
     await peerPg?.drop();
     await server.stop();
     await postgres?.stop();
+    await before?.stop();
+    await beforePg?.stop();
   }
 }
 

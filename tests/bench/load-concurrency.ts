@@ -14,11 +14,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
+import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
 import {
+  BEFORE_ENTRY,
+  type BenchServer,
   registerAndSignIn,
   round,
   startBenchServer,
@@ -36,11 +39,17 @@ const LEVELS = (process.env.LOAD_LEVELS ?? '50,100,200')
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 15);
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP ?? 3);
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 0);
-/** Cases the administrator has pushed before the run (the stats and the admin's list count them). */
-const SEED_CASES = Number(process.env.LOAD_SEED_CASES ?? 5000);
+/**
+ * Cases the administrator pushes before the run, spread over three years (spreadSeedCases):
+ * the dashboard's stats count them; members see only their own (decision 024).
+ */
+const SEED_CASES = Number(process.env.LOAD_SEED_CASES ?? 20_000);
+/** Of those, still in progress. */
+const OPEN_SEED_CASES = 40;
 const TARGET = { clients: 200, p99Ms: 500 };
 
-type RouteName = 'user' | 'unread' | 'stats' | 'cases' | 'pull' | 'push';
+const ROUTES = ['user', 'unread', 'stats', 'cases', 'pull', 'push'] as const;
+type RouteName = (typeof ROUTES)[number];
 /**
  * One client's cycle of 20 requests (a device on the dashboard: the user and the bell poll
  * often, the list and stats on navigation, a background sync pull, a push now and then).
@@ -254,6 +263,8 @@ interface LevelResult {
   clients: number;
   cpu: CpuShares;
   overall: Summary;
+  /** Every route but the push (which waits for the one sync write lock: see the notes). */
+  withoutPush: Summary;
   routes: Record<string, Summary>;
   /** This process's (the load generator's) CPU, as a share of one core. */
   generatorCpu: number;
@@ -329,6 +340,13 @@ async function runLevel(
     clients: count,
     cpu: shares,
     overall: summarise(all, seconds, errors),
+    withoutPush: summarise(
+      Object.entries(latencies)
+        .filter(([route]) => route !== 'push')
+        .flatMap(([, values]) => values),
+      seconds,
+      0,
+    ),
     routes,
     generatorCpu: round((cpu.user + cpu.system) / 1e6 / seconds, 2),
     generatorLoopDelayP99Ms: round(delay.percentile(99) / 1e6),
@@ -359,11 +377,46 @@ async function post(origin: string, cookie: string, path: string, body: unknown,
   return res;
 }
 
-export async function runLoadBench(): Promise<Record<string, unknown> | undefined> {
-  if (!POSTGRES_SERVER_URL) {
-    console.log('\nLoad: skipped (set BENCH_DATABASE_URL to a PostgreSQL server)');
-    return undefined;
+/**
+ * The seed cases as a service that has run for a while has them: logged over the last three
+ * years and completed, except a few opened in the last two days; then vacuumed and analysed
+ * (autovacuum's work) — not 20,000 cases all opened in the last minute and still open.
+ */
+async function spreadSeedCases(server: BenchServer, adminId: number): Promise<void> {
+  if (!server.databaseUrl) return;
+  const db = new pg.Client({ connectionString: server.databaseUrl });
+  await db.connect();
+  try {
+    await db.query(
+      `update cases set created_at = now() - random() * interval '1095 days', status = 'completed'
+       where user_id = $1`,
+      [adminId],
+    );
+    await db.query(
+      `update cases set completed_at = created_at + interval '2 hours' where user_id = $1`,
+      [adminId],
+    );
+    await db.query(
+      `update cases set status = 'in_progress', completed_at = null,
+         created_at = now() - random() * interval '2 days'
+       where id in (select id from cases where user_id = $1 order by random() limit $2)`,
+      [adminId, OPEN_SEED_CASES],
+    );
+    await db.query('vacuum analyze cases');
+  } finally {
+    await db.end();
   }
+}
+
+interface Side {
+  build: string;
+  server: BenchServer;
+  origin: URL;
+  clients: Client[];
+}
+
+/** A server on a fresh PostgreSQL database with the seed cases and USERS signed-in members. */
+async function prepare(build: string, serverUrl: string, entry?: string): Promise<Side> {
   const server = await startBenchServer(
     {
       TRUST_PROXY: 'loopback',
@@ -371,10 +424,12 @@ export async function runLoadBench(): Promise<Record<string, unknown> | undefine
       FIRST_USER_ADMIN: 'true',
       RATE_LIMIT_REGISTER_IP: '1000/3600',
     },
-    POSTGRES_SERVER_URL,
+    serverUrl,
+    entry,
   );
-  const origin = server.state.origin;
   try {
+    const origin = server.state.origin;
+    const originUrl = new URL(origin);
     // The first account is the administrator; it approves everyone and pushes the seed cases.
     const admin = await registerAndSignIn(
       origin,
@@ -382,17 +437,15 @@ export async function runLoadBench(): Promise<Record<string, unknown> | undefine
       'load-bench-password-1',
       '10.9.0.1',
     );
-    const adminDevice = randomUUID();
     const seeder: Client = {
       cookie: admin.cookie,
       userId: admin.userId,
       ip: '10.9.0.1',
-      deviceId: adminDevice,
+      deviceId: randomUUID(),
       seq: 0,
       cursor: null,
       agent: new http.Agent({ keepAlive: true, maxSockets: 1 }),
     };
-    const originUrl = new URL(origin);
     for (let done = 0; done < SEED_CASES; done += 200) {
       const mutations = Array.from({ length: Math.min(200, SEED_CASES - done) }, () =>
         caseMutation(seeder),
@@ -400,15 +453,16 @@ export async function runLoadBench(): Promise<Record<string, unknown> | undefine
       const res = await send(originUrl, seeder, 'POST', '/api/sync/push', {
         protocolVersion: PROTOCOL_VERSION,
         schemaVersion: SCHEMA_VERSION,
-        deviceId: adminDevice,
+        deviceId: seeder.deviceId,
         mutations,
       });
       if (res.status !== 200) throw new Error(`seed push: ${String(res.status)} ${res.body}`);
     }
     seeder.agent.destroy();
+    await spreadSeedCases(server, admin.userId);
 
-    // USERS members: registered (argon2id), approved by the administrator, each with a few
-    // cases of its own and a first pull done (the loop then pulls from that cursor).
+    // USERS members: registered (argon2id), signed in, approved by the administrator, each
+    // with a few cases of its own and a first pull done (the loop pulls from that cursor).
     const clients: Client[] = [];
     const indexes = Array.from({ length: USERS }, (_, i) => i);
     const setupStarted = performance.now();
@@ -444,20 +498,38 @@ export async function runLoadBench(): Promise<Record<string, unknown> | undefine
       }
     });
     console.log(
-      `\nLoad: ${String(USERS)} members set up in ${String(round((performance.now() - setupStarted) / 1000))} s; ${String(SEED_CASES)} seed cases`,
+      `\nLoad (${build}): ${String(USERS)} members set up in ${String(round((performance.now() - setupStarted) / 1000))} s; ${String(SEED_CASES)} seed cases`,
     );
+    return { build, server, origin: originUrl, clients };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
 
-    const levels: LevelResult[] = [];
+export async function runLoadBench(): Promise<Record<string, unknown> | undefined> {
+  if (!POSTGRES_SERVER_URL) {
+    console.log('\nLoad: skipped (set BENCH_DATABASE_URL to a PostgreSQL server)');
+    return undefined;
+  }
+  const sides: Side[] = [];
+  try {
+    // BENCH_BEFORE_ENTRY: an earlier build, measured level by level beside this one.
+    if (BEFORE_ENTRY) sides.push(await prepare('before', POSTGRES_SERVER_URL, BEFORE_ENTRY));
+    sides.push(await prepare('this build', POSTGRES_SERVER_URL));
+
+    const levels: Array<LevelResult & { build: string }> = [];
     for (const count of LEVELS) {
-      const level = await runLevel(originUrl, clients, count, server.state.pid);
-      levels.push(level);
-      console.log(
-        `  ${String(count)} clients: ${String(level.overall.requestsPerSecond)} req/s, p50 ${String(level.overall.p50Ms)} ms, p99 ${String(level.overall.p99Ms)} ms`,
-      );
+      for (const side of sides) {
+        const level = await runLevel(side.origin, side.clients, count, side.server.state.pid);
+        levels.push({ build: side.build, ...level });
+        console.log(
+          `  ${side.build}, ${String(count)} clients: ${String(level.overall.requestsPerSecond)} req/s, p50 ${String(level.overall.p50Ms)} ms, p99 ${String(level.overall.p99Ms)} ms`,
+        );
+      }
     }
-    for (const client of clients) client.agent.destroy();
 
-    const atTarget = levels.find((l) => l.clients === TARGET.clients);
+    const atTarget = levels.find((l) => l.clients === TARGET.clients && l.build === 'this build');
     const result = {
       machine: {
         cpus: os.cpus().length,
@@ -479,16 +551,18 @@ export async function runLoadBench(): Promise<Record<string, unknown> | undefine
     };
 
     console.log(
-      `\nLoad on PostgreSQL: ${String(USERS)} signed-in members, closed loop${THINK_MS > 0 ? ` with ${String(THINK_MS)} ms think time` : ' (no think time)'}, ${String(DURATION_SECONDS)} s per level (the load generator shares the machine with the server and PostgreSQL)`,
+      `\nLoad on PostgreSQL: ${String(USERS)} signed-in members, closed loop${THINK_MS > 0 ? ` with ${String(THINK_MS)} ms think time` : ' (no think time)'}, ${String(DURATION_SECONDS)} s per level (the load generator shares the machine with the server and PostgreSQL; CPU in cores of 2)`,
     );
     table(
       levels.map((l) => ({
+        ...(sides.length > 1 ? { build: l.build } : {}),
         clients: l.clients,
         'req/s': l.overall.requestsPerSecond,
         'p50 ms': l.overall.p50Ms,
         'p90 ms': l.overall.p90Ms,
         'p99 ms': l.overall.p99Ms,
         'max ms': l.overall.maxMs,
+        'p99 ms w/o push': l.withoutPush.p99Ms,
         errors: l.overall.errors,
         'CPU server': l.cpu.server,
         'CPU postgres': l.cpu.postgres,
@@ -500,20 +574,28 @@ export async function runLoadBench(): Promise<Record<string, unknown> | undefine
     console.log('Per route (p50 / p99 ms):');
     table(
       levels.map((l) => {
-        const row: Record<string, string | number> = { clients: l.clients };
-        for (const [route, s] of Object.entries(l.routes))
-          row[route] = `${String(s.p50Ms)} / ${String(s.p99Ms)}`;
+        const row: Record<string, string | number> = {
+          ...(sides.length > 1 ? { build: l.build } : {}),
+          clients: l.clients,
+        };
+        for (const route of ROUTES) {
+          const s = l.routes[route];
+          row[route] = s ? `${String(s.p50Ms)} / ${String(s.p99Ms)}` : '';
+        }
         return row;
       }),
     );
     if (atTarget)
       console.log(
-        `p99 at ${String(TARGET.clients)} clients: ${String(atTarget.overall.p99Ms)} ms (target <= ${String(TARGET.p99Ms)} ms): ${atTarget.overall.p99Ms <= TARGET.p99Ms ? 'met' : 'not met'}`,
+        `p99 at ${String(TARGET.clients)} clients: ${String(atTarget.overall.p99Ms)} ms (target <= ${String(TARGET.p99Ms)} ms): ${atTarget.overall.p99Ms <= TARGET.p99Ms ? 'met' : 'not met'}; without the pushes ${String(atTarget.withoutPush.p99Ms)} ms. Every push waits for the one sync write lock (services/sync/sync-tables.ts), so with no think time the clients end up queued there.`,
       );
     console.log(`Saved ${writeResult('load-concurrency', result)}`);
     return result;
   } finally {
-    await server.stop();
+    for (const side of sides) {
+      for (const client of side.clients) client.agent.destroy();
+      await side.server.stop();
+    }
   }
 }
 

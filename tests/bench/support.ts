@@ -17,11 +17,20 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/**
+ * BENCH_BEFORE_ENTRY: an earlier build's server.js (e.g. a checkout of the commit before a
+ * change, installed and built); benchmarks that support it measure it beside this build, in
+ * the same run.
+ */
+export const BEFORE_ENTRY = process.env.BENCH_BEFORE_ENTRY;
+
 /** The built server (`node api/dist/server.js`) on a free port with a temporary data folder. */
 export async function startBenchServer(
   extraEnv: Record<string, string> = {},
   /** A PostgreSQL server URL: the server gets a fresh database on it, dropped on stop. */
   postgresServerUrl?: string,
+  /** Another build's server.js (BEFORE_ENTRY) instead of this one's. */
+  entry?: string,
 ): Promise<BenchServer> {
   const runDir = mkdtempSync(path.join(tmpdir(), 'rescuelog-bench-'));
   const saved = { ...process.env };
@@ -35,6 +44,7 @@ export async function startBenchServer(
       runDir,
       ...(database ? { databaseUrl: database.url } : {}),
       ...(profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {}),
+      ...(entry ? { entry } : {}),
     });
     return {
       state,
