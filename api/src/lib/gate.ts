@@ -7,7 +7,8 @@ export class Gate {
   readonly #waiting: Array<() => void> = [];
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new Error('a gate needs a limit of at least 1');
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new Error('a gate needs a limit of at least 1');
   }
 
   /** Tasks running now. */
