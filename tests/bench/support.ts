@@ -18,9 +18,12 @@ export interface BenchServer {
 }
 
 /**
- * BENCH_BEFORE_ENTRY: an earlier build's server.js (e.g. a checkout of the commit before a
- * change, installed and built); benchmarks that support it measure it beside this build, in
- * the same run.
+ * BENCH_BEFORE_ENTRY: an earlier build's server.js; benchmarks that support it (api-user-vs-bare,
+ * load-concurrency) measure it beside this build, in the same run. To make one:
+ *   git archive <commit> | tar -x -C /tmp/before && cd /tmp/before \
+ *     && npx -y pnpm@10 install --frozen-lockfile --offline \
+ *     && npx -y pnpm@10 --filter @rescuelog/api build
+ * then BENCH_BEFORE_ENTRY=/tmp/before/api/dist/server.js.
  */
 export const BEFORE_ENTRY = process.env.BENCH_BEFORE_ENTRY;
 
