@@ -150,9 +150,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     defaultJsonParser(request, text, done);
   });
 
-  fastify.addHook('onSend', async (request, reply) => {
+  fastify.addHook('onSend', (request, reply, _payload, done) => {
     // API answers may hold patient data: never in any HTTP cache (service worker included).
-    if (request.url.startsWith('/api')) reply.header('cache-control', 'no-store');
+    if (request.url.startsWith('/api')) void reply.header('cache-control', 'no-store');
+    done();
   });
 
   // Set before any plugin is registered: encapsulated route plugins copy the handler they see.

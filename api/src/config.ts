@@ -10,6 +10,8 @@ export interface AppConfig {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connections per instance (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   dataDir: string;
   webDist: string;
   sessionSecret: string;
@@ -64,6 +66,7 @@ export function resolveConfig(env: Env): AppConfig {
     port: env.port,
     host: env.host,
     databaseUrl: env.databaseUrl,
+    databasePoolSize: env.databasePoolSize,
     dataDir,
     webDist,
     sessionSecret: resolveSessionSecret(env, dataDir),

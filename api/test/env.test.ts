@@ -27,6 +27,13 @@ describe('parseEnv', () => {
     expect(parseEnv({ FIRST_USER_ADMIN: 'false' }).firstUserAdmin).toBe(false);
   });
 
+  it('sizes the PostgreSQL pool from DATABASE_POOL_SIZE (10 by default), a whole number of at least 1', () => {
+    expect(parseEnv({}).databasePoolSize).toBe(10);
+    expect(parseEnv({ DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25);
+    for (const bad of ['0', '-3', '2.5', 'many'])
+      expect(() => parseEnv({ DATABASE_POOL_SIZE: bad })).toThrow(/DATABASE_POOL_SIZE/);
+  });
+
   it('takes rate limit overrides as <max>/<seconds>', () => {
     expect(parseEnv({}).rateLimits).toEqual({});
     expect(

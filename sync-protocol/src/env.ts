@@ -136,6 +136,9 @@ const mebibytes = (fallback: number) =>
   });
 
 /** A positive whole number of some unit, with a default. */
+/** PostgreSQL connections per API instance (docs/decisions/030). */
+export const DEFAULT_DATABASE_POOL_SIZE = 10;
+
 const positiveWhole = (fallback: number) =>
   optionalString.transform((v, ctx) => {
     if (v === undefined) return fallback;
@@ -165,6 +168,7 @@ export const rawEnvSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
       .optional(),
   ),
+  DATABASE_POOL_SIZE: positiveWhole(DEFAULT_DATABASE_POOL_SIZE),
   DATA_DIR: optionalString,
   WEB_DIST: optionalString,
   SESSION_SECRET: optionalString.pipe(
@@ -209,6 +213,8 @@ export interface Env {
   host: string;
   /** undefined: the embedded PGlite database in `dataDir`. */
   databaseUrl: string | undefined;
+  /** Connections in the PostgreSQL pool of one instance (unused on the embedded database). */
+  databasePoolSize: number;
   /** As given; the API resolves the default (`data/` at the repository root) and relative paths. */
   dataDir: string | undefined;
   webDist: string | undefined;
@@ -283,6 +289,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     port: raw.PORT,
     host: raw.HOST,
     databaseUrl: raw.DATABASE_URL,
+    databasePoolSize: raw.DATABASE_POOL_SIZE,
     dataDir: raw.DATA_DIR,
     webDist: raw.WEB_DIST,
     sessionSecret: raw.SESSION_SECRET,

@@ -3,6 +3,7 @@
 import { runApiBench } from './api-user-vs-bare';
 import { runCaseSearchDeviceBench } from './case-search-device';
 import { runCaseSearchServerBench } from './case-search-server';
+import { runLoadBench } from './load-concurrency';
 import { runLocalSaveBench } from './local-save';
 import { runSyncBench } from './sync-engine';
 import { runSyncThroughputBench } from './sync-throughput';
@@ -11,6 +12,7 @@ import { runWebStaticBench } from './web-first-render-static';
 
 console.log('RescueLog benchmarks (reports only; nothing here fails on a slow machine)');
 await runApiBench();
+await runLoadBench();
 runWebStaticBench(['web/dist']);
 await runWebBench();
 await runSyncBench();
