@@ -31,10 +31,11 @@ interface PushApiModelInstance {
 }
 
 const require = createRequire(import.meta.url);
-const { PushApiModel, SubscriptionExpiredError } = require('web-push-testing/src/PushApiModel.js') as {
-  PushApiModel: new () => PushApiModelInstance;
-  SubscriptionExpiredError: new () => Error;
-};
+const { PushApiModel, SubscriptionExpiredError } =
+  require('web-push-testing/src/PushApiModel.js') as {
+    PushApiModel: new () => PushApiModelInstance;
+    SubscriptionExpiredError: new () => Error;
+  };
 
 export interface StandInDevice {
   id: string;

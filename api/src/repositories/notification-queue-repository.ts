@@ -122,11 +122,7 @@ export interface PushJob {
 }
 
 /** Claims up to `limit` queued pushes that are due, counting the attempt, under a lease. */
-export async function claimPushes(
-  db: Db,
-  limit: number,
-  leaseSeconds: number,
-): Promise<PushJob[]> {
+export async function claimPushes(db: Db, limit: number, leaseSeconds: number): Promise<PushJob[]> {
   const result = await sql<PushJob>`
     with claimed as (
       update notification_pushes p

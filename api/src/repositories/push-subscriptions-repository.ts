@@ -71,7 +71,10 @@ export async function upsertSubscription(
           others.map((o) => o.id),
         )
         .execute();
-    return { row, movedFromUserId: existing && existing.userId !== userId ? existing.userId : null };
+    return {
+      row,
+      movedFromUserId: existing && existing.userId !== userId ? existing.userId : null,
+    };
   });
 }
 

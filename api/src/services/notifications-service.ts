@@ -30,7 +30,12 @@ export async function inbox(
   await repo.markFetchedDelivered(
     db,
     rows
-      .filter((r) => r.deliveryStatus === 'pending' || r.deliveryStatus === 'sent' || r.deliveryStatus === 'failed')
+      .filter(
+        (r) =>
+          r.deliveryStatus === 'pending' ||
+          r.deliveryStatus === 'sent' ||
+          r.deliveryStatus === 'failed',
+      )
       .map((r) => r.deliveryId),
   );
   return rows.map((row) => ({
@@ -104,8 +109,7 @@ function toAdminNotification(row: repo.AdminNotificationRow): AdminNotification 
   };
 }
 
-const ISO_WITH_ZONE =
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 function scheduleError(message: string): ApiError {
   return new ApiError(400, ErrorCode.VALIDATION_FAILED, message, {

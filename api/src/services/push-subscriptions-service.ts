@@ -5,13 +5,13 @@ import type { Database, PushSubscription } from '@rescuelog/db/schema';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import {
   PUSH_SUBSCRIPTION_MESSAGES,
-  pushSubscriptionSchema,
+  type pushSubscriptionSchema,
 } from '@rescuelog/sync-protocol/notifications';
 import type { z } from 'zod';
 import { ApiError } from '../lib/api-error';
 import * as repo from '../repositories/push-subscriptions-repository';
 import { checkEndpoint, type EndpointPolicy } from './push/endpoint-policy';
-import { mapLimited } from './push/notification-dispatcher';
+import { mapLimited } from '../lib/map-limited';
 import { DELIVERY_BY_PRIORITY, buildPayload } from './push/push-payload';
 import type { PushSender } from './push/push-sender';
 

@@ -33,9 +33,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     add column pushed_at timestamptz,
     add column updated_at timestamptz not null default now(),
     add constraint notification_deliveries_status_check
-      check (status in ('pending', 'sent', 'delivered', 'clicked', 'read', 'failed'))`.execute(
-    db,
-  );
+      check (status in ('pending', 'sent', 'delivered', 'clicked', 'read', 'failed'))`.execute(db);
   await sql`create index notification_deliveries_notification_status_idx
     on notification_deliveries (notification_id, status)`.execute(db);
 

@@ -11,6 +11,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
+import { mapLimited } from '../../lib/map-limited';
 import * as queue from '../../repositories/notification-queue-repository';
 import { DELIVERY_BY_PRIORITY, buildPayload, topicFor } from './push-payload';
 import type { PushReceipts } from './push-receipts';
@@ -41,30 +42,13 @@ export const DEFAULT_DISPATCHER_SETTINGS: DispatcherSettings = {
   maxRetryAfterMs: 15 * 60_000,
 };
 
-/** Runs `work` over `items` with at most `limit` running at once. */
-export async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next;
-      next += 1;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 export class NotificationDispatcher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  /** What this instance did since it started (tests, logs). */
+  readonly stats = { fannedOut: 0, pushesSent: 0, pushesAttempted: 0 };
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -129,7 +113,7 @@ export class NotificationDispatcher {
       if (this.stopped) return;
       const claimed = await queue.claimDueNotification(this.db, this.settings.leaseSeconds);
       if (!claimed) break;
-      await queue.fanOut(this.db, claimed.id);
+      if (await queue.fanOut(this.db, claimed.id)) this.stats.fannedOut += 1;
     }
     for (;;) {
       if (this.stopped) return;
@@ -141,6 +125,8 @@ export class NotificationDispatcher {
       if (jobs.length === 0) break;
       const outcomes = await mapLimited(jobs, this.settings.concurrency, (job) => this.push(job));
       await queue.recordPushOutcomes(this.db, outcomes);
+      this.stats.pushesAttempted += outcomes.length;
+      this.stats.pushesSent += outcomes.filter((o) => o.state === 'sent').length;
       if (jobs.length < this.settings.batchSize) break;
     }
     await queue.finishDrainedNotifications(this.db);

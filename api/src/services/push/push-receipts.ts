@@ -11,8 +11,7 @@ const SIGNATURE_BYTES = 16;
 const FORMAT = /^r1\.(\d{1,10})\.([A-Za-z0-9_-]{22})$/;
 
 export type ReceiptCheck =
-  | { ok: true; deliveryId: number }
-  | { ok: false; reason: 'malformed' | 'forged' };
+  { ok: true; deliveryId: number } | { ok: false; reason: 'malformed' | 'forged' };
 
 export class PushReceipts {
   private readonly key: Buffer;

@@ -163,11 +163,14 @@ export class PushSender {
                 error: describe(status, text),
                 ...(after !== undefined ? { retryAfterMs: after } : {}),
               });
-            } else resolve({ outcome: 'failed', statusCode: status, error: describe(status, text) });
+            } else
+              resolve({ outcome: 'failed', statusCode: status, error: describe(status, text) });
           });
         },
       );
-      req.on('timeout', () => req.destroy(new Error(`No answer within ${String(this.timeoutMs)} ms`)));
+      req.on('timeout', () =>
+        req.destroy(new Error(`No answer within ${String(this.timeoutMs)} ms`)),
+      );
       req.on('error', (error: Error) => {
         if (error instanceof EndpointAddressError)
           resolve({ outcome: 'failed', statusCode: null, error: error.message });
