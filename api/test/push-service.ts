@@ -11,6 +11,8 @@
 //   const device = await push.subscribe(vapidPublicKey);
 //   push.failNext(device.id, 503, 2);  push.expire(device.id);
 //   push.messages(device.id)           // decrypted payloads, oldest first
+// Run as its own process (bench/push-service-main.ts), the same server answers a small
+// control API: POST /control/subscribe {applicationServerKey, count}, GET /control/stats.
 import { createRequire } from 'node:module';
 import http from 'node:http';
 
@@ -82,6 +84,7 @@ export async function startPushService(): Promise<StandInPushService> {
   const faults = new Map<string, { status: number; times: number; retryAfter?: number }>();
   const forgotten = new Set<string>();
   let accepted = 0;
+  let url = '';
 
   async function handlePush(id: string, req: http.IncomingMessage, body: Buffer) {
     const header = (name: string) => {
@@ -139,10 +142,43 @@ export async function startPushService(): Promise<StandInPushService> {
     }
   }
 
+  async function control(method: string, path: string, body: Buffer) {
+    if (method === 'GET' && path === '/control/stats')
+      return { status: 200, body: { accepted, devices: requests.size } };
+    if (method === 'POST' && path === '/control/subscribe') {
+      const input = JSON.parse(body.toString('utf8')) as {
+        applicationServerKey: string;
+        count: number;
+      };
+      const devices: StandInDevice[] = [];
+      for (let i = 0; i < input.count; i += 1)
+        devices.push(await subscribe(input.applicationServerKey));
+      return { status: 200, body: { devices } };
+    }
+    return { status: 404, body: { error: 'unknown control call' } };
+  }
+
+  async function subscribe(applicationServerKey: string): Promise<StandInDevice> {
+    const sub = await model.subscribe({ applicationServerKey, userVisibleOnly: 'true' });
+    return {
+      id: sub.clientHash,
+      endpoint: `${url}/push/${sub.clientHash}`,
+      p256dh: sub.keys.p256dh,
+      auth: sub.keys.auth,
+    };
+  }
+
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (req.url?.startsWith('/control/')) {
+        void control(req.method ?? '', req.url, Buffer.concat(chunks)).then((answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(answer.body));
+        });
+        return;
+      }
       const match = DEVICE_PATH.exec(req.url ?? '');
       if (req.method !== 'POST' || !match) {
         res.writeHead(404).end();
@@ -156,19 +192,11 @@ export async function startPushService(): Promise<StandInPushService> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');
-  const url = `http://127.0.0.1:${String(address.port)}`;
+  url = `http://127.0.0.1:${String(address.port)}`;
 
   return {
     url,
-    async subscribe(applicationServerKey) {
-      const sub = await model.subscribe({ applicationServerKey, userVisibleOnly: 'true' });
-      return {
-        id: sub.clientHash,
-        endpoint: `${url}/push/${sub.clientHash}`,
-        p256dh: sub.keys.p256dh,
-        auth: sub.keys.auth,
-      };
-    },
+    subscribe,
     messages: (id) => model.getNotifications({ clientHash: id }).messages,
     requests: (id) => requests.get(id) ?? [],
     failNext(id, status, times, retryAfterSeconds) {

@@ -80,13 +80,7 @@ export async function fanOut(db: Kysely<Database>, notificationId: number): Prom
       })
       .onConflict((oc) => oc.columns(['notificationId', 'userId']).doNothing())
       .execute();
-    await sql`
-      insert into notification_pushes (notification_id, delivery_id, subscription_id)
-      select d.notification_id, d.id, s.id
-        from notification_deliveries d
-        join push_subscriptions s on s.user_id = d.user_id
-       where d.notification_id = ${notificationId}
-      on conflict (delivery_id, subscription_id) do nothing`.execute(trx);
+    await queuePushes(trx, notificationId);
     await sql`
       update notifications n
          set fanned_out_at = now(),
@@ -99,6 +93,26 @@ export async function fanOut(db: Kysely<Database>, notificationId: number): Prom
        where n.id = ${notificationId}`.execute(trx);
     return true;
   });
+}
+
+/**
+ * Queues a push to every device of the notification's recipients (or of the given
+ * deliveries only) that has none queued or made yet.
+ */
+export async function queuePushes(
+  db: Db,
+  notificationId: number,
+  deliveryIds?: readonly number[],
+): Promise<void> {
+  if (deliveryIds !== undefined && deliveryIds.length === 0) return;
+  await sql`
+    insert into notification_pushes (notification_id, delivery_id, subscription_id)
+    select d.notification_id, d.id, s.id
+      from notification_deliveries d
+      join push_subscriptions s on s.user_id = d.user_id
+     where d.notification_id = ${notificationId}
+       ${deliveryIds !== undefined ? sql`and d.id in (${sql.join(deliveryIds)})` : sql``}
+    on conflict (delivery_id, subscription_id) do nothing`.execute(db);
 }
 
 export interface PushJob {

@@ -4,6 +4,7 @@
 // notification-queue-repository.ts.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, DeliveryStatus, NewNotification } from '@rescuelog/db/schema';
+import { finishDrainedNotifications, queuePushes } from './notification-queue-repository';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -125,25 +126,24 @@ export async function insertNotification(db: Db, values: NewNotification) {
   return db.insertInto('notifications').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Deliveries and queued pushes (one per device) for users of an already sent notification. */
+/**
+ * Deliveries and queued pushes (one per device) for users of a notification written as
+ * already fanned out ('sending'); it is 'sent' at once when no device is subscribed.
+ */
 export async function insertDeliveriesWithPushes(
   db: Db,
   notificationId: number,
   userIds: readonly number[],
 ) {
-  if (userIds.length === 0) return;
-  await db
-    .insertInto('notificationDeliveries')
-    .values(userIds.map((userId) => ({ notificationId, userId })))
-    .onConflict((oc) => oc.columns(['notificationId', 'userId']).doNothing())
-    .execute();
-  await sql`
-    insert into notification_pushes (notification_id, delivery_id, subscription_id)
-    select d.notification_id, d.id, s.id
-      from notification_deliveries d
-      join push_subscriptions s on s.user_id = d.user_id
-     where d.notification_id = ${notificationId}
-    on conflict (delivery_id, subscription_id) do nothing`.execute(db);
+  if (userIds.length > 0) {
+    await db
+      .insertInto('notificationDeliveries')
+      .values(userIds.map((userId) => ({ notificationId, userId })))
+      .onConflict((oc) => oc.columns(['notificationId', 'userId']).doNothing())
+      .execute();
+    await queuePushes(db, notificationId);
+  }
+  await finishDrainedNotifications(db, [notificationId]);
 }
 
 const adminColumns = sql`
@@ -275,13 +275,7 @@ export async function requeueFailed(db: Kysely<Database>, id: number) {
       .where('state', '=', 'failed')
       .where('subscriptionId', 'is not', null)
       .execute();
-    await sql`
-      insert into notification_pushes (notification_id, delivery_id, subscription_id)
-      select d.notification_id, d.id, s.id
-        from notification_deliveries d
-        join push_subscriptions s on s.user_id = d.user_id
-       where d.id in (${sql.join(deliveryIds)})
-      on conflict (delivery_id, subscription_id) do nothing`.execute(trx);
+    await queuePushes(trx, id, deliveryIds);
     await sql`
       update notifications n set status = 'sending', updated_at = now()
        where n.id = ${id} and exists (select 1 from notification_pushes p
