@@ -9,7 +9,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  adminNotificationDetailSchema,
+  adminNotificationListSchema,
+  adminNotificationResponseSchema,
   pushPayloadSchema,
+  pushSubscriptionListSchema,
+  pushSubscriptionResponseSchema,
+  pushTestResponseSchema,
+  resendFailedResponseSchema,
+  vapidPublicKeySchema,
   type AdminNotification,
   type AdminNotificationDetail,
   type PushPayload,
@@ -47,7 +55,7 @@ describe('web push lifecycle', () => {
     adminClient = await loginAs(t, admin);
     const res = await adminClient.get('/api/push/vapid-public-key');
     expect(res.status).toBe(200);
-    vapidKey = ((await res.json()) as { publicKey: string }).publicKey;
+    vapidKey = vapidPublicKeySchema.parse(await res.json()).publicKey;
   });
   afterAll(async () => {
     await t.close();
@@ -68,19 +76,29 @@ describe('web push lifecycle', () => {
       userAgent: 'Test tablet',
     });
     expect(res.status, await res.clone().text()).toBe(201);
+    expect(pushSubscriptionResponseSchema.parse(await res.json()).subscription).toMatchObject({
+      endpoint: device.endpoint,
+      userAgent: 'Test tablet',
+    });
     return device;
   }
 
   async function create(body: Record<string, unknown>): Promise<AdminNotification> {
     const res = await adminClient.post('/api/admin/notifications', body);
     expect(res.status, await res.clone().text()).toBe(201);
-    return ((await res.json()) as { notification: AdminNotification }).notification;
+    return adminNotificationResponseSchema.parse(await res.json()).notification;
   }
 
+  // Every answer is read through the contract's schemas, as the web app reads it.
   async function detail(id: number): Promise<AdminNotificationDetail> {
     const res = await adminClient.get(`/api/admin/notifications/${String(id)}`);
     expect(res.status).toBe(200);
-    return (await res.json()) as AdminNotificationDetail;
+    const body = adminNotificationDetailSchema.parse(await res.json());
+    const listed = adminNotificationListSchema.parse(
+      await (await adminClient.get('/api/admin/notifications')).json(),
+    );
+    expect(listed.notifications.find((n) => n.id === id)).toBeDefined();
+    return body;
   }
 
   const untilSent = (id: number) =>
@@ -270,9 +288,9 @@ describe('web push lifecycle', () => {
     expect(endpoints.map((e) => e.endpoint)).not.toContain(erinPhone.endpoint);
     expect(endpoints.map((e) => e.endpoint)).not.toContain(frankOld.endpoint);
     expect(endpoints.map((e) => e.endpoint)).toContain(frankNew.endpoint);
-    const list = (await (await erin.client.get('/api/user/push-subscriptions')).json()) as {
-      subscriptions: unknown[];
-    };
+    const list = pushSubscriptionListSchema.parse(
+      await (await erin.client.get('/api/user/push-subscriptions')).json(),
+    );
     expect(list.subscriptions).toEqual([]);
 
     expect(done.notification.figures).toMatchObject({ recipients: 2, pushed: 1, failed: 1 });
@@ -330,7 +348,7 @@ describe('web push lifecycle', () => {
     push.failNext(phone.id, 500, 0);
     const res = await adminClient.post(`/api/admin/notifications/${String(n.id)}/resend-failed`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ requeued: 1 });
+    expect(resendFailedResponseSchema.parse(await res.json())).toEqual({ requeued: 1 });
     const again = await waitFor(
       'the resent push',
       () => detail(n.id),
@@ -473,7 +491,7 @@ describe('web push lifecycle', () => {
     const othersPhone = await subscribe(other.client);
     const res = await mia.client.post('/api/user/push-subscriptions/test');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ devices: 1 });
+    expect(pushTestResponseSchema.parse(await res.json())).toEqual({ devices: 1 });
     expect(payloads(phone)).toEqual([
       expect.objectContaining({ test: true, title: 'Test notification', receipt: '' }),
     ]);

@@ -16,6 +16,9 @@ import {
 } from '../src/services/push/endpoint-policy';
 import { MAX_PAYLOAD_BYTES, buildPayload } from '../src/services/push/push-payload';
 import { PushReceipts } from '../src/services/push/push-receipts';
+import { PushSender, type PushResult } from '../src/services/push/push-sender';
+import { generateVapidKeys } from '../src/config';
+import { startPushService } from './push-service';
 import { build, loginAs, type TestApp, type TestClient } from './helpers';
 
 const P256DH = Buffer.concat([Buffer.from([4]), randomBytes(64)]).toString('base64url');
@@ -180,6 +183,48 @@ describe('the connect-time address check', () => {
     expect(checkEndpoint('http://127.0.0.1:9999/push/x', PRODUCTION_ENDPOINT_POLICY)).toBe(
       PUSH_SUBSCRIPTION_MESSAGES.endpointNotHttps,
     );
+  });
+});
+
+describe('the sender', () => {
+  it('refuses at connect time, past the registration check, a name resolving to a private address', async () => {
+    const push = await startPushService();
+    const sender = new PushSender({
+      vapid: { ...generateVapidKeys(), subject: 'mailto:ops@example.org' },
+      policy: PRODUCTION_ENDPOINT_POLICY,
+    });
+    try {
+      // As if an endpoint had got past checkEndpoint (a public name that rebinds later).
+      const post = (
+        sender as unknown as {
+          post(url: URL, headers: Record<string, string>, body: Buffer | null): Promise<PushResult>;
+        }
+      ).post.bind(sender);
+      const port = new URL(push.url).port;
+      const result = await post(
+        new URL(`http://localhost:${port}/push/${'a'.repeat(64)}`),
+        {},
+        null,
+      );
+      expect(result).toMatchObject({
+        outcome: 'failed',
+        error: expect.stringMatching(/not a public address/),
+      });
+      expect(push.requests('a'.repeat(64))).toEqual([]);
+      // And the registration check runs again before every send.
+      const refused = await sender.send(
+        { endpoint: `${push.url}/push/${'a'.repeat(64)}`, p256dh: P256DH, auth: AUTH },
+        '{}',
+        { ttlSeconds: 60, urgency: 'normal' },
+      );
+      expect(refused).toMatchObject({
+        outcome: 'failed',
+        error: PUSH_SUBSCRIPTION_MESSAGES.endpointNotHttps,
+      });
+    } finally {
+      sender.close();
+      await push.close();
+    }
   });
 });
 
