@@ -127,6 +127,8 @@ describe('two API instances, one database', () => {
       targetUserIds: userIds,
     });
     const { notification } = (await res.json()) as { notification: AdminNotification };
+    // With the job stopped on the instance that took the request, it waits as 'pending'.
+    expect(notification.status).toBe('pending');
     // "Instance A" claims the notification and dies before fanning it out.
     expect(await claimDueNotification(a.db, 1)).toEqual({ id: notification.id });
     expect(await status(notification.id)).toBe('sending');

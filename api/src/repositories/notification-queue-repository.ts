@@ -14,12 +14,15 @@ import type {
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
- * Takes one due notification: pending or scheduled whose time has come, or one whose fan-out
- * was claimed by an instance whose lease ran out. It becomes 'sending' under this lease.
+ * Takes one due notification: scheduled whose time has come, pending for longer than
+ * `pendingGraceSeconds` (the request that created it fans it out itself; the job takes it
+ * only if that request failed), or one whose fan-out was claimed by an instance whose lease
+ * ran out. It becomes 'sending' under this lease.
  */
 export async function claimDueNotification(
   db: Db,
   leaseSeconds: number,
+  pendingGraceSeconds = 0,
 ): Promise<{ id: number } | undefined> {
   const result = await sql<{ id: number }>`
     update notifications n
@@ -28,13 +31,32 @@ export async function claimDueNotification(
            updated_at = now()
      where n.id = (
        select id from notifications
-        where (status in ('pending', 'scheduled') and coalesce(scheduled_for, created_at) <= now())
+        where (status = 'scheduled' and scheduled_for <= now())
+           or (status = 'pending'
+               and created_at <= now() - ${pendingGraceSeconds} * interval '1 second')
            or (status = 'sending' and fanned_out_at is null and lease_until < now())
         order by coalesce(scheduled_for, created_at), id
         limit 1
         for update skip locked)
     returning n.id`.execute(db);
   return result.rows[0];
+}
+
+/** Claims this one notification if it is pending now (the request that created it sends it). */
+export async function claimPendingNotification(
+  db: Db,
+  id: number,
+  leaseSeconds: number,
+): Promise<boolean> {
+  const result = await sql<{ id: number }>`
+    update notifications n
+       set status = 'sending',
+           lease_until = now() + ${leaseSeconds} * interval '1 second',
+           updated_at = now()
+     where n.id = (select id from notifications where id = ${id} and status = 'pending'
+                   for update skip locked)
+    returning n.id`.execute(db);
+  return result.rows.length > 0;
 }
 
 /**

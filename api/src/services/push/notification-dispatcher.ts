@@ -26,6 +26,8 @@ export interface DispatcherSettings {
   batchSize: number;
   /** Lease on a claimed notification or push; past it another instance may take it over. */
   leaseSeconds: number;
+  /** A "send now" is the creating request's to fan out; the job takes it after this long. */
+  pendingGraceSeconds: number;
   /** Wait before attempt n + 1 after attempt n failed; its length + 1 is the attempt limit. */
   retryDelaysMs: readonly number[];
   /** The longest Retry-After honoured. */
@@ -37,6 +39,7 @@ export const DEFAULT_DISPATCHER_SETTINGS: DispatcherSettings = {
   concurrency: 32,
   batchSize: 64,
   leaseSeconds: 120,
+  pendingGraceSeconds: 10,
   // 5 attempts over about 13 minutes.
   retryDelaysMs: [10_000, 30_000, 120_000, 600_000],
   maxRetryAfterMs: 15 * 60_000,
@@ -77,6 +80,22 @@ export class NotificationDispatcher {
     });
   }
 
+  /**
+   * "Send now": the request that created the notification fans it out itself, so the inbox
+   * entries exist when the administrator's request returns; the pushes follow in the job.
+   * If this fails (or the job is stopped), the notification stays pending and the job takes it.
+   */
+  async fanOutNow(id: number): Promise<void> {
+    if (this.stopped) return;
+    try {
+      if (await queue.claimPendingNotification(this.db, id, this.settings.leaseSeconds))
+        if (await queue.fanOut(this.db, id)) this.stats.fannedOut += 1;
+    } catch (error) {
+      this.log.warn({ err: error, notificationId: id }, 'fan-out failed; the job retries it');
+    }
+    this.kick();
+  }
+
   /** Resolves once no run is in progress (tests and close). */
   async idle(): Promise<void> {
     while (this.running) await this.running;
@@ -111,7 +130,11 @@ export class NotificationDispatcher {
   async runOnce(): Promise<void> {
     for (;;) {
       if (this.stopped) return;
-      const claimed = await queue.claimDueNotification(this.db, this.settings.leaseSeconds);
+      const claimed = await queue.claimDueNotification(
+        this.db,
+        this.settings.leaseSeconds,
+        this.settings.pendingGraceSeconds,
+      );
       if (!claimed) break;
       if (await queue.fanOut(this.db, claimed.id)) this.stats.fannedOut += 1;
     }

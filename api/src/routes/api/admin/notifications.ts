@@ -1,7 +1,8 @@
 // Notifications administration (spec §2 /admin/notifications, §5; docs/decisions/028):
 //   GET  /api/admin/notifications                    newest first, each with delivery figures
 //   GET  /api/admin/notifications/:id                one, with its failed deliveries
-//   POST /api/admin/notifications                    send now, or schedule (scheduledFor)
+//   POST /api/admin/notifications                    send now (in the inboxes before it answers,
+//                                                    pushes follow), or schedule (scheduledFor)
 //   POST /api/admin/notifications/:id/cancel         a pending or scheduled one (else 409)
 //   POST /api/admin/notifications/:id/resend-failed  queue the failed deliveries again
 // Every action, and every look at who failed to receive one, is audited.
@@ -39,22 +40,25 @@ export async function adminNotificationRoutes(fastify: FastifyInstance): Promise
   fastify.post('/admin/notifications', async (request, reply) => {
     if (!request.user) throw unauthenticated();
     const input = parseInput(notificationCreateSchema, request.body);
-    const notification = await createNotification(fastify.db, request.user.id, input);
+    const created = await createNotification(fastify.db, request.user.id, input);
     await fastify.audit.record(request, {
-      action: notification.status === 'scheduled' ? 'notification.schedule' : 'notification.send',
+      action: created.status === 'scheduled' ? 'notification.schedule' : 'notification.send',
       outcome: 'success',
       entityType: 'notification',
-      entityId: notification.id,
+      entityId: created.id,
       details: {
-        title: notification.title,
-        priority: notification.priority,
-        status: notification.status,
-        scheduledFor: notification.scheduledFor,
-        targetUserIds: notification.targetUserIds,
-        targetRoles: notification.targetRoles,
+        title: created.title,
+        priority: created.priority,
+        status: created.status,
+        scheduledFor: created.scheduledFor,
+        targetUserIds: created.targetUserIds,
+        targetRoles: created.targetRoles,
       },
     });
-    if (notification.status === 'pending') fastify.push.dispatcher.kick();
+    if (created.status !== 'pending') return reply.code(201).send({ notification: created });
+    // Send now: in the inboxes before this answer; the pushes follow.
+    await fastify.push.dispatcher.fanOutNow(created.id);
+    const { notification } = await adminNotificationDetail(fastify.db, created.id);
     return reply.code(201).send({ notification });
   });
 
