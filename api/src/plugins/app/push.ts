@@ -1,6 +1,7 @@
 // Web push and the notification job (docs/decisions/028): `fastify.push` holds the VAPID
 // public key, the sender, the receipt signer, the endpoint policy and the job, which starts
-// when the server is ready and stops (its run in progress finished) when it closes.
+// when the server is ready and stops (its run in progress finished) before the database
+// closes.
 import fp from 'fastify-plugin';
 import {
   DEFAULT_DISPATCHER_SETTINGS,
@@ -58,10 +59,12 @@ export const pushPlugin = fp<PushPluginOptions>(
       dispatcher,
     } satisfies PushService);
     fastify.addHook('onReady', async () => dispatcher.start());
-    fastify.addHook('onClose', async () => {
+    // preClose, before any onClose: the job's run in progress must finish while the database
+    // is still open (the database plugin closes it in its onClose).
+    fastify.addHook('preClose', async () => {
       await dispatcher.stop();
-      sender.close();
     });
+    fastify.addHook('onClose', async () => sender.close());
   },
   { name: 'push', dependencies: ['env', 'database'] },
 );
