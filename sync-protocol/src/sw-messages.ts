@@ -27,5 +27,7 @@ export const swToClientMessageSchema = z.discriminatedUnion('type', [
   /** The outbox lives in the page's IndexedDB and is drained by the page (one drainer at a
    * time, under a Web Lock); the worker only wakes it up. */
   z.object({ type: z.literal('OUTBOX_DRAIN_REQUESTED'), reason: outboxDrainReasonSchema }),
+  /** A push arrived while a page is open: the bell's count and lists refresh at once. */
+  z.object({ type: z.literal('NOTIFICATION_RECEIVED'), notificationId: z.number().int() }),
 ]);
 export type SwToClientMessage = z.infer<typeof swToClientMessageSchema>;

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { loginSchema, registerSchema, userUpdateSchema } from '../src/users';
 import { roleCreateSchema } from '../src/roles';
-import { notificationCreateSchema, pushSubscriptionSchema } from '../src/notifications';
+import {
+  PUSH_SUBSCRIPTION_MESSAGES,
+  notificationCreateSchema,
+  pushSubscriptionSchema,
+} from '../src/notifications';
 import {
   documentsSchema,
   parseCertificationUrls,
   serializeCertificationUrls,
 } from '../src/uploads';
 import { validationErrorBody } from '../src/errors';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 const valid = {
   email: 'Thandi@Example.org ',
@@ -137,7 +141,14 @@ describe('notificationCreateSchema', () => {
         p256dh: '',
         auth: 'b',
       }).p256dh,
-    ).toEqual(['String must contain at least 1 character(s)']);
+    ).toEqual([PUSH_SUBSCRIPTION_MESSAGES.keys]);
+    expect(messages(pushSubscriptionSchema, {}).endpoint).toEqual([
+      PUSH_SUBSCRIPTION_MESSAGES.endpoint,
+    ]);
+    expect(
+      messages(pushSubscriptionSchema, { endpoint: `https://p.example/${'x'.repeat(2048)}` })
+        .endpoint,
+    ).toEqual([PUSH_SUBSCRIPTION_MESSAGES.endpointTooLong]);
   });
 });
 
@@ -162,6 +173,7 @@ describe('documentsSchema', () => {
 
 describe('generic messages (spec §5)', () => {
   it('uses the zod v3 wording the spec lists', () => {
-    expect(messages(pushSubscriptionSchema, {}).endpoint).toEqual(['Required']);
+    // A field without a message of its own (the push subscription's now have theirs).
+    expect(messages(z.object({ endpoint: z.string() }), {}).endpoint).toEqual(['Required']);
   });
 });
