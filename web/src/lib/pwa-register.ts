@@ -104,10 +104,11 @@ export function postponePwaUpdate(): void {
  */
 export function onServiceWorkerMessage(listener: (message: SwToClientMessage) => void): () => void {
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return () => undefined;
+  const container = navigator.serviceWorker;
   const handler = (event: MessageEvent<unknown>) => {
     const parsed = swToClientMessageSchema.safeParse(event.data);
     if (parsed.success) listener(parsed.data);
   };
-  navigator.serviceWorker.addEventListener('message', handler);
-  return () => navigator.serviceWorker.removeEventListener('message', handler);
+  container.addEventListener('message', handler);
+  return () => container.removeEventListener('message', handler);
 }
