@@ -24,4 +24,3 @@ export const caseSummarySchema = z.object({
 });
 export type CaseSummary = z.output<typeof caseSummarySchema>;
 export const caseListSchema = z.array(caseSummarySchema);
-
