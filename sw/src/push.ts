@@ -7,6 +7,7 @@
 import {
   PUSH_RECEIPTS_PATH,
   PUSH_SUBSCRIPTIONS_PATH,
+  clickTarget,
   shownNotificationDataSchema,
   subscriptionInput,
   type ShownNotificationData,
@@ -16,7 +17,10 @@ import {
   type NotificationPriority,
   type PushPayload,
 } from '@rescuelog/sync-protocol/notifications';
-import type { SwToClientMessage } from '@rescuelog/sync-protocol/sw-messages';
+import {
+  clientToSwMessageSchema,
+  type SwToClientMessage,
+} from '@rescuelog/sync-protocol/sw-messages';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -119,44 +123,48 @@ async function onPush(message: PushMessageData | null): Promise<void> {
   await Promise.all([report(data, 'delivered'), tellOpenPages(payload.notificationId)]);
 }
 
-/**
- * Where a click goes. An address of this app opens in the app (its own window, focused and
- * navigated there). An address elsewhere opens in a new window only when it is https: the
- * address was written by an administrator and reached us in a payload only our server can
- * encrypt for this subscription, a new window does not replace the app or give the site a
- * handle on it (no opener), and the browser shows its address bar; plain http could be
- * altered on the way, and other schemes (javascript:, data:, file:, intent:) are never
- * opened. Anything refused, missing or unreadable opens the app's home screen.
- */
-export function clickTarget(
-  url: string | null,
-  origin: string,
-): { kind: 'app'; path: string } | { kind: 'external'; href: string } {
-  if (!url) return { kind: 'app', path: '/' };
-  let target: URL;
-  try {
-    target = new URL(url, origin);
-  } catch {
-    return { kind: 'app', path: '/' };
-  }
-  if (target.origin === origin) {
-    return { kind: 'app', path: `${target.pathname}${target.search}${target.hash}` };
-  }
-  if (target.protocol === 'https:') return { kind: 'external', href: target.href };
-  return { kind: 'app', path: '/' };
+/** How long an open page has to say it went to the address before the worker navigates it. */
+const PAGE_ANSWER_MS = 2000;
+
+/** Asks the open app to go to `path` with its router (OPEN_URL); true once it answered. */
+function askPageToOpen(client: WindowClient, path: string): Promise<boolean> {
+  const channel = new MessageChannel();
+  const answered = new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), PAGE_ANSWER_MS);
+    channel.port1.onmessage = (event: MessageEvent<unknown>) => {
+      const answer = clientToSwMessageSchema.safeParse(event.data);
+      if (!answer.success || answer.data.type !== 'URL_OPENED') return;
+      clearTimeout(timer);
+      resolve(true);
+    };
+  });
+  const message: SwToClientMessage = { type: 'OPEN_URL', path };
+  client.postMessage(message, [channel.port2]);
+  return answered.finally(() => channel.port1.close());
 }
 
+/**
+ * An address of the app: the open app window is focused and goes there with its own router
+ * (no reload; a page that does not answer is navigated instead); with no window open, a new
+ * one opens at the address.
+ */
 async function openApp(path: string): Promise<void> {
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   const ours = windows.filter((w) => new URL(w.url).origin === self.location.origin);
   const client = ours.find((w) => w.focused) ?? ours[0];
   if (client) {
-    const focused = await client.focus();
-    const here = new URL(focused.url);
+    let shown: WindowClient = client;
+    try {
+      shown = await client.focus();
+    } catch {
+      // The browser did not let this event focus a window: it still goes to the address.
+    }
+    const here = new URL(shown.url);
     if (`${here.pathname}${here.search}${here.hash}` === path) return;
+    if (await askPageToOpen(shown, path)) return;
     try {
       // Only a window this worker controls can be navigated; another is opened instead.
-      if (await focused.navigate(path)) return;
+      if (await shown.navigate(path)) return;
     } catch {
       // fall through to a new window
     }

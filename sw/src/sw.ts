@@ -93,6 +93,9 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
     case 'GET_VERSION':
       reply(event, { type: 'SW_VERSION', version: SW_VERSION });
       return;
+    case 'URL_OPENED':
+      // Only ever an answer on an OPEN_URL message's own port (push.ts).
+      return;
   }
 });
 

@@ -87,3 +87,30 @@ export const shownNotificationDataSchema = z.object({
   test: z.boolean(),
 });
 export type ShownNotificationData = z.output<typeof shownNotificationDataSchema>;
+
+/**
+ * Where a click goes. An address of this app opens in the app (its open window, focused and
+ * sent there; openApp in sw/src/push.ts). An address elsewhere opens in a new window only when it is https: the
+ * address was written by an administrator and reached us in a payload only our server can
+ * encrypt for this subscription, a new window does not replace the app or give the site a
+ * handle on it (no opener), and the browser shows its address bar; plain http could be
+ * altered on the way, and other schemes (javascript:, data:, file:, intent:) are never
+ * opened. Anything refused, missing or unreadable opens the app's home screen.
+ */
+export function clickTarget(
+  url: string | null,
+  origin: string,
+): { kind: 'app'; path: string } | { kind: 'external'; href: string } {
+  if (!url) return { kind: 'app', path: '/' };
+  let target: URL;
+  try {
+    target = new URL(url, origin);
+  } catch {
+    return { kind: 'app', path: '/' };
+  }
+  if (target.origin === origin) {
+    return { kind: 'app', path: `${target.pathname}${target.search}${target.hash}` };
+  }
+  if (target.protocol === 'https:') return { kind: 'external', href: target.href };
+  return { kind: 'app', path: '/' };
+}

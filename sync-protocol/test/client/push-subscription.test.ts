@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   applicationServerKeyBytes,
+  clickTarget,
   madeWithKey,
   subscriptionInput,
   type PushSubscriptionLike,
@@ -72,5 +73,40 @@ describe('push subscription helpers', () => {
     expect(
       subscriptionInput(subscription({ endpoint: 'https://push.example.net/x', keys: {} })),
     ).toEqual({ ok: false, message: PUSH_SUBSCRIPTION_MESSAGES.keys });
+  });
+});
+
+describe('where a notification click goes', () => {
+  const origin = 'https://rescuelog.example.org';
+
+  it('opens addresses of the app in the app, as a path', () => {
+    expect(clickTarget(`${origin}/case-search?status=completed#top`, origin)).toEqual({
+      kind: 'app',
+      path: '/case-search?status=completed#top',
+    });
+    expect(clickTarget('/profile', origin)).toEqual({ kind: 'app', path: '/profile' });
+    expect(clickTarget(null, origin)).toEqual({ kind: 'app', path: '/' });
+  });
+
+  it('opens another https site in a new window, and nothing else', () => {
+    expect(clickTarget('https://weather.example.net/warnings', origin)).toEqual({
+      kind: 'external',
+      href: 'https://weather.example.net/warnings',
+    });
+    // Another port is another site.
+    expect(clickTarget('https://rescuelog.example.org:8443/profile', origin)).toEqual({
+      kind: 'external',
+      href: 'https://rescuelog.example.org:8443/profile',
+    });
+    for (const unsafe of [
+      'http://weather.example.net/warnings',
+      'javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'file:///etc/passwd',
+      'intent://scan/#Intent;scheme=zxing;end',
+      'http://rescuelog.example.org/profile',
+    ]) {
+      expect(clickTarget(unsafe, origin), unsafe).toEqual({ kind: 'app', path: '/' });
+    }
   });
 });

@@ -30,8 +30,8 @@ export interface FakePush {
   made: FakeSubscription[];
   /** When set, PushManager.subscribe rejects with it (the push service could not be reached). */
   failSubscribe: Error | null;
-  /** The worker's side of navigator.serviceWorker's message channel. */
-  postFromWorker(data: unknown): void;
+  /** The worker's side of navigator.serviceWorker's message channel; `port` gets replies. */
+  postFromWorker(data: unknown, port?: { postMessage(answer: unknown): void }): void;
   uninstall(): void;
 }
 
@@ -94,7 +94,15 @@ export function installFakePush(
     subscription: initial.subscription ?? null,
     made: [],
     failSubscribe: null,
-    postFromWorker: (data) => channel.dispatchEvent(new MessageEvent('message', { data })),
+    postFromWorker: (data, port) => {
+      // jsdom's MessageEvent takes only its own MessagePorts: the same fields on an Event.
+      const event = new Event('message');
+      Object.defineProperties(event, {
+        data: { value: data },
+        ports: { value: port ? [port] : [] },
+      });
+      channel.dispatchEvent(event);
+    },
     uninstall: () => {
       Reflect.deleteProperty(navigator, 'serviceWorker');
       for (const name of GLOBALS) {

@@ -439,3 +439,36 @@ describe('the bell when a push arrives', () => {
     expect(counts).toBe(2);
   });
 });
+
+describe('a notification clicked while the app is open', () => {
+  it("goes to the worker's OPEN_URL address with the router and answers URL_OPENED", async () => {
+    const browser = push({ permission: 'default' });
+    signedInAs(me);
+    dashboardData();
+    server.use(http.get('/api/user/sessions', () => HttpResponse.json({ sessions: [] })));
+    const { location } = renderApp('/');
+    await findOffer(); // the background listener has loaded with it
+    const answers: unknown[] = [];
+    browser.postFromWorker(
+      { type: 'OPEN_URL', path: 'https://elsewhere.example/x' },
+      {
+        postMessage: (a) => answers.push(a),
+      },
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(location.pathname).toBe('/');
+    expect(answers).toEqual([]);
+
+    browser.postFromWorker(
+      { type: 'OPEN_URL', path: '/profile' },
+      {
+        postMessage: (a) => answers.push(a),
+      },
+    );
+    expect(
+      await screen.findByRole('region', { name: 'Notifications on this device' }),
+    ).toBeVisible();
+    expect(location.pathname).toBe('/profile');
+    expect(answers).toEqual([{ type: 'URL_OPENED' }]);
+  });
+});

@@ -5,6 +5,7 @@ import {
 } from '@rescuelog/sync-protocol/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { errorMessage, parsedQuery, sendJson } from '@/lib/api-client';
 import { onServiceWorkerMessage } from '@/lib/pwa-register';
 
@@ -69,5 +70,23 @@ export function useRefreshOnPush(): void {
         }
       }),
     [queryClient],
+  );
+}
+
+/**
+ * A notification was clicked while the app is open (the worker's OPEN_URL): the app goes to
+ * the notification's address with its own router, keeping its state, and tells the worker,
+ * which otherwise navigates the window itself.
+ */
+export function useOpenUrlFromWorker(): void {
+  const navigate = useNavigate();
+  useEffect(
+    () =>
+      onServiceWorkerMessage((message, reply) => {
+        if (message.type !== 'OPEN_URL') return;
+        void navigate(message.path);
+        reply({ type: 'URL_OPENED' });
+      }),
+    [navigate],
   );
 }

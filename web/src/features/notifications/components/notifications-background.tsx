@@ -1,11 +1,13 @@
 // Mounted for a signed-in, approved user once the first screen has loaded: the bell's count
-// and lists refresh the moment the service worker says a push arrived, and this device's push
-// subscription is checked against the server (lib/push-device.ts keepDevicePushCurrent).
+// and lists refresh the moment the service worker says a push arrived, a clicked notification
+// opens its address in this window, and this device's push subscription is checked against
+// the server (lib/push-device.ts keepDevicePushCurrent).
 import { useEffect } from 'react';
-import { useRefreshOnPush } from '../api/notifications';
+import { useOpenUrlFromWorker, useRefreshOnPush } from '../api/notifications';
 
 export function NotificationsBackground({ userId }: { userId: number }) {
   useRefreshOnPush();
+  useOpenUrlFromWorker();
   useEffect(() => {
     void import('@/lib/push-device')
       .then((push) => push.keepDevicePushCurrent(userId))
