@@ -397,6 +397,23 @@ describe('/admin/notifications: sent and scheduled', () => {
     expect(cancelled).toHaveTextContent('Scheduled for 22 Nov 2026, 08:00');
   });
 
+  it('shows twenty at a time, newest first as the server lists them', async () => {
+    adminData(
+      Array.from({ length: 25 }, (_, i) =>
+        notification({ id: 100 - i, title: `Notice ${String(25 - i)}` }),
+      ),
+    );
+    const { user } = renderApp('/admin/notifications');
+    const list = await screen.findByRole('region', { name: 'Sent and scheduled' });
+    await within(list).findByRole('heading', { name: 'Notice 25' });
+    expect(within(list).getAllByRole('heading', { level: 3 })).toHaveLength(20);
+    expect(within(list).queryByRole('heading', { name: 'Notice 5' })).not.toBeInTheDocument();
+    await user.click(within(list).getByRole('button', { name: 'Show 5 more of 5' }));
+    expect(within(list).getAllByRole('heading', { level: 3 })).toHaveLength(25);
+    expect(within(list).getByRole('heading', { name: 'Notice 1' })).toBeVisible();
+    expect(within(list).queryByRole('button', { name: /^Show/ })).not.toBeInTheDocument();
+  });
+
   it('cancels a scheduled notification after asking', async () => {
     const scheduled = notification({
       id: 5,

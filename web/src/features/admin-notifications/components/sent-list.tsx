@@ -23,6 +23,9 @@ import { NotificationDetailDialog } from './notification-detail-dialog';
 import { describeTargets, Figures, NotificationTimes, StatusPill } from './notification-summary';
 import styles from './admin-notifications.module.css';
 
+/** Notifications shown at once; the rest come a page at a time. */
+const PAGE_SIZE = 20;
+
 function NotificationCard({
   n,
   roles,
@@ -92,6 +95,7 @@ export function SentList() {
   const cancel = useCancelNotification();
   const resend = useResendFailed();
   const [detailId, setDetailId] = useState<number | null>(null);
+  const [shown, setShown] = useState(PAGE_SIZE);
   const [cancelling, setCancelling] = useState<AdminNotification | null>(null);
 
   let body;
@@ -119,23 +123,36 @@ export function SentList() {
         <p>Notifications you send or schedule show here with their delivery figures.</p>
       </div>
     );
-  else
+  else {
+    const more = list.data.length - shown;
     body = (
-      <ul className={styles.list}>
-        {list.data.map((n) => (
-          <NotificationCard
-            key={n.id}
-            n={n}
-            roles={roles.data}
-            users={users.data}
-            onDetails={() => setDetailId(n.id)}
-            onCancel={() => setCancelling(n)}
-            onResend={() => resend.mutate(n)}
-            resending={resend.isPending && resend.variables.id === n.id}
-          />
-        ))}
-      </ul>
+      <>
+        <ul className={styles.list}>
+          {list.data.slice(0, shown).map((n) => (
+            <NotificationCard
+              key={n.id}
+              n={n}
+              roles={roles.data}
+              users={users.data}
+              onDetails={() => setDetailId(n.id)}
+              onCancel={() => setCancelling(n)}
+              onResend={() => resend.mutate(n)}
+              resending={resend.isPending && resend.variables.id === n.id}
+            />
+          ))}
+        </ul>
+        {more > 0 ? (
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => setShown((n) => n + PAGE_SIZE)}
+          >
+            Show {Math.min(more, PAGE_SIZE)} more of {more}
+          </button>
+        ) : null}
+      </>
     );
+  }
 
   return (
     <section
