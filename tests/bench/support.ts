@@ -51,7 +51,7 @@ export async function startBenchServer(
 }
 
 /** A new, empty database on the server of `serverUrl` (the server migrates it on start). */
-async function createBenchDatabase(
+export async function createBenchDatabase(
   serverUrl: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `bench_${randomBytes(6).toString('hex')}`;

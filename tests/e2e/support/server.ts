@@ -3,6 +3,7 @@
 // address the browser uses. The running server is described in a state file so any
 // process of the run (global setup, a test worker, global teardown) can stop or restart it.
 import { spawn } from 'node:child_process';
+import { createECDH } from 'node:crypto';
 import {
   closeSync,
   cpSync,
@@ -47,6 +48,20 @@ export function readServerState(runDir = process.env[RUN_DIR_ENV]): ServerState 
   if (!runDir)
     throw new Error(`${RUN_DIR_ENV} is not set: run the e2e suite through playwright.config.ts`);
   return serverStateSchema.parse(JSON.parse(readFileSync(stateFile(runDir), 'utf8')));
+}
+
+/**
+ * Server mode needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (the embedded
+ * default makes its own): a fresh pair per run, as `web-push generate-vapid-keys` would print.
+ */
+export function serverModeVapidEnv(): Record<string, string> {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    VAPID_PUBLIC_KEY: ecdh.getPublicKey().toString('base64url'),
+    VAPID_PRIVATE_KEY: ecdh.getPrivateKey().toString('base64url'),
+    VAPID_SUBJECT: 'mailto:bench@example.org',
+  };
 }
 
 export function freePort(): Promise<number> {
@@ -152,7 +167,10 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
   // The e2e server is the embedded database with a fresh folder; a benchmark may name a
   // PostgreSQL database instead (options.databaseUrl).
   delete env.DATABASE_URL;
-  if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
+  if (options.databaseUrl !== undefined) {
+    env.DATABASE_URL = options.databaseUrl;
+    Object.assign(env, { ...serverModeVapidEnv(), ...env });
+  }
   const nodeArgs = SERVER_ENTRY.endsWith('.ts')
     ? ['--import', 'tsx', SERVER_ENTRY]
     : [SERVER_ENTRY];
