@@ -53,8 +53,12 @@ export const COMPOSE_MESSAGES = {
   noSendAt: 'Enter the date and time to send it',
 } as const;
 
-/** How far ahead a notification may be scheduled (the API refuses later ones). */
-export const MAX_SCHEDULE_AHEAD_MS = 365 * 24 * 60 * 60 * 1000;
+/** The latest instant a notification may be scheduled for: a year ahead, as the API counts. */
+export function latestSchedule(now: number): number {
+  const limit = new Date(now);
+  limit.setUTCFullYear(limit.getUTCFullYear() + 1);
+  return limit.getTime();
+}
 
 /**
  * The address as the API wants it: a path of this app ('/case-search') is made absolute with
@@ -74,7 +78,7 @@ export function scheduledInstant(
   const instant = fromZonedInputValue(sendAt);
   if (!instant) return { ok: false, message: COMPOSE_MESSAGES.noSendAt };
   if (instant.getTime() <= now) return { ok: false, message: SCHEDULE_MESSAGES.past };
-  if (instant.getTime() > now + MAX_SCHEDULE_AHEAD_MS)
+  if (instant.getTime() > latestSchedule(now))
     return { ok: false, message: SCHEDULE_MESSAGES.tooFar };
   return { ok: true, iso: instant.toISOString() };
 }

@@ -21,7 +21,7 @@ import {
   buildNotificationInput,
   EMPTY_DRAFT,
   fieldErrorsFromApi,
-  MAX_SCHEDULE_AHEAD_MS,
+  latestSchedule,
   type ComposeDraft,
   type ComposeErrors,
 } from '../compose-input';
@@ -228,7 +228,7 @@ export function ComposeForm() {
                 required
                 value={draft.sendAt}
                 min={toZonedInputValue(now)}
-                max={toZonedInputValue(now + MAX_SCHEDULE_AHEAD_MS)}
+                max={toZonedInputValue(latestSchedule(now))}
                 disabled={busy}
                 onChange={(e) => set('sendAt', e.currentTarget.value)}
                 error={errors.scheduledFor}
