@@ -12,7 +12,8 @@
 //   push.failNext(device.id, 503, 2);  push.expire(device.id);
 //   push.messages(device.id)           // decrypted payloads, oldest first
 // Run as its own process (bench/push-service-main.ts), the same server answers a small
-// control API: POST /control/subscribe {applicationServerKey, count}, GET /control/stats.
+// control API: POST /control/subscribe {applicationServerKey, count}, GET /control/stats,
+// and GET /control/messages/<device id> (the decrypted payloads, for the push e2e spec).
 import { createRequire } from 'node:module';
 import http from 'node:http';
 
@@ -145,6 +146,12 @@ export async function startPushService(): Promise<StandInPushService> {
   async function control(method: string, path: string, body: Buffer) {
     if (method === 'GET' && path === '/control/stats')
       return { status: 200, body: { accepted, devices: requests.size } };
+    const messagesOf = /^\/control\/messages\/([0-9a-f]{64})$/.exec(path);
+    if (method === 'GET' && messagesOf)
+      return {
+        status: 200,
+        body: { messages: model.getNotifications({ clientHash: messagesOf[1] ?? '' }).messages },
+      };
     if (method === 'POST' && path === '/control/subscribe') {
       const input = JSON.parse(body.toString('utf8')) as {
         applicationServerKey: string;

@@ -7,13 +7,12 @@
 // seconds, pushes per second, and the server's resident memory sampled every 100 ms while
 // sending. On the embedded database, and on PostgreSQL beside it when BENCH_DATABASE_URL (or
 // DATABASE_URL) names a server. Targets: at least 200 pushes/s, memory flat. Reports only.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createECDH } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { REPO_ROOT, freePort } from '../e2e/support/server';
+import { freePort, startScript, stopChild } from '../e2e/support/server';
 import {
   createBenchDatabase,
   round,
@@ -36,54 +35,6 @@ function rssMiB(pid: number): number {
   } catch {
     return Number.NaN;
   }
-}
-
-/** Starts `node --import tsx <script>` and waits for the JSON line it prints when ready. */
-async function startScript<T>(
-  script: string,
-  env: NodeJS.ProcessEnv,
-  ready: (line: Record<string, unknown>) => T | undefined,
-): Promise<{ child: ChildProcess; info: T }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, script)], {
-    cwd: REPO_ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout ?? process.stdin });
-  const info = await new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start in 180 s`)), 180_000);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${String(code)}`)));
-    lines.on('line', (line) => {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        return;
-      }
-      const value = ready(parsed as Record<string, unknown>);
-      if (value !== undefined) {
-        clearTimeout(timer);
-        resolve(value);
-      }
-    });
-  });
-  child.removeAllListeners('exit');
-  return { child, info };
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) {
-      resolve();
-      return;
-    }
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 async function json<T>(response: Response): Promise<T> {
@@ -215,7 +166,7 @@ async function measure(database: 'embedded' | 'postgresql', serverUrl?: string):
       pushed,
     };
   } finally {
-    for (const child of children.reverse()) await stop(child);
+    for (const child of children.reverse()) await stopChild(child);
     rmSync(runDir, { recursive: true, force: true });
     await pg?.drop();
   }

@@ -2,7 +2,7 @@
 // free port, a fresh temporary DATA_DIR (embedded PGlite) and PUBLIC_ORIGIN matching the
 // address the browser uses. The running server is described in a state file so any
 // process of the run (global setup, a test worker, global teardown) can stop or restart it.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createECDH } from 'node:crypto';
 import {
   closeSync,
@@ -14,6 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -218,5 +219,58 @@ export async function restartServer(state: ServerState): Promise<ServerState> {
     port: state.port,
     dataDir: state.dataDir,
     webDist: state.webDist,
+  });
+}
+
+/**
+ * Starts `node --import tsx <script>` (a path from the repository root) and waits for the
+ * JSON line it prints when ready; `ready` picks what the caller needs from it. The script's
+ * stderr goes to this process's. Stop it with stopChild.
+ */
+export async function startScript<T>(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  ready: (line: Record<string, unknown>) => T | undefined,
+): Promise<{ child: ChildProcess; info: T }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, script)], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout ?? process.stdin });
+  const info = await new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not start in 180 s`)), 180_000);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${String(code)}`)));
+    lines.on('line', (line) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        return;
+      }
+      const value = ready(parsed as Record<string, unknown>);
+      if (value !== undefined) {
+        clearTimeout(timer);
+        resolve(value);
+      }
+    });
+  });
+  child.removeAllListeners('exit');
+  return { child, info };
+}
+
+/** SIGTERM, then SIGKILL after 15 s; resolves once the process has exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve();
+      return;
+    }
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
   });
 }
