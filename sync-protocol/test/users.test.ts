@@ -13,7 +13,7 @@ import {
   serializeCertificationUrls,
 } from '../src/uploads';
 import { validationErrorBody } from '../src/errors';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 const valid = {
   email: 'Thandi@Example.org ',
