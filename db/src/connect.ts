@@ -4,7 +4,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
@@ -12,6 +11,8 @@ import type { LogConfig } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { lockDataDir } from './data-dir-lock';
+import { openShortLivedEmbeddedDatabase, type EmbeddedOpenOptions } from './embedded-process';
+import { migrateToLatest, pendingMigrations } from './migrate';
 import {
   embeddedNotificationSource,
   postgresNotificationSource,
@@ -25,6 +26,8 @@ export type DatabaseKind = 'embedded' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
+  /** The migrations applied while opening (with `migrate`), in order. */
+  migrated: string[];
   /** Destroys the Kysely instance and closes the pool or the PGlite instance. */
   close(): Promise<void>;
 }
@@ -38,6 +41,12 @@ export interface CreateDatabaseOptions {
   log?: LogConfig;
   /** pg Pool size in server mode (default 10). */
   poolSize?: number;
+  /**
+   * Apply pending migrations before handing the database out (the server, the migrate
+   * command); throws MigrationFailedError naming the one that failed. On an embedded data
+   * folder they run in a short-lived process (createEmbeddedDatabase).
+   */
+  migrate?: boolean;
 }
 
 /** Kysely options shared by both drivers; keep them in one place. */
@@ -63,7 +72,7 @@ export const pgTypes = {
 
 export async function createPostgresDatabase(
   databaseUrl: string,
-  opts: { log?: LogConfig; poolSize?: number } = {},
+  opts: { log?: LogConfig; poolSize?: number; migrate?: boolean } = {},
 ): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
@@ -74,10 +83,20 @@ export async function createPostgresDatabase(
   // listener that would crash the process instead of failing the next query.
   pool.on('error', () => undefined);
   const db = createKysely(pool, opts.log);
+  let migrated: string[] = [];
+  if (opts.migrate) {
+    try {
+      migrated = await migrateToLatest(db);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+  }
   registerNotificationSource(db, postgresNotificationSource(databaseUrl, pgTypes));
   return {
     db,
     kind: 'postgres',
+    migrated,
     close: () => db.destroy(),
   };
 }
@@ -98,49 +117,54 @@ export const EMBEDDED_SETTINGS: readonly string[] = [
   'min_wal_size = 32MB',
 ];
 
+/** What a folder is created and opened with. */
+function embeddedOpenOptions(): EmbeddedOpenOptions {
+  return { settings: EMBEDDED_SETTINGS, initdbArgs: [] };
+}
+
 /**
- * Creates a new embedded database folder in a worker thread that ends when it is done.
- * Creating the cluster (initdb) grows PGlite's WebAssembly memory to several hundred MiB, and
- * WebAssembly memory never shrinks: done in the server's own thread, a fresh install's server
- * kept ~680 MiB resident until its first restart; done here, that memory goes with the worker
- * (measured: 310 MiB after opening, against 680).
+ * Runs `work` on the embedded data folder `pgliteDir` in a short-lived process
+ * (embedded-process.ts), creating the database first when the folder holds none. The caller
+ * holds the folder's lock and has no instance of its own open on it. Creating a
+ * cluster (initdb) and migrating grow PGlite's WebAssembly memory, which never shrinks, and
+ * leave freed memory the process's allocator keeps; done here, all of it goes back to the
+ * system with the process, and the server's own instance opens a migrated folder.
+ * (Measured: a server that created its folder in a worker thread and migrated in its own
+ * held 414 MiB at idle; reopening the same folder, 260.)
  */
-async function createClusterInWorker(dir: string): Promise<void> {
-  const code = `
-    const { workerData, parentPort } = require('node:worker_threads');
-    import(workerData.pglite)
-      .then(async ({ PGlite }) => {
-        const db = await PGlite.create(workerData.dir, { postgresqlconf: workerData.settings });
-        await db.close();
-        parentPort.postMessage({ ok: true });
-      })
-      .catch((error) => parentPort.postMessage({ ok: false, message: String(error) }));`;
-  const worker = new Worker(code, {
-    eval: true,
-    workerData: {
-      pglite: import.meta.resolve('@electric-sql/pglite'),
-      dir,
-      settings: [...EMBEDDED_SETTINGS],
-    },
-  });
+export async function withShortLivedEmbeddedDatabase<T>(
+  pgliteDir: string,
+  work: (db: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  const child = await openShortLivedEmbeddedDatabase(pgliteDir, embeddedOpenOptions());
+  const db = createKysely(new PglitePool(child));
+  let result: T;
   try {
-    const answer = await new Promise<unknown>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`initdb worker exited with ${String(code)}`)));
-    });
-    // The worker's one message: { ok: true } or { ok: false, message }.
-    const ok =
-      typeof answer === 'object' && answer !== null && 'ok' in answer && answer.ok === true;
-    if (!ok) {
-      const message =
-        typeof answer === 'object' && answer !== null && 'message' in answer
-          ? String(answer.message)
-          : 'no answer';
-      throw new Error(`Could not create the embedded database: ${message}`);
-    }
+    result = await work(db);
   } finally {
-    await worker.terminate();
+    await db.destroy();
+    await child.close();
+  }
+  return result;
+}
+
+async function openPglite(pgliteDir: string | undefined): Promise<PGlite> {
+  const open = embeddedOpenOptions();
+  // pg_trgm: trigram indexes for case search by name (migration 2026-11-21T0810-case-search).
+  return PGlite.create(pgliteDir ?? 'memory://', {
+    parsers: pgliteParsers,
+    extensions: { pg_trgm },
+    postgresqlconf: [...open.settings],
+    initDbStartParams: [...open.initdbArgs],
+  });
+}
+
+async function hasPendingMigrations(pglite: PGlite): Promise<boolean> {
+  const probe = createKysely(new PglitePool(pglite));
+  try {
+    return (await pendingMigrations(probe)).length > 0;
+  } finally {
+    await probe.destroy();
   }
 }
 
@@ -151,46 +175,68 @@ async function createClusterInWorker(dir: string): Promise<void> {
  */
 export async function createEmbeddedDatabase(
   pgliteDir: string | undefined,
-  opts: { log?: LogConfig; acquireTimeoutMs?: number } = {},
+  opts: { log?: LogConfig; acquireTimeoutMs?: number; migrate?: boolean } = {},
 ): Promise<DatabaseHandle> {
   if (pgliteDir) await mkdir(pgliteDir, { recursive: true });
   const lock = pgliteDir ? await lockDataDir(pgliteDir) : null;
-  let pglite: PGlite;
+  let pglite: PGlite | undefined;
+  let migrated: string[] = [];
   try {
-    if (pgliteDir && !existsSync(path.join(pgliteDir, 'PG_VERSION')))
-      await createClusterInWorker(pgliteDir);
-    // pg_trgm: trigram indexes for case search by name (migration 2026-11-21T0810-case-search).
-    pglite = await PGlite.create(pgliteDir ?? 'memory://', {
-      parsers: pgliteParsers,
-      extensions: { pg_trgm },
-      postgresqlconf: [...EMBEDDED_SETTINGS],
-    });
+    if (pgliteDir) {
+      // A new folder: created, and migrated, in a short-lived process.
+      if (!existsSync(path.join(pgliteDir, 'PG_VERSION')))
+        migrated = await withShortLivedEmbeddedDatabase(pgliteDir, (db) =>
+          opts.migrate ? migrateToLatest(db) : Promise.resolve([]),
+        );
+      pglite = await openPglite(pgliteDir);
+      // An existing folder with migrations to apply (a new version of the app): they run in a
+      // short-lived process too, between two openings of this one.
+      if (opts.migrate && (await hasPendingMigrations(pglite))) {
+        await pglite.close();
+        pglite = undefined;
+        migrated = await withShortLivedEmbeddedDatabase(pgliteDir, migrateToLatest);
+        pglite = await openPglite(pgliteDir);
+      }
+    } else {
+      pglite = await openPglite(undefined);
+    }
   } catch (error) {
+    if (pglite && !pglite.closed) await pglite.close();
     await lock?.release();
     throw error;
   }
+  const instance = pglite;
   const pool = new PglitePool(
-    pglite,
+    instance,
     opts.acquireTimeoutMs === undefined ? {} : { acquireTimeoutMs: opts.acquireTimeoutMs },
   );
   const db = createKysely(pool, opts.log);
-  registerNotificationSource(db, embeddedNotificationSource(pglite, pool));
-  return {
-    db,
-    kind: 'embedded',
-    close: async () => {
-      try {
-        await db.destroy();
-        if (!pglite.closed) await pglite.close();
-      } finally {
-        await lock?.release();
-      }
-    },
+  const close = async () => {
+    try {
+      await db.destroy();
+      if (!instance.closed) await instance.close();
+    } finally {
+      await lock?.release();
+    }
   };
+  // In memory there is no folder to hand to another process: the migrations run here.
+  if (!pgliteDir && opts.migrate) {
+    try {
+      migrated = await migrateToLatest(db);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
+  registerNotificationSource(db, embeddedNotificationSource(instance, pool));
+  return { db, kind: 'embedded', migrated, close };
 }
 
 export async function createDatabase(opts: CreateDatabaseOptions): Promise<DatabaseHandle> {
-  const extra = { ...(opts.log ? { log: opts.log } : {}) };
+  const extra = {
+    ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.migrate ? { migrate: true } : {}),
+  };
   if (opts.databaseUrl) {
     return createPostgresDatabase(opts.databaseUrl, {
       ...extra,

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import { createDatabase } from '@rescuelog/db/connect';
 import { checkpoint, vacuumAnalyze } from '@rescuelog/db/maintenance';
-import { migrateToLatest } from '@rescuelog/db/migrate';
+import { MigrationFailedError, migrateToLatest } from '@rescuelog/db/migrate';
 import type { Database } from '@rescuelog/db/schema';
 
 declare module 'fastify' {
@@ -40,15 +40,20 @@ export class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
+/** A failed migration as a MigrationError that says which one failed and why. */
+function migrationError(error: unknown): MigrationError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new MigrationError(`Database migration failed, the server was not started: ${detail}`, {
+    cause: error,
+  });
+}
+
 /** Runs pending migrations; throws a MigrationError that says which one failed and why. */
 export async function migrateOrThrow(db: Kysely<Database>): Promise<void> {
   try {
     await migrateToLatest(db);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new MigrationError(`Database migration failed, the server was not started: ${detail}`, {
-      cause: error,
-    });
+    throw migrationError(error);
   }
 }
 
@@ -59,9 +64,14 @@ export const databasePlugin = fp<{
   async (fastify, options) => {
     let db = options.database;
     if (db === undefined) {
+      // Opened migrated: on the embedded database the migrations run in a short-lived process
+      // (db/src/connect.ts), so their memory is not this server's for its whole life.
       const handle = await createDatabase({
         databaseUrl: fastify.config.databaseUrl,
         dataDir: fastify.config.dataDir,
+        migrate: true,
+      }).catch((error: unknown) => {
+        throw error instanceof MigrationFailedError ? migrationError(error) : error;
       });
       db = handle.db;
       let timer: NodeJS.Timeout | undefined;
@@ -121,7 +131,8 @@ export const databasePlugin = fp<{
         });
       }
     }
-    await migrateOrThrow(db);
+    // A database handed in by the caller (tests) is migrated here.
+    if (options.database !== undefined) await migrateOrThrow(db);
     const database = db;
     fastify.decorate('db', database);
     fastify.decorate('databaseReachable', async () => {
