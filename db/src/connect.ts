@@ -1,7 +1,7 @@
 // Opens the database: PGlite (PostgreSQL compiled to WASM, in-process) in a data folder when
 // no DATABASE_URL is given, a pg Pool otherwise. Above this file there is one code path:
 // Kysely's PostgresDialect with CamelCasePlugin (snake_case columns, camelCase properties).
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -103,23 +103,50 @@ export async function createPostgresDatabase(
 
 /**
  * The embedded database's settings, written to its postgresql.conf at every start (issue 12):
- * - shared_buffers 32 MB instead of PostgreSQL's 128 MB: PGlite allocates them in the
- *   process's WebAssembly memory, which never shrinks; measured on a reopened data folder
- *   the process holds ~120 MiB less at 16 MB. 32 MB keeps the case list's hot pages cached.
- * - max_wal_size 64 MB and min_wal_size 32 MB: what a checkpoint keeps of the write-ahead
- *   log. PGlite runs no checkpointer, so the log only shrinks at a CHECKPOINT, which the
- *   server runs every few minutes (maintenance.ts); with PostgreSQL's 1 GB default a
- *   checkpoint would keep up to 1 GB (measured: 637 MB of a 741 MB folder at 100,000 cases).
+ * - shared_buffers 16 MB instead of PostgreSQL's 128 MB: PGlite allocates and touches them in
+ *   the process's WebAssembly memory, which never shrinks, so they are resident from the
+ *   first second (measured on a reopened folder: 29 MiB of WebAssembly memory at 16 MB, 47
+ *   at 32 MB, 13 at 128 kB). The tables stay in the operating system's page cache either
+ *   way: a buffer miss costs a copy, not a disk read.
+ * - max_wal_size and min_wal_size: what a checkpoint keeps of the write-ahead log. PGlite
+ *   runs no checkpointer (and a single-user PostgreSQL never checkpoints by itself), so the
+ *   log only shrinks at a CHECKPOINT, which the server runs when the log since the last one
+ *   passes half of max_wal_size (maintenance.ts checkpointIfDue). With PostgreSQL's 1 GB
+ *   default a checkpoint kept up to 1 GB (measured: 637 MB of a 741 MB folder at 100,000
+ *   cases).
  */
-export const EMBEDDED_SETTINGS: readonly string[] = [
-  'shared_buffers = 32MB',
-  'max_wal_size = 64MB',
-  'min_wal_size = 32MB',
-];
+const SHARED_SETTINGS = ['shared_buffers = 16MB'];
 
-/** What a folder is created and opened with. */
-function embeddedOpenOptions(): EmbeddedOpenOptions {
-  return { settings: EMBEDDED_SETTINGS, initdbArgs: [] };
+/**
+ * Folders created since issue 12 have 1 MB log segments (initdb --wal-segsize=1) instead of
+ * 16 MB, so a checkpoint can cut the log back to a few MB: min_wal_size must be at least two
+ * segments, which with 16 MB segments is 32 MB, as much as a small service's data.
+ */
+export const NEW_FOLDER_INITDB_ARGS: readonly string[] = ['--wal-segsize=1'];
+
+export const EMBEDDED_SETTINGS = {
+  /** Folders with 1 MB log segments (every folder created since issue 12, and in memory). */
+  smallSegments: [...SHARED_SETTINGS, 'max_wal_size = 16MB', 'min_wal_size = 4MB'],
+  /** Older folders, with initdb's 16 MB segments. */
+  largeSegments: [...SHARED_SETTINGS, 'max_wal_size = 64MB', 'min_wal_size = 32MB'],
+} as const;
+
+/** The size of the log segments of an existing folder (undefined when it holds none yet). */
+function walSegmentBytes(pgliteDir: string): number | undefined {
+  const walDir = path.join(pgliteDir, 'pg_wal');
+  if (!existsSync(walDir)) return undefined;
+  const segment = readdirSync(walDir).find((name) => /^[0-9A-F]{24}$/.test(name));
+  return segment === undefined ? undefined : statSync(path.join(walDir, segment)).size;
+}
+
+/** The settings for a folder (new, or in memory: small segments). */
+function embeddedOpenOptions(pgliteDir: string | undefined): EmbeddedOpenOptions {
+  const segment = pgliteDir === undefined ? undefined : walSegmentBytes(pgliteDir);
+  const small = segment === undefined || segment <= 1024 * 1024;
+  return {
+    settings: small ? EMBEDDED_SETTINGS.smallSegments : EMBEDDED_SETTINGS.largeSegments,
+    initdbArgs: NEW_FOLDER_INITDB_ARGS,
+  };
 }
 
 /**
@@ -136,7 +163,7 @@ export async function withShortLivedEmbeddedDatabase<T>(
   pgliteDir: string,
   work: (db: Kysely<Database>) => Promise<T>,
 ): Promise<T> {
-  const child = await openShortLivedEmbeddedDatabase(pgliteDir, embeddedOpenOptions());
+  const child = await openShortLivedEmbeddedDatabase(pgliteDir, embeddedOpenOptions(pgliteDir));
   const db = createKysely(new PglitePool(child));
   let result: T;
   try {
@@ -149,7 +176,7 @@ export async function withShortLivedEmbeddedDatabase<T>(
 }
 
 async function openPglite(pgliteDir: string | undefined): Promise<PGlite> {
-  const open = embeddedOpenOptions();
+  const open = embeddedOpenOptions(pgliteDir);
   // pg_trgm: trigram indexes for case search by name (migration 2026-11-21T0810-case-search).
   return PGlite.create(pgliteDir ?? 'memory://', {
     parsers: pgliteParsers,

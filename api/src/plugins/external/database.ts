@@ -4,7 +4,7 @@
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import { createDatabase } from '@rescuelog/db/connect';
-import { checkpoint, vacuumAnalyze } from '@rescuelog/db/maintenance';
+import { checkpointIfDue, vacuumAnalyze } from '@rescuelog/db/maintenance';
 import { MigrationFailedError, migrateToLatest } from '@rescuelog/db/migrate';
 import type { Database } from '@rescuelog/db/schema';
 
@@ -22,18 +22,23 @@ export interface EmbeddedMaintenanceSchedule {
   firstMs: number;
   /** Delay between upkeeps after that. */
   everyMs: number;
-  /** Delay between checkpoints, which keep the write-ahead log bounded. */
-  checkpointEveryMs: number;
+  /** Delay between looks at the write-ahead log (a checkpoint when one is due). */
+  walCheckEveryMs: number;
+  /** Age after which a checkpoint is due if anything was written since the last one. */
+  checkpointMaxAgeMs: number;
 }
 
 /**
  * The embedded database's upkeep: vacuum and analyze a minute after the start, then every 6
- * hours; a checkpoint every 5 minutes.
+ * hours; a look at the write-ahead log every 10 seconds, with a checkpoint when half of
+ * max_wal_size was written since the last one or the last one is 5 minutes old
+ * (db/src/maintenance.ts checkpointIfDue).
  */
 export const EMBEDDED_MAINTENANCE: EmbeddedMaintenanceSchedule = {
   firstMs: 60_000,
   everyMs: 6 * 60 * 60_000,
-  checkpointEveryMs: 5 * 60_000,
+  walCheckEveryMs: 10_000,
+  checkpointMaxAgeMs: 5 * 60_000,
 };
 
 export class MigrationError extends Error {
@@ -112,8 +117,14 @@ export const databasePlugin = fp<{
         // PGlite has no checkpointer either: without checkpoints its log only grows.
         const writeCheckpoint = async () => {
           try {
-            const { durationMs } = await checkpoint(handle.db);
-            fastify.log.debug({ durationMs: Math.round(durationMs) }, 'embedded checkpoint done');
+            const { walBytes, durationMs } = await checkpointIfDue(handle.db, {
+              maxAgeMs: plan.checkpointMaxAgeMs,
+            });
+            if (durationMs !== undefined)
+              fastify.log.debug(
+                { durationMs: Math.round(durationMs), walBytes },
+                'embedded checkpoint done',
+              );
           } catch (error) {
             fastify.log.warn({ err: error }, 'embedded checkpoint failed; it is tried again later');
           }
@@ -122,7 +133,7 @@ export const databasePlugin = fp<{
           if (closing) return;
           checkpointTimer = setTimeout(() => {
             running = running.then(writeCheckpoint).then(scheduleCheckpoint);
-          }, plan.checkpointEveryMs);
+          }, plan.walCheckEveryMs);
           checkpointTimer.unref();
         };
         fastify.addHook('onReady', async () => {
