@@ -1,5 +1,6 @@
-// The server keeps its embedded database in shape by itself (PGlite has no autovacuum): once
-// ready it runs VACUUM (ANALYZE) on its schedule, so the planner learns the real table sizes.
+// The server keeps its embedded database in shape by itself (PGlite has no autovacuum nor
+// checkpointer): once ready it runs VACUUM (ANALYZE) on its schedule, so the planner learns
+// the real table sizes, and checkpoints when enough log was written, so the log stays small.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,7 +19,7 @@ describe.skipIf(serverUrl)('embedded database upkeep', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('runs vacuum and analyze after the start and again on its schedule, and stops with the server', async () => {
+  it('runs vacuum and analyze after the start and on its schedule, checkpoints once enough log was written, and stops with the server', async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'rescuelog-upkeep-'));
     const lines: string[] = [];
     const stream = new Writable({
@@ -36,7 +37,12 @@ describe.skipIf(serverUrl)('embedded database upkeep', () => {
     const app = await buildApp({
       config: resolveConfig(env),
       logger: { level: 'debug', stream },
-      embeddedMaintenance: { firstMs: 20, everyMs: 200, checkpointEveryMs: 100 },
+      embeddedMaintenance: {
+        firstMs: 20,
+        everyMs: 200,
+        walCheckEveryMs: 100,
+        checkpointMaxAgeMs: 60 * 60_000,
+      },
     });
     try {
       // Rows the planner has not counted yet: the migrations' statistics are of empty tables.
@@ -47,9 +53,20 @@ describe.skipIf(serverUrl)('embedded database upkeep', () => {
       const upkeeps = () =>
         lines.filter((l) => l.includes('embedded database upkeep (vacuum, analyze) done')).length;
       await expect.poll(upkeeps, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
-      // And checkpoints, which keep the write-ahead log bounded (PGlite has no checkpointer).
+      // And checkpoints, which keep the write-ahead log bounded (PGlite has no checkpointer):
+      // one once half of max_wal_size (16 MB) was written since the last.
       const checkpoints = () => lines.filter((l) => l.includes('embedded checkpoint done')).length;
-      await expect.poll(checkpoints, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      const before = checkpoints();
+      await sql`create table wal_fill (body text)`.execute(app.db);
+      await sql`insert into wal_fill select repeat(md5(g::text), 20) from generate_series(1, 25000) g`.execute(
+        app.db,
+      );
+      await expect.poll(checkpoints, { timeout: 10_000 }).toBeGreaterThan(before);
+      const wal = await sql<{
+        bytes: string;
+      }>`select coalesce(sum(size), 0) as bytes from pg_ls_waldir()`.execute(app.db);
+      // max_wal_size (16 MB) of recycled segments, plus the few in use.
+      expect(Number(wal.rows[0]?.bytes) / 1024 / 1024).toBeLessThanOrEqual(16 + 4);
       const { rows } = await sql<{
         reltuples: number;
       }>`select reltuples::float8 as reltuples from pg_class where relname = 'roles'`.execute(

@@ -1,10 +1,9 @@
 // Opens the database: PGlite (PostgreSQL compiled to WASM, in-process) in a data folder when
 // no DATABASE_URL is given, a pg Pool otherwise. Above this file there is one code path:
 // Kysely's PostgresDialect with CamelCasePlugin (snake_case columns, camelCase properties).
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
@@ -12,6 +11,8 @@ import type { LogConfig } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { lockDataDir } from './data-dir-lock';
+import { openShortLivedEmbeddedDatabase, type EmbeddedOpenOptions } from './embedded-process';
+import { migrateToLatest, pendingMigrations } from './migrate';
 import {
   embeddedNotificationSource,
   postgresNotificationSource,
@@ -25,6 +26,8 @@ export type DatabaseKind = 'embedded' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
+  /** The migrations applied while opening (with `migrate`), in order. */
+  migrated: string[];
   /** Destroys the Kysely instance and closes the pool or the PGlite instance. */
   close(): Promise<void>;
 }
@@ -38,6 +41,12 @@ export interface CreateDatabaseOptions {
   log?: LogConfig;
   /** pg Pool size in server mode (default 10). */
   poolSize?: number;
+  /**
+   * Apply pending migrations before handing the database out (the server, the migrate
+   * command); throws MigrationFailedError naming the one that failed. On an embedded data
+   * folder they run in a short-lived process (createEmbeddedDatabase).
+   */
+  migrate?: boolean;
 }
 
 /** Kysely options shared by both drivers; keep them in one place. */
@@ -63,7 +72,7 @@ export const pgTypes = {
 
 export async function createPostgresDatabase(
   databaseUrl: string,
-  opts: { log?: LogConfig; poolSize?: number } = {},
+  opts: { log?: LogConfig; poolSize?: number; migrate?: boolean } = {},
 ): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
@@ -74,73 +83,115 @@ export async function createPostgresDatabase(
   // listener that would crash the process instead of failing the next query.
   pool.on('error', () => undefined);
   const db = createKysely(pool, opts.log);
+  let migrated: string[] = [];
+  if (opts.migrate) {
+    try {
+      migrated = await migrateToLatest(db);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+  }
   registerNotificationSource(db, postgresNotificationSource(databaseUrl, pgTypes));
   return {
     db,
     kind: 'postgres',
+    migrated,
     close: () => db.destroy(),
   };
 }
 
 /**
  * The embedded database's settings, written to its postgresql.conf at every start (issue 12):
- * - shared_buffers 32 MB instead of PostgreSQL's 128 MB: PGlite allocates them in the
- *   process's WebAssembly memory, which never shrinks; measured on a reopened data folder
- *   the process holds ~120 MiB less at 16 MB. 32 MB keeps the case list's hot pages cached.
- * - max_wal_size 64 MB and min_wal_size 32 MB: what a checkpoint keeps of the write-ahead
- *   log. PGlite runs no checkpointer, so the log only shrinks at a CHECKPOINT, which the
- *   server runs every few minutes (maintenance.ts); with PostgreSQL's 1 GB default a
- *   checkpoint would keep up to 1 GB (measured: 637 MB of a 741 MB folder at 100,000 cases).
+ * - shared_buffers 16 MB instead of PostgreSQL's 128 MB: PGlite allocates and touches them in
+ *   the process's WebAssembly memory, which never shrinks, so they are resident from the
+ *   first second (measured on a reopened folder: 29 MiB of WebAssembly memory at 16 MB, 47
+ *   at 32 MB, 13 at 128 kB). The tables stay in the operating system's page cache either
+ *   way: a buffer miss costs a copy, not a disk read.
+ * - max_wal_size and min_wal_size: what a checkpoint keeps of the write-ahead log. PGlite
+ *   runs no checkpointer (and a single-user PostgreSQL never checkpoints by itself), so the
+ *   log only shrinks at a CHECKPOINT, which the server runs when the log since the last one
+ *   passes half of max_wal_size (maintenance.ts checkpointIfDue). With PostgreSQL's 1 GB
+ *   default a checkpoint kept up to 1 GB (measured: 637 MB of a 741 MB folder at 100,000
+ *   cases).
  */
-export const EMBEDDED_SETTINGS: readonly string[] = [
-  'shared_buffers = 32MB',
-  'max_wal_size = 64MB',
-  'min_wal_size = 32MB',
-];
+const SHARED_SETTINGS = ['shared_buffers = 16MB'];
 
 /**
- * Creates a new embedded database folder in a worker thread that ends when it is done.
- * Creating the cluster (initdb) grows PGlite's WebAssembly memory to several hundred MiB, and
- * WebAssembly memory never shrinks: done in the server's own thread, a fresh install's server
- * kept ~680 MiB resident until its first restart; done here, that memory goes with the worker
- * (measured: 310 MiB after opening, against 680).
+ * Folders created since issue 12 have 1 MB log segments (initdb --wal-segsize=1) instead of
+ * 16 MB, so a checkpoint can cut the log back to a few MB: min_wal_size must be at least two
+ * segments, which with 16 MB segments is 32 MB, as much as a small service's data.
  */
-async function createClusterInWorker(dir: string): Promise<void> {
-  const code = `
-    const { workerData, parentPort } = require('node:worker_threads');
-    import(workerData.pglite)
-      .then(async ({ PGlite }) => {
-        const db = await PGlite.create(workerData.dir, { postgresqlconf: workerData.settings });
-        await db.close();
-        parentPort.postMessage({ ok: true });
-      })
-      .catch((error) => parentPort.postMessage({ ok: false, message: String(error) }));`;
-  const worker = new Worker(code, {
-    eval: true,
-    workerData: {
-      pglite: import.meta.resolve('@electric-sql/pglite'),
-      dir,
-      settings: [...EMBEDDED_SETTINGS],
-    },
-  });
+export const NEW_FOLDER_INITDB_ARGS: readonly string[] = ['--wal-segsize=1'];
+
+export const EMBEDDED_SETTINGS = {
+  /** Folders with 1 MB log segments (every folder created since issue 12, and in memory). */
+  smallSegments: [...SHARED_SETTINGS, 'max_wal_size = 16MB', 'min_wal_size = 4MB'],
+  /** Older folders, with initdb's 16 MB segments. */
+  largeSegments: [...SHARED_SETTINGS, 'max_wal_size = 64MB', 'min_wal_size = 32MB'],
+} as const;
+
+/** The size of the log segments of an existing folder (undefined when it holds none yet). */
+function walSegmentBytes(pgliteDir: string): number | undefined {
+  const walDir = path.join(pgliteDir, 'pg_wal');
+  if (!existsSync(walDir)) return undefined;
+  const segment = readdirSync(walDir).find((name) => /^[0-9A-F]{24}$/.test(name));
+  return segment === undefined ? undefined : statSync(path.join(walDir, segment)).size;
+}
+
+/** The settings for a folder (new, or in memory: small segments). */
+function embeddedOpenOptions(pgliteDir: string | undefined): EmbeddedOpenOptions {
+  const segment = pgliteDir === undefined ? undefined : walSegmentBytes(pgliteDir);
+  const small = segment === undefined || segment <= 1024 * 1024;
+  return {
+    settings: small ? EMBEDDED_SETTINGS.smallSegments : EMBEDDED_SETTINGS.largeSegments,
+    initdbArgs: NEW_FOLDER_INITDB_ARGS,
+  };
+}
+
+/**
+ * Runs `work` on the embedded data folder `pgliteDir` in a short-lived process
+ * (embedded-process.ts), creating the database first when the folder holds none. The caller
+ * holds the folder's lock and has no instance of its own open on it. Creating a
+ * cluster (initdb) and migrating grow PGlite's WebAssembly memory, which never shrinks, and
+ * leave freed memory the process's allocator keeps; done here, all of it goes back to the
+ * system with the process, and the server's own instance opens a migrated folder.
+ * (Measured: a server that created its folder in a worker thread and migrated in its own
+ * held 414 MiB at idle; reopening the same folder, 260.)
+ */
+export async function withShortLivedEmbeddedDatabase<T>(
+  pgliteDir: string,
+  work: (db: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  const child = await openShortLivedEmbeddedDatabase(pgliteDir, embeddedOpenOptions(pgliteDir));
+  const db = createKysely(new PglitePool(child));
+  let result: T;
   try {
-    const answer = await new Promise<unknown>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`initdb worker exited with ${String(code)}`)));
-    });
-    // The worker's one message: { ok: true } or { ok: false, message }.
-    const ok =
-      typeof answer === 'object' && answer !== null && 'ok' in answer && answer.ok === true;
-    if (!ok) {
-      const message =
-        typeof answer === 'object' && answer !== null && 'message' in answer
-          ? String(answer.message)
-          : 'no answer';
-      throw new Error(`Could not create the embedded database: ${message}`);
-    }
+    result = await work(db);
   } finally {
-    await worker.terminate();
+    await db.destroy();
+    await child.close();
+  }
+  return result;
+}
+
+async function openPglite(pgliteDir: string | undefined): Promise<PGlite> {
+  const open = embeddedOpenOptions(pgliteDir);
+  // pg_trgm: trigram indexes for case search by name (migration 2026-11-21T0810-case-search).
+  return PGlite.create(pgliteDir ?? 'memory://', {
+    parsers: pgliteParsers,
+    extensions: { pg_trgm },
+    postgresqlconf: [...open.settings],
+    initDbStartParams: [...open.initdbArgs],
+  });
+}
+
+async function hasPendingMigrations(pglite: PGlite): Promise<boolean> {
+  const probe = createKysely(new PglitePool(pglite));
+  try {
+    return (await pendingMigrations(probe)).length > 0;
+  } finally {
+    await probe.destroy();
   }
 }
 
@@ -151,46 +202,68 @@ async function createClusterInWorker(dir: string): Promise<void> {
  */
 export async function createEmbeddedDatabase(
   pgliteDir: string | undefined,
-  opts: { log?: LogConfig; acquireTimeoutMs?: number } = {},
+  opts: { log?: LogConfig; acquireTimeoutMs?: number; migrate?: boolean } = {},
 ): Promise<DatabaseHandle> {
   if (pgliteDir) await mkdir(pgliteDir, { recursive: true });
   const lock = pgliteDir ? await lockDataDir(pgliteDir) : null;
-  let pglite: PGlite;
+  let pglite: PGlite | undefined;
+  let migrated: string[] = [];
   try {
-    if (pgliteDir && !existsSync(path.join(pgliteDir, 'PG_VERSION')))
-      await createClusterInWorker(pgliteDir);
-    // pg_trgm: trigram indexes for case search by name (migration 2026-11-21T0810-case-search).
-    pglite = await PGlite.create(pgliteDir ?? 'memory://', {
-      parsers: pgliteParsers,
-      extensions: { pg_trgm },
-      postgresqlconf: [...EMBEDDED_SETTINGS],
-    });
+    if (pgliteDir) {
+      // A new folder: created, and migrated, in a short-lived process.
+      if (!existsSync(path.join(pgliteDir, 'PG_VERSION')))
+        migrated = await withShortLivedEmbeddedDatabase(pgliteDir, (db) =>
+          opts.migrate ? migrateToLatest(db) : Promise.resolve([]),
+        );
+      pglite = await openPglite(pgliteDir);
+      // An existing folder with migrations to apply (a new version of the app): they run in a
+      // short-lived process too, between two openings of this one.
+      if (opts.migrate && (await hasPendingMigrations(pglite))) {
+        await pglite.close();
+        pglite = undefined;
+        migrated = await withShortLivedEmbeddedDatabase(pgliteDir, migrateToLatest);
+        pglite = await openPglite(pgliteDir);
+      }
+    } else {
+      pglite = await openPglite(undefined);
+    }
   } catch (error) {
+    if (pglite && !pglite.closed) await pglite.close();
     await lock?.release();
     throw error;
   }
+  const instance = pglite;
   const pool = new PglitePool(
-    pglite,
+    instance,
     opts.acquireTimeoutMs === undefined ? {} : { acquireTimeoutMs: opts.acquireTimeoutMs },
   );
   const db = createKysely(pool, opts.log);
-  registerNotificationSource(db, embeddedNotificationSource(pglite, pool));
-  return {
-    db,
-    kind: 'embedded',
-    close: async () => {
-      try {
-        await db.destroy();
-        if (!pglite.closed) await pglite.close();
-      } finally {
-        await lock?.release();
-      }
-    },
+  const close = async () => {
+    try {
+      await db.destroy();
+      if (!instance.closed) await instance.close();
+    } finally {
+      await lock?.release();
+    }
   };
+  // In memory there is no folder to hand to another process: the migrations run here.
+  if (!pgliteDir && opts.migrate) {
+    try {
+      migrated = await migrateToLatest(db);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
+  registerNotificationSource(db, embeddedNotificationSource(instance, pool));
+  return { db, kind: 'embedded', migrated, close };
 }
 
 export async function createDatabase(opts: CreateDatabaseOptions): Promise<DatabaseHandle> {
-  const extra = { ...(opts.log ? { log: opts.log } : {}) };
+  const extra = {
+    ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.migrate ? { migrate: true } : {}),
+  };
   if (opts.databaseUrl) {
     return createPostgresDatabase(opts.databaseUrl, {
       ...extra,

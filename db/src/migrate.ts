@@ -107,6 +107,15 @@ export async function migrateDown<T>(
   return check('roll back', results, error);
 }
 
+/** Names of the migrations not applied yet, in order (read only: creates nothing). */
+export async function pendingMigrations<T>(
+  db: Kysely<T>,
+  list: Readonly<Record<string, Migration>> = migrations,
+): Promise<string[]> {
+  const all = await migrator(db as Kysely<unknown>, list).getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
 /** Names of the migrations recorded as applied, in order. */
 export async function appliedMigrations<T>(db: Kysely<T>): Promise<string[]> {
   const all = await migrator(db as Kysely<unknown>, migrations).getMigrations();

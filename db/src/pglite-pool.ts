@@ -1,5 +1,7 @@
 // A pg-Pool-shaped wrapper around one PGlite instance, so Kysely's own PostgresDialect
-// (and therefore one code path) drives both the embedded database and a real server.
+// (and therefore one code path) drives both the embedded database and a real server. It also
+// drives a PGlite in a short-lived child process (embedded-process.ts), which answers the
+// same `query` calls.
 // PGlite is a single connection: connect() waits for a mutex and the client keeps it until
 // release(), so a Kysely transaction owns the database from BEGIN to COMMIT and nothing
 // else interleaves with it.
@@ -7,6 +9,9 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 
 type Command = PostgresQueryResult<unknown>['command'];
+
+/** What the pool needs of a PGlite: its query method. */
+export type PgliteQueries = Pick<PGlite, 'query'>;
 
 export interface PgliteLikePoolOptions {
   /**
@@ -18,13 +23,13 @@ export interface PgliteLikePoolOptions {
 
 export class PglitePool implements PostgresPool {
   readonly options = {};
-  #pglite: PGlite;
+  #pglite: PgliteQueries;
   #acquireTimeoutMs: number;
   #held = false;
   #waiters: Array<{ grant: () => void; fail: (error: Error) => void }> = [];
   #ended = false;
 
-  constructor(pglite: PGlite, opts: PgliteLikePoolOptions = {}) {
+  constructor(pglite: PgliteQueries, opts: PgliteLikePoolOptions = {}) {
     this.#pglite = pglite;
     this.#acquireTimeoutMs = opts.acquireTimeoutMs ?? 30_000;
   }

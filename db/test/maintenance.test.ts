@@ -3,10 +3,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbeddedDatabase, type DatabaseHandle } from '../src/connect';
-import { checkpoint, vacuumAnalyze } from '../src/maintenance';
+import { checkpoint, checkpointIfDue, vacuumAnalyze } from '../src/maintenance';
 import { migrateToLatest } from '../src/migrate';
 import { insertUser } from './helpers';
 
@@ -72,24 +73,87 @@ describe('embedded write-ahead log', () => {
     }>`select coalesce(sum(size), 0) as bytes from pg_ls_waldir()`.execute(h.db);
     return Number(rows[0]?.bytes ?? 0) / 1024 / 1024;
   };
-
-  it('runs with small buffers and is cut back to max_wal_size by a checkpoint', async () => {
-    const { rows } = await sql<{
-      buffers: string;
-      max: string;
-    }>`select current_setting('shared_buffers') as buffers, current_setting('max_wal_size') as max`.execute(
-      h.db,
-    );
-    expect(rows[0]).toEqual({ buffers: '32MB', max: '64MB' });
-    // About 150 MB of log: far past max_wal_size, and PGlite never checkpoints by itself.
-    await sql`create table wal_fill (id serial primary key, body text)`.execute(h.db);
-    for (let i = 0; i < 6; i += 1)
+  /** About `mib` MB of log: PGlite never checkpoints by itself. */
+  const writeLog = async (mib: number): Promise<void> => {
+    for (let i = 0; i < Math.ceil(mib / 25); i += 1)
       await sql`insert into wal_fill (body) select repeat(md5(g::text), 20) from generate_series(1, 25000) g`.execute(
         h.db,
       );
-    const before = await walMiB();
-    expect(before).toBeGreaterThan(100);
+  };
+
+  it('creates a new folder with 1 MB log segments and small buffers', async () => {
+    const { rows } = await sql<{
+      buffers: string;
+      segment: string;
+      max: string;
+      min: string;
+    }>`select current_setting('shared_buffers') as buffers, current_setting('wal_segment_size') as segment,
+              current_setting('max_wal_size') as max, current_setting('min_wal_size') as min`.execute(
+      h.db,
+    );
+    expect(rows[0]).toEqual({ buffers: '16MB', segment: '1MB', max: '16MB', min: '4MB' });
+  });
+
+  it('is cut back to max_wal_size by a checkpoint', async () => {
+    await sql`create table wal_fill (id serial primary key, body text)`.execute(h.db);
+    await writeLog(150);
+    expect(await walMiB()).toBeGreaterThan(100);
     await checkpoint(h.db);
-    expect(await walMiB()).toBeLessThanOrEqual(64 + 16);
+    // max_wal_size (16 MB) of recycled segments, plus the few in use.
+    expect(await walMiB()).toBeLessThanOrEqual(16 + 4);
+  });
+
+  it('checkpoints when half of max_wal_size was written, and not for a few rows', async () => {
+    await checkpoint(h.db);
+    await sql`insert into wal_fill (body) values ('one row')`.execute(h.db);
+    const quiet = await checkpointIfDue(h.db, { maxAgeMs: 60 * 60_000 });
+    expect(quiet.durationMs).toBeUndefined();
+    expect(quiet.walBytes).toBeLessThan(1024 * 1024);
+
+    await writeLog(25);
+    const due = await checkpointIfDue(h.db, { maxAgeMs: 60 * 60_000 });
+    expect(due.walBytes).toBeGreaterThan(8 * 1024 * 1024);
+    expect(due.durationMs).toBeGreaterThan(0);
+    expect(await walMiB()).toBeLessThanOrEqual(16 + 4);
+    // Nothing written since: nothing due, even past the age.
+    expect((await checkpointIfDue(h.db, { maxAgeMs: 0 })).durationMs).toBeUndefined();
+  });
+
+  it('checkpoints a little log once the last checkpoint is old enough', async () => {
+    await checkpoint(h.db);
+    await sql`insert into wal_fill (body) select repeat('x', 200) from generate_series(1, 50)`.execute(
+      h.db,
+    );
+    expect((await checkpointIfDue(h.db, { maxAgeMs: 60 * 60_000 })).durationMs).toBeUndefined();
+    expect((await checkpointIfDue(h.db, { maxAgeMs: 0 })).durationMs).toBeGreaterThan(0);
+  });
+});
+
+describe('embedded folder from before 1 MB log segments', () => {
+  let dir: string;
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('opens with settings its 16 MB segments allow, and keeps them', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'rescuelog-wal16-'));
+    // A folder as earlier versions created it: initdb's default segments.
+    const old = await PGlite.create(path.join(dir, 'pglite'));
+    await old.exec('create table kept (n int); insert into kept values (42);');
+    await old.close();
+
+    const h = await createEmbeddedDatabase(path.join(dir, 'pglite'));
+    try {
+      const { rows } = await sql<{
+        segment: string;
+        max: string;
+        min: string;
+        n: number;
+      }>`select current_setting('wal_segment_size') as segment, current_setting('max_wal_size') as max,
+                current_setting('min_wal_size') as min, (select n from kept) as n`.execute(h.db);
+      expect(rows[0]).toEqual({ segment: '16MB', max: '64MB', min: '32MB', n: 42 });
+    } finally {
+      await h.close();
+    }
   });
 });

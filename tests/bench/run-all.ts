@@ -3,6 +3,7 @@
 import { runApiBench } from './api-user-vs-bare';
 import { runCaseSearchDeviceBench } from './case-search-device';
 import { runCaseSearchServerBench } from './case-search-server';
+import { runEmbeddedMemoryBench } from './embedded-memory';
 import { runLoadBench } from './load-concurrency';
 import { runLocalSaveBench } from './local-save';
 import { runNotificationsSendBench } from './notifications-send';
@@ -18,6 +19,7 @@ runWebStaticBench(['web/dist']);
 await runWebBench();
 await runSyncBench();
 await runSyncThroughputBench();
+await runEmbeddedMemoryBench();
 await runLocalSaveBench();
 await runCaseSearchServerBench();
 await runCaseSearchDeviceBench();

@@ -30,7 +30,7 @@ const PAGE = 1000;
 
 const TARGETS = { pushPerSecond: 5000, pullRowsPerSecond: 10_000, idleMiB: 200 };
 
-function rssMiB(pid: number): number {
+export function rssMiB(pid: number): number {
   try {
     const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
     const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
@@ -40,7 +40,7 @@ function rssMiB(pid: number): number {
   }
 }
 
-function folderMiB(folder: string): number {
+export function folderMiB(folder: string): number {
   try {
     return Number(execFileSync('du', ['-sk', folder], { encoding: 'utf8' }).split('\t')[0]) / 1024;
   } catch {
@@ -50,26 +50,30 @@ function folderMiB(folder: string): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Client {
+export interface Client {
   origin: string;
   cookie: string;
   userId: number;
 }
 
-async function signUp(origin: string): Promise<Client> {
+/** Registers the first account (its administrator) and signs in: registering opens no
+ * session (decision 027). */
+export async function signUp(origin: string): Promise<Client> {
+  const credentials = { email: 'throughput@example.org', password: 'throughput-bench-1' };
   const response = await fetch(`${origin}/api/register`, {
     method: 'POST',
     headers: writeHeaders(origin),
-    body: JSON.stringify({
-      email: 'throughput@example.org',
-      password: 'throughput-bench-1',
-      fullName: 'Throughput Bench',
-      qualifications: 'Nurse',
-    }),
+    body: JSON.stringify({ ...credentials, fullName: 'Throughput Bench', qualifications: 'Nurse' }),
   });
   if (!response.ok)
     throw new Error(`register: ${String(response.status)} ${await response.text()}`);
-  const cookie = sessionCookie(response);
+  const login = await fetch(`${origin}/api/login`, {
+    method: 'POST',
+    headers: writeHeaders(origin),
+    body: JSON.stringify(credentials),
+  });
+  if (!login.ok) throw new Error(`login: ${String(login.status)} ${await login.text()}`);
+  const cookie = sessionCookie(login);
   const me = await fetch(`${origin}/api/user`, { headers: { cookie } });
   const body = (await me.json()) as { user: { id: number } };
   return { origin, cookie, userId: body.user.id };
@@ -112,7 +116,7 @@ function caseMutation(client: Client, deviceId: string, seq: number) {
 }
 
 /** Pushes `count` new cases from a new device; the time in ms. */
-async function pushCases(client: Client, count: number): Promise<number> {
+export async function pushCases(client: Client, count: number): Promise<number> {
   const deviceId = randomUUID();
   const started = performance.now();
   for (let seq = 1; seq <= count; seq += BATCH) {
@@ -130,7 +134,7 @@ async function pushCases(client: Client, count: number): Promise<number> {
 }
 
 /** A new device's pull of everything: rows and ms. */
-async function pullAll(client: Client): Promise<{ rows: number; ms: number }> {
+export async function pullAll(client: Client): Promise<{ rows: number; ms: number }> {
   const deviceId = randomUUID();
   let cursor: string | null = null;
   let rows = 0;

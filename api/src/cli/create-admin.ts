@@ -6,7 +6,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createDatabase } from '@rescuelog/db/connect';
-import { migrateToLatest } from '@rescuelog/db/migrate';
 import { EnvError, parseEnv } from '@rescuelog/sync-protocol/env';
 import { registerSchema } from '@rescuelog/sync-protocol/users';
 import { serverNewPasswordSchema } from '@rescuelog/sync-protocol/password-policy';
@@ -117,9 +116,9 @@ async function main(): Promise<void> {
   const handle = await createDatabase({
     databaseUrl: env.databaseUrl,
     dataDir: resolveDataDir(env),
+    migrate: true,
   });
   try {
-    await migrateToLatest(handle.db);
     const existing = await findUserByEmail(handle.db, email);
     if (existing) {
       await updateUserRoleAndStatus(handle.db, existing.id, {

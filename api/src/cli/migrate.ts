@@ -1,16 +1,16 @@
 // `pnpm migrate`: applies pending migrations to the configured database (DATABASE_URL, or the
 // embedded one in DATA_DIR) and exits; non-zero with the failing migration's name on error.
 import { createDatabase } from '@rescuelog/db/connect';
-import { migrateToLatest } from '@rescuelog/db/migrate';
 import { EnvError, parseEnv } from '@rescuelog/sync-protocol/env';
 import { resolveDataDir } from '../config';
 
 async function main(): Promise<number> {
   const env = parseEnv(process.env);
   const dataDir = resolveDataDir(env);
-  const handle = await createDatabase({ databaseUrl: env.databaseUrl, dataDir });
+  // Migrated while opening (on the embedded database, in a short-lived process).
+  const handle = await createDatabase({ databaseUrl: env.databaseUrl, dataDir, migrate: true });
   try {
-    const applied = await migrateToLatest(handle.db);
+    const applied = handle.migrated;
     const where = env.databaseUrl
       ? 'PostgreSQL (DATABASE_URL)'
       : `the embedded database in ${dataDir}`;

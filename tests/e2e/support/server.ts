@@ -135,6 +135,11 @@ export interface StartOptions {
   entry?: string;
 }
 
+function serverProcessEnv(): Record<string, string> {
+  const file = path.join(REPO_ROOT, 'scripts', 'server-process-env.json');
+  return z.record(z.string(), z.string()).parse(JSON.parse(readFileSync(file, 'utf8')));
+}
+
 function copyWebDist(runDir: string): string {
   const source = path.join(REPO_ROOT, 'web', 'dist');
   if (!existsSync(path.join(source, 'index.html'))) {
@@ -159,6 +164,9 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
   const logFile = path.join(options.runDir, 'server.log');
   const log = openSync(logFile, 'a');
   const env: NodeJS.ProcessEnv = {
+    // What `npm start` gives the server process (scripts/start.mjs), so runs and benchmarks
+    // see the server users run.
+    ...serverProcessEnv(),
     ...process.env,
     NODE_ENV: 'production',
     PORT: String(port),

@@ -4,8 +4,8 @@
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import { createDatabase } from '@rescuelog/db/connect';
-import { checkpoint, vacuumAnalyze } from '@rescuelog/db/maintenance';
-import { migrateToLatest } from '@rescuelog/db/migrate';
+import { checkpointIfDue, vacuumAnalyze } from '@rescuelog/db/maintenance';
+import { MigrationFailedError, migrateToLatest } from '@rescuelog/db/migrate';
 import type { Database } from '@rescuelog/db/schema';
 
 declare module 'fastify' {
@@ -22,22 +22,35 @@ export interface EmbeddedMaintenanceSchedule {
   firstMs: number;
   /** Delay between upkeeps after that. */
   everyMs: number;
-  /** Delay between checkpoints, which keep the write-ahead log bounded. */
-  checkpointEveryMs: number;
+  /** Delay between looks at the write-ahead log (a checkpoint when one is due). */
+  walCheckEveryMs: number;
+  /** Age after which a checkpoint is due if anything was written since the last one. */
+  checkpointMaxAgeMs: number;
 }
 
 /**
  * The embedded database's upkeep: vacuum and analyze a minute after the start, then every 6
- * hours; a checkpoint every 5 minutes.
+ * hours; a look at the write-ahead log every 10 seconds, with a checkpoint when half of
+ * max_wal_size was written since the last one or the last one is 5 minutes old
+ * (db/src/maintenance.ts checkpointIfDue).
  */
 export const EMBEDDED_MAINTENANCE: EmbeddedMaintenanceSchedule = {
   firstMs: 60_000,
   everyMs: 6 * 60 * 60_000,
-  checkpointEveryMs: 5 * 60_000,
+  walCheckEveryMs: 10_000,
+  checkpointMaxAgeMs: 5 * 60_000,
 };
 
 export class MigrationError extends Error {
   override name = 'MigrationError';
+}
+
+/** A failed migration as a MigrationError that says which one failed and why. */
+function migrationError(error: unknown): MigrationError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new MigrationError(`Database migration failed, the server was not started: ${detail}`, {
+    cause: error,
+  });
 }
 
 /** Runs pending migrations; throws a MigrationError that says which one failed and why. */
@@ -45,10 +58,7 @@ export async function migrateOrThrow(db: Kysely<Database>): Promise<void> {
   try {
     await migrateToLatest(db);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new MigrationError(`Database migration failed, the server was not started: ${detail}`, {
-      cause: error,
-    });
+    throw migrationError(error);
   }
 }
 
@@ -59,10 +69,15 @@ export const databasePlugin = fp<{
   async (fastify, options) => {
     let db = options.database;
     if (db === undefined) {
+      // Opened migrated: on the embedded database the migrations run in a short-lived process
+      // (db/src/connect.ts), so their memory is not this server's for its whole life.
       const handle = await createDatabase({
         databaseUrl: fastify.config.databaseUrl,
         poolSize: fastify.config.databasePoolSize,
         dataDir: fastify.config.dataDir,
+        migrate: true,
+      }).catch((error: unknown) => {
+        throw error instanceof MigrationFailedError ? migrationError(error) : error;
       });
       db = handle.db;
       let timer: NodeJS.Timeout | undefined;
@@ -103,8 +118,14 @@ export const databasePlugin = fp<{
         // PGlite has no checkpointer either: without checkpoints its log only grows.
         const writeCheckpoint = async () => {
           try {
-            const { durationMs } = await checkpoint(handle.db);
-            fastify.log.debug({ durationMs: Math.round(durationMs) }, 'embedded checkpoint done');
+            const { walBytes, durationMs } = await checkpointIfDue(handle.db, {
+              maxAgeMs: plan.checkpointMaxAgeMs,
+            });
+            if (durationMs !== undefined)
+              fastify.log.debug(
+                { durationMs: Math.round(durationMs), walBytes },
+                'embedded checkpoint done',
+              );
           } catch (error) {
             fastify.log.warn({ err: error }, 'embedded checkpoint failed; it is tried again later');
           }
@@ -113,7 +134,7 @@ export const databasePlugin = fp<{
           if (closing) return;
           checkpointTimer = setTimeout(() => {
             running = running.then(writeCheckpoint).then(scheduleCheckpoint);
-          }, plan.checkpointEveryMs);
+          }, plan.walCheckEveryMs);
           checkpointTimer.unref();
         };
         fastify.addHook('onReady', async () => {
@@ -122,7 +143,8 @@ export const databasePlugin = fp<{
         });
       }
     }
-    await migrateOrThrow(db);
+    // A database handed in by the caller (tests) is migrated here.
+    if (options.database !== undefined) await migrateOrThrow(db);
     const database = db;
     fastify.decorate('db', database);
     fastify.decorate('databaseReachable', async () => {
