@@ -69,7 +69,15 @@ async function signUp(origin: string): Promise<Client> {
   });
   if (!response.ok)
     throw new Error(`register: ${String(response.status)} ${await response.text()}`);
-  const cookie = sessionCookie(response);
+  // Registration starts no session (decision 027): sign in (the first account is the
+  // administrator, approved).
+  const login = await fetch(`${origin}/api/login`, {
+    method: 'POST',
+    headers: writeHeaders(origin),
+    body: JSON.stringify({ email: 'throughput@example.org', password: 'throughput-bench-1' }),
+  });
+  if (!login.ok) throw new Error(`login: ${String(login.status)} ${await login.text()}`);
+  const cookie = sessionCookie(login);
   const me = await fetch(`${origin}/api/user`, { headers: { cookie } });
   const body = (await me.json()) as { user: { id: number } };
   return { origin, cookie, userId: body.user.id };
