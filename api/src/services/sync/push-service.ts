@@ -29,7 +29,8 @@ import {
 import { uuidSchema } from '@rescuelog/sync-protocol/platform/values';
 import { ApiError } from '../../lib/api-error';
 import { boundedJsonValue, toJsonValue } from '../../lib/json-value';
-import { readVisibleRecords } from './pull-service';
+import { pushAnswerShapes, readVisibleRecords } from './pull-service';
+import type { WireShape } from './wire-sql';
 import { runOnServer, type AuditWrite } from './server-store';
 import { dynamic, lockSyncWrites, reserveVersions, type Row } from './sync-tables';
 
@@ -587,11 +588,32 @@ export async function pushBatch(
   // each). The first mutation that fails to apply rolls that attempt back entirely, and the
   // batch runs again from the start, each mutation in its own savepoint, so that only the
   // failing one is undone. Either way one transaction commits, in seq order.
+  const shapes = await pushAnswerShapes(db, registry);
   try {
-    return await applyBatch(db, registry, actor, origin, batch.deviceId, ordered, false, onFailure);
+    return await applyBatch(
+      db,
+      shapes,
+      registry,
+      actor,
+      origin,
+      batch.deviceId,
+      ordered,
+      false,
+      onFailure,
+    );
   } catch (error) {
     if (!(error instanceof RetryWithSavepoints)) throw error;
-    return applyBatch(db, registry, actor, origin, batch.deviceId, ordered, true, onFailure);
+    return applyBatch(
+      db,
+      shapes,
+      registry,
+      actor,
+      origin,
+      batch.deviceId,
+      ordered,
+      true,
+      onFailure,
+    );
   }
 }
 
@@ -605,6 +627,7 @@ class RetryWithSavepoints extends Error {
 
 async function applyBatch(
   db: Kysely<Database>,
+  shapes: Map<string, WireShape>,
   registry: Registry,
   actor: Actor,
   origin: RequestOrigin,
@@ -777,7 +800,7 @@ async function applyBatch(
       const raw = ordered.find((m) => m.seq === result.seq && m.mutationId === result.mutationId);
       for (const id of entityIdsOf(raw)) undoIds.add(id);
     }
-    const records = await readVisibleRecords(tx, registry, actor, [...undoIds]);
+    const records = await readVisibleRecords(tx, shapes, registry, actor, [...undoIds]);
     return {
       lastAppliedSeq: last,
       results,
