@@ -28,7 +28,6 @@ import {
   humanId,
   pullAll,
   RESPONDER,
-  setPermissions,
   syncUser,
   uuid,
   type SyncUser,
@@ -39,6 +38,7 @@ let alice: SyncUser;
 let bob: SyncUser;
 let admin: SyncUser;
 let member: SyncUser;
+let viewer: SyncUser;
 
 /** A record of every kind, a conflict, tombstones of two kinds, and values at the edges. */
 async function seed(): Promise<void> {
@@ -148,6 +148,8 @@ beforeAll(async () => {
   admin = await syncUser(t, {}, 'administrator');
   // May log cases, and has no casesLogged entry: sees only their own (decision 024).
   member = await syncUser(t, { newCase: RESPONDER.newCase });
+  // The same with an explicit grant of Cases Logged view: sees everyone's.
+  viewer = await syncUser(t, { newCase: RESPONDER.newCase, casesLogged: { view: true } });
   await seed();
 });
 
@@ -302,8 +304,7 @@ describe('the wire shape built in SQL', () => {
     expect(vitals.map((c) => c.data?.caseId)).toEqual([mine.id]);
     expect(seen.some((c) => c.entity === 'caseAddendum')).toBe(false);
     // An explicit grant shows everyone's (every one of Alice's cases, tombstone included).
-    await setPermissions(t, member.id, { newCase: RESPONDER.newCase, casesLogged: { view: true } });
-    const granted = (await pullAll(member.client, null, 2)).changes;
+    const granted = (await pullAll(viewer.client, null, 2)).changes;
     const aliceCases = await t.db
       .selectFrom('cases')
       .select('id')
@@ -313,6 +314,5 @@ describe('the wire shape built in SQL', () => {
       expect.arrayContaining([mine.id, ...aliceCases.map((c) => c.id)]),
     );
     expect(granted.some((c) => c.entity === 'caseAddendum')).toBe(true);
-    await setPermissions(t, member.id, { newCase: RESPONDER.newCase });
   });
 });
