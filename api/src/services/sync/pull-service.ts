@@ -67,14 +67,6 @@ function shapeOf(shapes: Map<string, WireShape>, def: RecordDefinition): WireSha
   return shape;
 }
 
-/** The wire shapes of the kinds a push answers with (read before its transaction opens). */
-export function pushAnswerShapes(
-  db: Kysely<Database>,
-  registry: Registry,
-): Promise<Map<string, WireShape>> {
-  return wireShapes(db, answerKinds(registry));
-}
-
 /** Only kinds a device writes (a mutation names their records): the others (conflicts) have
  * server-made ids of another type. */
 function answerKinds(registry: Registry): RecordDefinition[] {

@@ -29,8 +29,9 @@ import {
 import { uuidSchema } from '@rescuelog/sync-protocol/platform/values';
 import { ApiError } from '../../lib/api-error';
 import { boundedJsonValue, toJsonValue } from '../../lib/json-value';
-import { pushAnswerShapes, readVisibleRecords } from './pull-service';
-import type { WireShape } from './wire-sql';
+import { BatchRecords } from './batch-records';
+import { readVisibleRecords } from './pull-service';
+import { registryShapes, type WireShape } from './wire-sql';
 import { runOnServer, type AuditWrite } from './server-store';
 import { dynamic, lockSyncWrites, reserveVersions, type Row } from './sync-tables';
 
@@ -89,12 +90,11 @@ export const ACTOR_MISMATCH_MESSAGE =
 /**
  * A push's audit entries, inserted together before it commits: one statement for the batch
  * instead of one per mutation. Entries of a mutation that is rolled back to its savepoint are
- * dropped with it. `direct` writes at once instead, for a mutation that reads the audit log
- * itself (an access event, server-store.ts recordAccess).
+ * dropped with it. An access event's entry waits here too: the batch's records answer
+ * whether one was recorded (batch-records.ts accessSeen).
  */
 interface AuditBuffer {
   rows: NewAuditEntry[];
-  direct: boolean;
 }
 const auditBuffers = new WeakMap<Transaction<Database>, AuditBuffer>();
 /** 500 rows of 8 values stay far below PostgreSQL's 65,535 parameters per statement. */
@@ -109,20 +109,19 @@ async function insertAuditRows(tx: Transaction<Database>, rows: NewAuditEntry[])
   }
 }
 
-/** Writes what the push's buffer holds, in order (before commit, or before a direct write). */
+/** Writes what the push's buffer holds, in order (before commit, or before a savepoint). */
 async function flushAudit(tx: Transaction<Database>): Promise<void> {
   const buffer = auditBuffers.get(tx);
   if (buffer && buffer.rows.length > 0) await insertAuditRows(tx, buffer.rows.splice(0));
 }
 
-async function writeAudit(
-  tx: Transaction<Database>,
+function auditRow(
   actor: Actor,
   origin: RequestOrigin,
   entry: AuditWrite,
   outcome: 'success' | 'denied' | 'failure',
-): Promise<void> {
-  const row: NewAuditEntry = {
+): NewAuditEntry {
+  return {
     actorUserId: actor.id,
     action: entry.action,
     outcome,
@@ -132,8 +131,18 @@ async function writeAudit(
     userAgent: origin.userAgent,
     details: entry.details,
   };
+}
+
+async function writeAudit(
+  tx: Transaction<Database>,
+  actor: Actor,
+  origin: RequestOrigin,
+  entry: AuditWrite,
+  outcome: 'success' | 'denied' | 'failure',
+): Promise<void> {
+  const row = auditRow(actor, origin, entry, outcome);
   const buffer = auditBuffers.get(tx);
-  if (buffer && !buffer.direct) buffer.rows.push(row);
+  if (buffer) buffer.rows.push(row);
   else await insertAuditRows(tx, [row]);
 }
 
@@ -226,97 +235,6 @@ function createdBy(
   };
 }
 
-/** Every string in a mutation's args and entity ids (what it could write rows under). */
-function namedValues(raw: RawMutation): string[] {
-  // Iterative, and no deeper than any valid mutation goes (a hostile 10,000-deep value is
-  // refused as VALUE_TOO_DEEP; walking it recursively would overflow the stack first).
-  const out: string[] = [];
-  const stack: { value: unknown; depth: number }[] = [
-    { value: raw.args, depth: 0 },
-    { value: raw.entityIds, depth: 0 },
-  ];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (!item) break;
-    const { value, depth } = item;
-    if (typeof value === 'string') out.push(value);
-    else if (value !== null && typeof value === 'object' && depth < 32)
-      for (const child of Object.values(value)) stack.push({ value: child, depth: depth + 1 });
-  }
-  return out;
-}
-
-/**
- * Which records the batch's creates name do not exist yet, and which of their numbers are
- * free: one narrow read per table for the whole batch instead of two reads per create. A value
- * stays "known absent" only until a mutation of the batch names it (forget), so a record this
- * batch creates is read from the database again by the mutations after it.
- */
-class Absences {
-  private readonly absent = new Map<string, Set<string>>();
-
-  static async read(
-    tx: Transaction<Database>,
-    registry: Registry,
-    mutations: RawMutation[],
-  ): Promise<Absences> {
-    const found = new Absences();
-    const wanted = new Map<
-      string,
-      { humanIdColumn: string | null; ids: Set<string>; numbers: Set<string> }
-    >();
-    for (const raw of mutations) {
-      const create = createdBy(registry, raw.name);
-      const args: unknown = raw.args;
-      if (!create || args === null || typeof args !== 'object') continue;
-      const entry = wanted.get(create.table) ?? {
-        humanIdColumn: create.humanIdColumn,
-        ids: new Set<string>(),
-        numbers: new Set<string>(),
-      };
-      wanted.set(create.table, entry);
-      const id = 'id' in args ? uuidSchema.safeParse(args.id) : undefined;
-      if (id?.success) entry.ids.add(id.data);
-      if (create.humanIdColumn && 'humanId' in args && typeof args.humanId === 'string')
-        entry.numbers.add(args.humanId);
-    }
-    const d = dynamic(tx);
-    for (const [table, { humanIdColumn, ids, numbers }] of wanted) {
-      if (ids.size === 0 && numbers.size === 0) continue;
-      const columns = humanIdColumn ? ['id', humanIdColumn] : ['id'];
-      const rows = await d
-        .selectFrom(table)
-        .select(columns)
-        .where((eb) =>
-          eb.or([
-            ...(ids.size > 0 ? [eb('id', 'in', [...ids])] : []),
-            ...(humanIdColumn && numbers.size > 0 ? [eb(humanIdColumn, 'in', [...numbers])] : []),
-          ]),
-        )
-        .execute();
-      const existingIds = new Set(rows.map((row) => String(row.id)));
-      found.absent.set(`${table}.id`, new Set([...ids].filter((x) => !existingIds.has(x))));
-      if (humanIdColumn) {
-        const taken = new Set(rows.map((row) => String(row[humanIdColumn])));
-        found.absent.set(
-          `${table}.${humanIdColumn}`,
-          new Set([...numbers].filter((x) => !taken.has(x))),
-        );
-      }
-    }
-    return found;
-  }
-
-  readonly knownAbsent = (table: string, column: string, value: string): boolean =>
-    this.absent.get(`${table}.${column}`)?.has(value) ?? false;
-
-  /** After a mutation ran (whatever its outcome): what it named may exist now. */
-  forget(raw: RawMutation): void {
-    const values = namedValues(raw);
-    for (const set of this.absent.values()) for (const value of values) set.delete(value);
-  }
-}
-
 /** Values per insert statement: far below PostgreSQL's 65,535 parameters. */
 const INSERT_PARAMETERS = 30_000;
 
@@ -341,19 +259,20 @@ class PendingInserts {
   static deferrable(
     registry: Registry,
     mutation: ParsedMutation,
-    absences: Absences,
+    records: BatchRecords,
   ): string | null {
     const create = createdBy(registry, mutation.name);
-    if (!create?.deferrable) return null;
+    const mutator = registry.mutator(mutation.name);
+    if (!create?.deferrable || !mutator) return null;
     // The args the mutator reads (its checks of absence use these very values).
     const args: unknown = mutation.args;
     if (args === null || typeof args !== 'object' || !('id' in args) || typeof args.id !== 'string')
       return null;
-    if (!absences.knownAbsent(create.table, 'id', args.id)) return null;
+    if (!records.absent(mutator.kind, args.id)) return null;
     if (create.humanIdColumn) {
       const humanId = 'humanId' in args ? args.humanId : undefined;
       if (typeof humanId !== 'string') return null;
-      if (!absences.knownAbsent(create.table, create.humanIdColumn, humanId)) return null;
+      if (!records.numberFree(mutator.kind, humanId)) return null;
     }
     return create.table;
   }
@@ -588,7 +507,8 @@ export async function pushBatch(
   // each). The first mutation that fails to apply rolls that attempt back entirely, and the
   // batch runs again from the start, each mutation in its own savepoint, so that only the
   // failing one is undone. Either way one transaction commits, in seq order.
-  const shapes = await pushAnswerShapes(db, registry);
+  // Read before the transaction opens (the embedded database has one connection).
+  const shapes = await registryShapes(db, registry);
   try {
     return await applyBatch(
       db,
@@ -668,8 +588,18 @@ async function applyBatch(
       ordered.filter((raw) => raw.seq <= last || handled.has(raw.mutationId)),
     );
     if (fresh.length > 1) await reserveVersions(tx, fresh.length);
-    const absences = await Absences.read(tx, registry, fresh);
-    const audit: AuditBuffer = { rows: [], direct: false };
+    // Each new mutation checked once (a pure function of the registry), and every record the
+    // valid ones name read at once (batch-records.ts) instead of one read per mutation.
+    const checks = new Map<RawMutation, ReturnType<typeof validateMutation>>();
+    for (const raw of fresh)
+      if (!handled.has(raw.mutationId)) checks.set(raw, validateMutation(registry, raw));
+    const records = await BatchRecords.read(
+      tx,
+      shapes,
+      registry,
+      [...checks.values()].flatMap((c) => (c instanceof Rejection ? [] : [c.mutation])),
+    );
+    const audit: AuditBuffer = { rows: [] };
     auditBuffers.set(tx, audit);
     const inserts = new PendingInserts(tx);
     const quota = new RejectionQuota(tx, actor.id);
@@ -691,13 +621,13 @@ async function applyBatch(
         continue;
       }
 
-      const checked = validateMutation(registry, raw);
+      const checked = checks.get(raw) ?? validateMutation(registry, raw);
       let rejection: Rejection | undefined = checked instanceof Rejection ? checked : undefined;
       let result: MutationResult | undefined;
       const insertTable =
         savepoints || checked instanceof Rejection
           ? null
-          : PendingInserts.deferrable(registry, checked.mutation, absences);
+          : PendingInserts.deferrable(registry, checked.mutation, records);
       await inserts.before(insertTable);
       if (!(checked instanceof Rejection) && checked.mutation.name === SET_ASIDE_MUTATION) {
         // A change the device set aside (set-aside.ts): kept with the refused ones, for an
@@ -707,9 +637,10 @@ async function applyBatch(
       } else if (!(checked instanceof Rejection)) {
         if (insertTable !== null) inserts.collect(insertTable);
         // With savepoints, entries already buffered go in first, outside the savepoint, so a
-        // rollback of this mutation cannot take them along (an access event flushes them).
+        // rollback of this mutation cannot take them along.
         if (savepoints) await flushAudit(tx);
         const mark = audit.rows.length;
+        records.begin();
         if (savepoints) await sql`savepoint sync_mutation`.execute(tx);
         try {
           const applied = await runOnServer({
@@ -717,15 +648,8 @@ async function applyBatch(
             registry,
             actor,
             mutation: checked.mutation,
-            // An entry the mutator must find in the log (an access event's id): what the push
-            // buffered goes in first, then this one, at once.
-            auditNow: async (entry) => {
-              await flushAudit(tx);
-              audit.direct = true;
-              await writeAudit(tx, actor, origin, entry, 'success');
-              audit.direct = false;
-            },
-            knownAbsent: absences.knownAbsent,
+            records,
+            audit: (entry) => audit.rows.push(auditRow(actor, origin, entry, 'success')),
             ...(insertTable !== null ? { insertLater: inserts.add } : {}),
           });
           if (applied.audit) await writeAudit(tx, actor, origin, applied.audit, 'success');
@@ -749,8 +673,10 @@ async function applyBatch(
             // The transaction itself is gone: a fault of the server, not of this mutation.
             throw error;
           }
-          // Its audit entries were never written (or were rolled back with it).
+          // Its audit entries were never written (or were rolled back with it), and what it
+          // read or wrote may no longer be what the database holds.
           audit.rows.length = mark;
+          records.rollback();
           if (!rejection) {
             // Neither refused nor a fault of the whole server: storing this one failed (a
             // fault in the server's code for this data). What came before commits; the
@@ -771,7 +697,6 @@ async function applyBatch(
           message: rejection.message,
         };
       }
-      absences.forget(raw);
       if (!result) throw new Error('A mutation ended neither applied nor rejected');
       handledNow.push({ mutationId: raw.mutationId, deviceId: deviceId, seq: raw.seq });
       handled.add(raw.mutationId);
@@ -800,11 +725,11 @@ async function applyBatch(
       const raw = ordered.find((m) => m.seq === result.seq && m.mutationId === result.mutationId);
       for (const id of entityIdsOf(raw)) undoIds.add(id);
     }
-    const records = await readVisibleRecords(tx, shapes, registry, actor, [...undoIds]);
+    const answer = await readVisibleRecords(tx, shapes, registry, actor, [...undoIds]);
     return {
       lastAppliedSeq: last,
       results,
-      ...(records.length > 0 ? { records } : {}),
+      ...(answer.length > 0 ? { records: answer } : {}),
       ...(failed ? { failed } : {}),
     };
   });

@@ -82,6 +82,8 @@ export interface WireShape {
   fields: string;
   /** Whether the table keeps field versions (last-write-wins kinds). */
   fieldVersions: boolean;
+  /** Whether the ids are uuids (made on the device), which a push may look up by any uuid. */
+  uuidIds: boolean;
 }
 
 function recordKeys(def: RecordDefinition): string[] {
@@ -103,6 +105,7 @@ function buildShape(def: RecordDefinition, columns: CatalogColumn[]): WireShape 
     def,
     fields: parts.join(', '),
     fieldVersions: columns.some((c) => c.column === 'field_versions'),
+    uuidIds: columns.some((c) => c.column === 'id' && c.type === 'uuid'),
   };
 }
 

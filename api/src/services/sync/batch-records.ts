@@ -1,0 +1,266 @@
+// What a push's batch knows of the records its mutations touch (issue 12). Before the first
+// mutation runs, one statement per kind reads every record the batch names (each mutation's
+// uuids, looked up in its kind and the kind's ancestors: a vital sign's case, a CPR event's
+// session) and which of its creates' numbers are free. The server store (server-store.ts)
+// answers get/require from here instead of a SELECT per mutation, and keeps it current:
+// - an update or a tombstone stores the row the database returns (RETURNING, as wire JSON),
+//   so the batch's next mutation of the same record reads nothing either;
+// - an insert forgets the id (the row has the table's defaults, which only the database
+//   knows): a later mutation that touches it reads it once, after the pending inserts went in;
+// - a mutation rolled back to its savepoint forgets everything it read or wrote.
+// A miss is a read, never a guess: "absent" is only ever an answer the database gave for
+// this batch. Access events (case.access) are looked up the same way, once per batch.
+import { sql, type OperationNodeSource, type Transaction } from 'kysely';
+import type { Database } from '@rescuelog/db/schema';
+import type { Row } from '@rescuelog/sync-protocol/platform/mutator';
+import type { ParsedMutation, Registry } from '@rescuelog/sync-protocol/platform/registry';
+import { dynamic, readFieldVersions, type FieldVersions, type RowCondition } from './sync-tables';
+import { recordRows, type WireRow, type WireShape } from './wire-sql';
+
+/** A record as the wire carries it, with its field versions (the server's bookkeeping). */
+export interface StoredRecord {
+  record: Row;
+  fieldVersions: FieldVersions;
+}
+
+export type Author = { fullName: string; callSign: string | null } | null;
+
+/** An update query of the push's dynamic view (sync-tables.ts dynamic). */
+interface UpdateOfOne {
+  returningAll(): OperationNodeSource;
+}
+
+interface AccessSeen {
+  action: string;
+  entityId: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Every uuid in a parsed mutation's args and entity ids (what it could read or write). */
+function namedUuids(mutation: ParsedMutation, entityIds: readonly string[]): string[] {
+  const out = new Set<string>(entityIds.filter((id) => UUID.test(id)));
+  // Parsed args are bounded in depth (registry.parseMutation refuses deeper values).
+  const stack: unknown[] = [mutation.args];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (UUID.test(value)) out.add(value);
+    } else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
+  }
+  return [...out];
+}
+
+export function parseStored(row: WireRow): StoredRecord {
+  return {
+    record: JSON.parse(row.record) as Row,
+    fieldVersions:
+      row.fieldVersions === null
+        ? {}
+        : readFieldVersions({ fieldVersions: JSON.parse(row.fieldVersions) }),
+  };
+}
+
+export class BatchRecords {
+  /** kind:id -> the record, or null when the database said there is none. */
+  private readonly known = new Map<string, StoredRecord | null>();
+  /** kind -> numbers (human ids) the database said no record has. */
+  private readonly freeNumbers = new Map<string, Set<string>>();
+  private readonly authors = new Map<number, Author>();
+  /** Access event ids the batch names, and the audit entries found or written for them. */
+  private readonly named: Set<string>;
+  private access: Map<string, AccessSeen> | null = null;
+  /** What the running mutation read or wrote (forgotten when it is rolled back). */
+  private readonly touched = new Set<string>();
+
+  private constructor(
+    private readonly tx: Transaction<Database>,
+    private readonly shapes: Map<string, WireShape>,
+    private readonly registry: Registry,
+    named: Iterable<string>,
+  ) {
+    this.named = new Set(named);
+  }
+
+  /** Reads what the batch's mutations name: one statement per kind. */
+  static async read(
+    tx: Transaction<Database>,
+    shapes: Map<string, WireShape>,
+    registry: Registry,
+    mutations: readonly ParsedMutation[],
+  ): Promise<BatchRecords> {
+    const wanted = new Map<string, { ids: Set<string>; numbers: Set<string> }>();
+    const named = new Set<string>();
+    for (const mutation of mutations) {
+      const mutator = registry.mutator(mutation.name);
+      if (!mutator) continue;
+      const ids = namedUuids(mutation, mutator.entityIds(mutation.args));
+      for (const id of ids) named.add(id);
+      for (const kind of lineage(registry, mutator.kind)) {
+        const shape = shapes.get(kind);
+        if (!shape?.uuidIds) continue;
+        const entry = wanted.get(kind) ?? { ids: new Set<string>(), numbers: new Set<string>() };
+        wanted.set(kind, entry);
+        for (const id of ids) entry.ids.add(id);
+        const args: unknown = mutation.args;
+        if (
+          kind === mutator.kind &&
+          mutator.creates &&
+          registry.get(kind).humanId &&
+          args !== null &&
+          typeof args === 'object' &&
+          'humanId' in args &&
+          typeof args.humanId === 'string'
+        )
+          entry.numbers.add(args.humanId);
+      }
+    }
+    const batch = new BatchRecords(tx, shapes, registry, named);
+    for (const [kind, { ids, numbers }] of wanted) {
+      if (ids.size === 0 && numbers.size === 0) continue;
+      const column = registry.get(kind).humanId?.column;
+      const found = await batch.select(kind, (eb) =>
+        eb.or([
+          ...(ids.size > 0 ? [eb('id', 'in', [...ids])] : []),
+          ...(column && numbers.size > 0 ? [eb(column, 'in', [...numbers])] : []),
+        ]),
+      );
+      const taken = new Set<string>();
+      for (const stored of found) {
+        batch.known.set(key(kind, String(stored.record.id)), stored);
+        if (column) taken.add(String(stored.record[column]));
+      }
+      for (const id of ids)
+        if (!batch.known.has(key(kind, id))) batch.known.set(key(kind, id), null);
+      if (column) batch.freeNumbers.set(kind, new Set([...numbers].filter((n) => !taken.has(n))));
+    }
+    return batch;
+  }
+
+  private shape(kind: string): WireShape {
+    const shape = this.shapes.get(kind);
+    if (!shape) throw new Error(`No wire shape for ${kind}`);
+    return shape;
+  }
+
+  /** Rows of a kind, as the wire carries them, with their field versions. */
+  async select(kind: string, where: RowCondition): Promise<StoredRecord[]> {
+    const def = this.registry.get(kind);
+    const query = dynamic(this.tx).selectFrom(def.table).selectAll().where(where);
+    const { rows } = await recordRows(this.shape(kind), query).execute(this.tx);
+    return rows.map(parseStored);
+  }
+
+  /** A new mutation starts: what it touches is forgotten if it is rolled back. */
+  begin(): void {
+    this.touched.clear();
+  }
+
+  /** The running mutation was rolled back to its savepoint. */
+  rollback(): void {
+    for (const k of this.touched) {
+      if (k.startsWith('access:')) this.access?.delete(k.slice('access:'.length));
+      else this.known.delete(k);
+    }
+    this.touched.clear();
+  }
+
+  async get(kind: string, id: string): Promise<StoredRecord | undefined> {
+    const k = key(kind, id);
+    this.touched.add(k);
+    const known = this.known.get(k);
+    if (known !== undefined) return known ?? undefined;
+    const [found] = await this.select(kind, (eb) => eb('id', '=', id));
+    this.known.set(k, found ?? null);
+    return found;
+  }
+
+  /** True only when the database said this batch that no record has the id. */
+  absent(kind: string, id: string): boolean {
+    return this.known.get(key(kind, id)) === null;
+  }
+
+  /** True only when the database said this batch that no record has the number. */
+  numberFree(kind: string, number: string): boolean {
+    return this.freeNumbers.get(kind)?.has(number) ?? false;
+  }
+
+  /** A record was inserted (now or with the batch's next flush). */
+  inserted(kind: string, id: string, number: string | undefined): void {
+    const k = key(kind, id);
+    this.known.delete(k);
+    this.touched.add(k);
+    if (number !== undefined) this.freeNumbers.get(kind)?.delete(number);
+  }
+
+  /**
+   * Runs an update of one record (a query of its table without RETURNING) and keeps the row
+   * it leaves, as the database returns it: triggers' version and updated_at included.
+   */
+  async write(kind: string, id: string, update: UpdateOfOne): Promise<void> {
+    const { rows } = await sql<WireRow>`with u as (${update.returningAll()})
+      ${recordRows(this.shape(kind), sql`u`)}`.execute(this.tx);
+    const k = key(kind, id);
+    this.touched.add(k);
+    const [row] = rows;
+    if (row) this.known.set(k, parseStored(row));
+    else this.known.delete(k);
+  }
+
+  async author(userId: number): Promise<Author> {
+    if (this.authors.has(userId)) return this.authors.get(userId) ?? null;
+    const user = await this.tx
+      .selectFrom('users')
+      .select(['fullName', 'callSign'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    this.authors.set(userId, user ?? null);
+    return user ?? null;
+  }
+
+  /** The audit entry already recorded for an access event (this batch's included). */
+  async accessSeen(eventId: string): Promise<AccessSeen | undefined> {
+    if (!this.access) {
+      this.access = new Map();
+      await this.readAccess([...this.named]);
+    }
+    if (!this.named.has(eventId) && !this.access.has(eventId)) {
+      this.named.add(eventId);
+      await this.readAccess([eventId]);
+    }
+    return this.access.get(eventId);
+  }
+
+  private async readAccess(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const rows = await this.tx
+      .selectFrom('auditLog')
+      .select(['action', 'entityId', sql<string>`details->>'accessEventId'`.as('eventId')])
+      .where(sql<boolean>`details ? 'accessEventId'`)
+      .where(sql<string>`details->>'accessEventId'`, 'in', ids)
+      .execute();
+    for (const row of rows)
+      this.access?.set(row.eventId, { action: row.action, entityId: row.entityId });
+  }
+
+  /** An access event's audit entry was written (or buffered) by the running mutation. */
+  accessRecorded(eventId: string, seen: AccessSeen): void {
+    this.access?.set(eventId, seen);
+    this.touched.add(`access:${eventId}`);
+  }
+}
+
+function key(kind: string, id: string): string {
+  return `${kind}:${id}`;
+}
+
+/** A kind and its ancestors (a vital sign, its case). */
+function lineage(registry: Registry, kind: string): string[] {
+  const out: string[] = [];
+  let def = registry.has(kind) ? registry.get(kind) : undefined;
+  for (let i = 0; def && i < 10; i++) {
+    out.push(def.kind);
+    def = def.parent ? registry.get(def.parent.kind) : undefined;
+  }
+  return out;
+}
