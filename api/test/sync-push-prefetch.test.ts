@@ -27,6 +27,7 @@ import {
   completeCaseFields,
   Device,
   humanId,
+  pullAll,
   RESPONDER,
   syncUser,
   uuid,
@@ -72,9 +73,26 @@ const stamp = defineMutator({
     throw new TypeError("Cannot read properties of undefined (reading 'stamp')");
   },
 });
+// `gearCheck.snapshot` writes what the mutator read of one record into a new one: what a
+// mutator sees in the middle of a batch, for the test to compare with the database.
+const snapshot = defineMutator({
+  name: 'gearCheck.snapshot',
+  label: 'Gear check snapshot',
+  kind: 'gearCheck',
+  args: z.strictObject({ id: uuidSchema, of: uuidSchema }),
+  entityIds: (a) => [a.id, a.of],
+  async apply(tx, a) {
+    const seen = await tx.get('gearCheck', a.of);
+    await tx.insert('gearCheck', {
+      id: a.id,
+      title: 'snapshot',
+      body: JSON.stringify(seen ?? null),
+    });
+  },
+});
 const gearCheck = defineRecord({
   ...gearKind,
-  mutators: [upsertMutator(gearKind, gearFields, { requiredOnCreate: ['title'] }), stamp],
+  mutators: [upsertMutator(gearKind, gearFields, { requiredOnCreate: ['title'] }), stamp, snapshot],
 });
 const registry = createRegistry([...APP_RECORDS, gearCheck]);
 
@@ -282,6 +300,35 @@ describe('a push that reads its batch once', () => {
       status: 'completed',
     });
     expect(batched.goneDeleted).toBe(true);
+  });
+
+  it('shows a mutator, in the middle of a batch, exactly the record the database holds', async () => {
+    const device = new RawDevice();
+    const id = uuid();
+    const fresh = uuid();
+    await device.push(device.m('gearCheck.upsert', { id, fields: { title: 'Rope', body: null } }));
+    // Read by the batch's first statement, then written twice (the second write keeps what the
+    // update returned), then read by the snapshot; and one created by this very batch.
+    const snapshots = [uuid(), uuid(), uuid()];
+    const res = await device.push(
+      device.m('gearCheck.snapshot', { id: snapshots[0], of: id }),
+      device.m('gearCheck.upsert', { id, fields: { title: 'Rope 2' } }),
+      device.m('gearCheck.upsert', { id, fields: { body: 'Frayed at 3 m' } }),
+      device.m('gearCheck.snapshot', { id: snapshots[1], of: id }),
+      device.m('gearCheck.upsert', { id: fresh, fields: { title: 'Carabiner', body: null } }),
+      device.m('gearCheck.snapshot', { id: snapshots[2], of: fresh }),
+    );
+    expect(res.results.every((r) => r.status === 'applied')).toBe(true);
+    const { changes } = await pullAll(alice.client);
+    const record = (of: string) => changes.find((c) => c.id === of)?.data;
+    const seen = (snap: string | undefined) =>
+      JSON.parse(String(record(snap ?? '')?.body)) as unknown;
+    // The last two snapshots saw the records as they are now (nothing wrote them since).
+    expect(seen(snapshots[1])).toEqual(record(id));
+    expect(seen(snapshots[2])).toEqual(record(fresh));
+    // The first saw it before the batch's writes: its first version.
+    expect(seen(snapshots[0])).toMatchObject({ id, title: 'Rope', body: null });
+    expect((seen(snapshots[0]) as { version: string }).version).not.toBe(record(id)?.version);
   });
 
   it('shows the next mutation the record as the database holds it after one wrote and was refused', async () => {

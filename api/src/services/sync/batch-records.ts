@@ -3,8 +3,9 @@
 // uuids, looked up in its kind and the kind's ancestors: a vital sign's case, a CPR event's
 // session) and which of its creates' numbers are free. The server store (server-store.ts)
 // answers get/require from here instead of a SELECT per mutation, and keeps it current:
-// - an update or a tombstone stores the row the database returns (RETURNING, as wire JSON),
-//   so the batch's next mutation of the same record reads nothing either;
+// - an update or a tombstone of a record a later mutation of the batch names stores the row
+//   the database returns (RETURNING, as wire JSON), so that mutation reads nothing either;
+//   when none does, the update returns nothing and the record is forgotten;
 // - an insert forgets the id (the row has the table's defaults, which only the database
 //   knows): a later mutation that touches it reads it once, after the pending inserts went in;
 // - a mutation rolled back to its savepoint forgets everything it read or wrote.
@@ -28,6 +29,7 @@ export type Author = { fullName: string; callSign: string | null } | null;
 /** An update query of the push's dynamic view (sync-tables.ts dynamic). */
 interface UpdateOfOne {
   returningAll(): OperationNodeSource;
+  execute(): Promise<unknown>;
 }
 
 interface AccessSeen {
@@ -72,6 +74,10 @@ export class BatchRecords {
   private access: Map<string, AccessSeen> | null = null;
   /** What the running mutation read or wrote (forgotten when it is rolled back). */
   private readonly touched = new Set<string>();
+  /** Each mutation's place in the batch, and the last place that names each record. */
+  private readonly positions = new Map<ParsedMutation, number>();
+  private readonly lastUse = new Map<string, number>();
+  private position = Number.MAX_SAFE_INTEGER;
 
   private constructor(
     private readonly tx: Transaction<Database>,
@@ -91,12 +97,16 @@ export class BatchRecords {
   ): Promise<BatchRecords> {
     const wanted = new Map<string, { ids: Set<string>; numbers: Set<string> }>();
     const named = new Set<string>();
-    for (const mutation of mutations) {
+    const positions = new Map<ParsedMutation, number>();
+    const lastUse = new Map<string, number>();
+    for (const [position, mutation] of mutations.entries()) {
+      positions.set(mutation, position);
       const mutator = registry.mutator(mutation.name);
       if (!mutator) continue;
       const ids = namedUuids(mutation, mutator.entityIds(mutation.args));
       for (const id of ids) named.add(id);
       for (const kind of lineage(registry, mutator.kind)) {
+        for (const id of ids) lastUse.set(key(kind, id), position);
         const shape = shapes.get(kind);
         if (!shape?.uuidIds) continue;
         const entry = wanted.get(kind) ?? { ids: new Set<string>(), numbers: new Set<string>() };
@@ -116,23 +126,33 @@ export class BatchRecords {
       }
     }
     const batch = new BatchRecords(tx, shapes, registry, named);
+    for (const [m, p] of positions) batch.positions.set(m, p);
+    for (const [k, p] of lastUse) batch.lastUse.set(k, p);
     for (const [kind, { ids, numbers }] of wanted) {
       if (ids.size === 0 && numbers.size === 0) continue;
-      const column = registry.get(kind).humanId?.column;
-      const found = await batch.select(kind, (eb) =>
-        eb.or([
-          ...(ids.size > 0 ? [eb('id', 'in', [...ids])] : []),
-          ...(column && numbers.size > 0 ? [eb(column, 'in', [...numbers])] : []),
-        ]),
-      );
-      const taken = new Set<string>();
-      for (const stored of found) {
-        batch.known.set(key(kind, String(stored.record.id)), stored);
-        if (column) taken.add(String(stored.record[column]));
-      }
+      const def = registry.get(kind);
+      const column = def.humanId?.column;
+      // Which exist (a narrow read: a batch of creates finds none), then those whole.
+      const existing = await dynamic(tx)
+        .selectFrom(def.table)
+        .select(column ? ['id', column] : ['id'])
+        .where((eb) =>
+          eb.or([
+            ...(ids.size > 0 ? [eb('id', 'in', [...ids])] : []),
+            ...(column && numbers.size > 0 ? [eb(column, 'in', [...numbers])] : []),
+          ]),
+        )
+        .execute();
+      const found = existing.map((row) => String(row.id));
+      if (found.length > 0)
+        for (const stored of await batch.select(kind, (eb) => eb('id', 'in', found)))
+          batch.known.set(key(kind, String(stored.record.id)), stored);
       for (const id of ids)
         if (!batch.known.has(key(kind, id))) batch.known.set(key(kind, id), null);
-      if (column) batch.freeNumbers.set(kind, new Set([...numbers].filter((n) => !taken.has(n))));
+      if (column) {
+        const taken = new Set(existing.map((row) => String(row[column])));
+        batch.freeNumbers.set(kind, new Set([...numbers].filter((n) => !taken.has(n))));
+      }
     }
     return batch;
   }
@@ -152,8 +172,9 @@ export class BatchRecords {
   }
 
   /** A new mutation starts: what it touches is forgotten if it is rolled back. */
-  begin(): void {
+  begin(mutation: ParsedMutation): void {
     this.touched.clear();
+    this.position = this.positions.get(mutation) ?? Number.MAX_SAFE_INTEGER;
   }
 
   /** The running mutation was rolled back to its savepoint. */
@@ -194,17 +215,41 @@ export class BatchRecords {
   }
 
   /**
-   * Runs an update of one record (a query of its table without RETURNING) and keeps the row
-   * it leaves, as the database returns it: triggers' version and updated_at included.
+   * Runs an update of one record (a query of its table without RETURNING) that sets `keys`
+   * (record fields; bookkeeping columns aside). When a later mutation of the batch names the
+   * record, keeps the row the update leaves, as the database returns it: the fields it set
+   * and the triggers' version and updated_at over the record as it was (or the whole row,
+   * for a table whose updates may change more: wire-sql.ts plainUpdates). Otherwise the
+   * record is forgotten.
    */
-  async write(kind: string, id: string, update: UpdateOfOne): Promise<void> {
-    const { rows } = await sql<WireRow>`with u as (${update.returningAll()})
-      ${recordRows(this.shape(kind), sql`u`)}`.execute(this.tx);
+  async write(
+    kind: string,
+    id: string,
+    update: UpdateOfOne,
+    keys: readonly string[],
+  ): Promise<void> {
     const k = key(kind, id);
     this.touched.add(k);
+    const before = this.known.get(k);
+    if ((this.lastUse.get(k) ?? -1) <= this.position) {
+      this.known.delete(k);
+      await update.execute();
+      return;
+    }
+    const shape = this.shape(kind);
+    const partial = shape.plainUpdates && before ? [...keys, 'version', 'updatedAt'] : undefined;
+    const { rows } = await sql<WireRow>`with u as (${update.returningAll()})
+      ${recordRows(shape, sql`u`, partial)}`.execute(this.tx);
     const [row] = rows;
-    if (row) this.known.set(k, parseStored(row));
-    else this.known.delete(k);
+    if (!row) {
+      this.known.delete(k);
+      return;
+    }
+    const after = parseStored(row);
+    this.known.set(
+      k,
+      partial && before ? { ...after, record: { ...before.record, ...after.record } } : after,
+    );
   }
 
   async author(userId: number): Promise<Author> {

@@ -640,7 +640,7 @@ async function applyBatch(
         // rollback of this mutation cannot take them along.
         if (savepoints) await flushAudit(tx);
         const mark = audit.rows.length;
-        records.begin();
+        records.begin(checked.mutation);
         if (savepoints) await sql`savepoint sync_mutation`.execute(tx);
         try {
           const applied = await runOnServer({

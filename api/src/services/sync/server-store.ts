@@ -215,7 +215,12 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
         set.fieldVersions = JSON.stringify(next);
       }
       if (def.updatedByColumn) set[def.updatedByColumn] = actor.id;
-      await records.write(kind, id, d.updateTable(def.table).set(set).where('id', '=', id));
+      await records.write(
+        kind,
+        id,
+        d.updateTable(def.table).set(set).where('id', '=', id),
+        Object.keys(set),
+      );
       wrote = true;
       const mine = conflicts.filter((c) => names.includes(c.field));
       note({
@@ -231,6 +236,7 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
         kind,
         id,
         d.updateTable(def.table).set({ deletedAt: mutation.clientTime }).where('id', '=', id),
+        ['deletedAt'],
       );
       wrote = true;
     },

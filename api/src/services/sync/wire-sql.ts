@@ -34,7 +34,17 @@ export function quoteIdent(name: string): string {
 interface CatalogColumn {
   column: string;
   type: string;
+  generated: boolean;
 }
+
+interface CatalogTable {
+  columns: CatalogColumn[];
+  /** The functions of the table's own (not constraint) triggers. */
+  triggers: string[];
+}
+
+/** The triggers every synced table has (db/src/synced-table.ts): version and updated_at. */
+const SYNC_TRIGGERS = new Set(['sync_assign_version', 'touch_updated_at']);
 
 /** How the wire writes each column type; a type not listed here stops the server at its first read. */
 const AS_IS = new Set([
@@ -78,8 +88,15 @@ function valueSql(def: RecordDefinition, key: string, column: CatalogColumn, ref
 /** One kind's wire shape, ready to be put into SQL. */
 export interface WireShape {
   def: RecordDefinition;
-  /** `select <value> as "<key>", …` of the row aliased `t` (the record's fields). */
+  /** `<value> as "<key>", …` of the row aliased `t` (the record's fields). */
   fields: string;
+  /** The same, one field at a time. */
+  field: ReadonlyMap<string, string>;
+  /**
+   * An update changes nothing but the columns it sets, `version` and `updatedAt` (the sync
+   * triggers; no trigger of its own, no generated column): what it returns can be only those.
+   */
+  plainUpdates: boolean;
   /** Whether the table keeps field versions (last-write-wins kinds). */
   fieldVersions: boolean;
   /** Whether the ids are uuids (made on the device), which a push may look up by any uuid. */
@@ -93,42 +110,60 @@ function recordKeys(def: RecordDefinition): string[] {
   return Object.keys(record.shape);
 }
 
-function buildShape(def: RecordDefinition, columns: CatalogColumn[]): WireShape {
-  const byKey = new Map(columns.map((c) => [columnNames.keyOf(c.column), c]));
-  const parts = recordKeys(def).map((key) => {
+function buildShape(def: RecordDefinition, table: CatalogTable): WireShape {
+  const byKey = new Map(table.columns.map((c) => [columnNames.keyOf(c.column), c]));
+  const field = new Map<string, string>();
+  for (const key of recordKeys(def)) {
     const column = byKey.get(key);
     if (!column)
       throw new Error(`${def.kind}.${key}: the table ${def.sqlTable} has no column for this field`);
-    return `${valueSql(def, key, column, `t.${quoteIdent(column.column)}`)} as ${quoteIdent(key)}`;
-  });
+    field.set(
+      key,
+      `${valueSql(def, key, column, `t.${quoteIdent(column.column)}`)} as ${quoteIdent(key)}`,
+    );
+  }
   return {
     def,
-    fields: parts.join(', '),
-    fieldVersions: columns.some((c) => c.column === 'field_versions'),
-    uuidIds: columns.some((c) => c.column === 'id' && c.type === 'uuid'),
+    fields: [...field.values()].join(', '),
+    field,
+    plainUpdates:
+      table.columns.every((c) => !c.generated) &&
+      table.triggers.every((fn) => SYNC_TRIGGERS.has(fn)),
+    fieldVersions: table.columns.some((c) => c.column === 'field_versions'),
+    uuidIds: table.columns.some((c) => c.column === 'id' && c.type === 'uuid'),
   };
 }
 
-/** Column types per database (the root Kysely instance) and table, read once. */
-const catalogs = new WeakMap<object, Map<string, CatalogColumn[]>>();
+/** Column types and triggers per database (the root Kysely instance) and table, read once;
+ * and the shapes built from them, per kind's definition. */
+const catalogs = new WeakMap<object, Map<string, CatalogTable>>();
+const built = new WeakMap<object, WeakMap<RecordDefinition, WireShape>>();
 
 async function readCatalog(
   db: DbExecutor,
   tables: readonly string[],
-): Promise<Map<string, CatalogColumn[]>> {
-  const { rows } = await sql<{ table: string; column: string; type: string }>`
-    select c.relname as table, a.attname as column, format_type(a.atttypid, null) as type
+): Promise<Map<string, CatalogTable>> {
+  const names = sql.join(tables.map((t) => sql`${t}`));
+  const { rows } = await sql<{ table: string; column: string; type: string; generated: boolean }>`
+    select c.relname as table, a.attname as column, format_type(a.atttypid, null) as type,
+      a.attgenerated <> '' as generated
     from pg_attribute a join pg_class c on c.oid = a.attrelid
-    where c.relname in (${sql.join(tables.map((t) => sql`${t}`))})
-      and c.relkind in ('r', 'p') and pg_table_is_visible(c.oid)
+    where c.relname in (${names}) and c.relkind in ('r', 'p') and pg_table_is_visible(c.oid)
       and a.attnum > 0 and not a.attisdropped
     order by c.relname, a.attnum`.execute(db);
-  const out = new Map<string, CatalogColumn[]>();
+  const triggers = await sql<{ table: string; fn: string }>`
+    select c.relname as table, p.proname as fn
+    from pg_trigger tg join pg_class c on c.oid = tg.tgrelid join pg_proc p on p.oid = tg.tgfoid
+    where c.relname in (${names}) and pg_table_is_visible(c.oid) and not tg.tgisinternal`.execute(
+    db,
+  );
+  const out = new Map<string, CatalogTable>();
   for (const row of rows) {
-    const list = out.get(row.table) ?? [];
-    list.push({ column: row.column, type: row.type });
-    out.set(row.table, list);
+    const entry = out.get(row.table) ?? { columns: [], triggers: [] };
+    entry.columns.push({ column: row.column, type: row.type, generated: row.generated });
+    out.set(row.table, entry);
   }
+  for (const row of triggers.rows) out.get(row.table)?.triggers.push(row.fn);
   return out;
 }
 
@@ -147,12 +182,27 @@ export async function wireShapes(
   if (missing.length > 0) {
     const read = await readCatalog(db, missing);
     for (const table of missing) {
-      const columns = read.get(table);
-      if (!columns) throw new Error(`The synced table ${table} does not exist`);
-      catalog.set(table, columns);
+      const found = read.get(table);
+      if (!found) throw new Error(`The synced table ${table} does not exist`);
+      catalog.set(table, found);
     }
   }
-  return new Map(defs.map((def) => [def.kind, buildShape(def, catalog.get(def.sqlTable) ?? [])]));
+  let shapes = built.get(db);
+  if (!shapes) {
+    shapes = new WeakMap();
+    built.set(db, shapes);
+  }
+  const cache = shapes;
+  const shapeOf = (def: RecordDefinition): WireShape => {
+    const cached = cache.get(def);
+    if (cached) return cached;
+    const table = catalog.get(def.sqlTable);
+    if (!table) throw new Error(`The synced table ${def.sqlTable} does not exist`);
+    const shape = buildShape(def, table);
+    cache.set(def, shape);
+    return shape;
+  };
+  return new Map(defs.map((def) => [def.kind, shapeOf(def)]));
 }
 
 /** Every kind of the registry (the server's reads need the kinds its mutators name). */
@@ -167,12 +217,23 @@ export function registryShapes(
  * The rows `from` selects (a subquery of the kind's table, or the table) with their wire
  * record as JSON text: `record` (tombstones keep their data: what a mutator reads), the row's
  * `id` and `version` as text, `deleted`, and its field versions as JSON text (or null).
+ * With `keys`, the record holds only those fields.
  */
-export function recordRows(shape: WireShape, from: OperationNodeSource): RawBuilder<WireRow> {
+export function recordRows(
+  shape: WireShape,
+  from: OperationNodeSource,
+  keys?: readonly string[],
+): RawBuilder<WireRow> {
   const fieldVersions = shape.fieldVersions ? sql.raw('t.field_versions::text') : sql`null::text`;
+  const fields = keys
+    ? keys.flatMap((key) => {
+        const value = shape.field.get(key);
+        return value === undefined ? [] : [value];
+      })
+    : [shape.fields];
   return sql<WireRow>`select t.id::text as id, t.version::text as version,
     t.deleted_at is not null as deleted, row_to_json(r)::text as record, ${fieldVersions} as field_versions
-    from ${from} t cross join lateral (select ${sql.raw(shape.fields)}) r`;
+    from ${from} t cross join lateral (select ${sql.raw(fields.join(', '))}) r`;
 }
 
 export interface WireRow {
