@@ -22,6 +22,8 @@ export async function startBenchServer(
   extraEnv: Record<string, string> = {},
   /** A PostgreSQL server URL: the server gets a fresh database on it, dropped on stop. */
   postgresServerUrl?: string,
+  /** Another build of the server to run (a baseline); the repository's api/dist otherwise. */
+  serverEntry?: string,
 ): Promise<BenchServer> {
   const runDir = mkdtempSync(path.join(tmpdir(), 'rescuelog-bench-'));
   const saved = { ...process.env };
@@ -31,6 +33,7 @@ export async function startBenchServer(
     const state = await startServer({
       runDir,
       ...(database ? { databaseUrl: database.url } : {}),
+      ...(serverEntry ? { serverEntry } : {}),
     });
     return {
       state,

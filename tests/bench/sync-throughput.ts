@@ -1,6 +1,8 @@
 // Server-side sync throughput on both databases (issue 12): the built server, on the embedded
 // database (PGlite) and on PostgreSQL side by side in one run, measured the same way:
-// - push: 1,000 new cases from one device in pushes of 200 (the protocol's most), mutations/s;
+// - push: 1,000 new cases from one device in pushes of 200 (the protocol's most), mutations/s
+//   (the issue's figure); then, for the push's reads, 1,000 edits of those cases and 1,000
+//   vital signs recorded on them (each reads its case), in pushes of 200;
 // - pull: a new device's initial pull of every row (13,800 by default) in pages of 1,000,
 //   rows/s;
 // - the server's resident memory idle after start and after the load;
@@ -8,6 +10,8 @@
 // Targets from the issue are printed next to the figures. Reports only.
 // PostgreSQL comes from BENCH_DATABASE_URL (or DATABASE_URL): a database is created for the
 // run and dropped afterwards (support.ts); without one, only the embedded side runs.
+// BENCH_BASELINE_SERVER=<another build's api/dist/server.js> measures that build too, each
+// database with both builds one after the other, and prints this build ÷ the baseline.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -93,46 +97,111 @@ async function post(client: Client, path: string, body: unknown): Promise<unknow
   return response.json();
 }
 
-function caseMutation(client: Client, deviceId: string, seq: number) {
-  const id = randomUUID();
+function envelope(
+  client: Client,
+  deviceId: string,
+  seq: number,
+  name: string,
+  args: Record<string, unknown>,
+  entityIds: string[],
+) {
   return {
     mutationId: randomUUID(),
     deviceId,
     seq,
     actorUserId: client.userId,
-    name: 'case.upsert',
-    args: {
-      id,
-      humanId: generateHumanId('C'),
-      fields: {
-        patientName: `Patient ${String(seq)}`,
-        incidentType: 'MVA',
-        incidentLocation: 'N2 near Somerset West',
-        approximateAge: 20 + (seq % 60),
-        avpu: 'A',
-      },
-    },
-    entityIds: [id],
+    name,
+    args,
+    entityIds,
     baseVersion: null,
     clientTime: new Date().toISOString(),
     schemaVersion: SCHEMA_VERSION,
   };
 }
 
-/** Pushes `count` new cases from a new device; the time in ms. */
-async function pushCases(client: Client, count: number): Promise<number> {
+/** Mutation `i` of a kind of push: a new case, an edit of a case, a vital sign on a case. */
+type Make = (client: Client, deviceId: string, seq: number) => ReturnType<typeof envelope>;
+
+function newCase(created: string[]): Make {
+  return (client, deviceId, seq) => {
+    const id = randomUUID();
+    created.push(id);
+    return envelope(
+      client,
+      deviceId,
+      seq,
+      'case.upsert',
+      {
+        id,
+        humanId: generateHumanId('C'),
+        fields: {
+          patientName: `Patient ${String(seq)}`,
+          incidentType: 'MVA',
+          incidentLocation: 'N2 near Somerset West',
+          approximateAge: 20 + (seq % 60),
+          avpu: 'A',
+        },
+      },
+      [id],
+    );
+  };
+}
+
+/** Spread over the cases: consecutive mutations touch different ones (a fixed stride). */
+const pick = (cases: string[], seq: number): string => cases[(seq * 7919) % cases.length] ?? '';
+
+function caseEdit(cases: string[]): Make {
+  return (client, deviceId, seq) => {
+    const id = pick(cases, seq);
+    return envelope(
+      client,
+      deviceId,
+      seq,
+      'case.upsert',
+      { id, fields: { patientName: `Edited ${String(seq)}`, approximateAge: 20 + (seq % 70) } },
+      [id],
+    );
+  };
+}
+
+function vitalSign(cases: string[]): Make {
+  return (client, deviceId, seq) => {
+    const caseId = pick(cases, seq);
+    const id = randomUUID();
+    return envelope(
+      client,
+      deviceId,
+      seq,
+      'vitalSign.record',
+      {
+        id,
+        caseId,
+        type: 'heartRate',
+        value: String(60 + (seq % 60)),
+        numericValue: 60 + (seq % 60),
+        timestamp: new Date().toISOString(),
+      },
+      [id, caseId],
+    );
+  };
+}
+
+/** Pushes `count` mutations from a new device in pushes of BATCH; the time in ms. */
+async function pushMany(client: Client, count: number, make: Make): Promise<number> {
   const deviceId = randomUUID();
   const started = performance.now();
   for (let seq = 1; seq <= count; seq += BATCH) {
     const mutations = [];
     for (let i = seq; i < Math.min(seq + BATCH, count + 1); i += 1)
-      mutations.push(caseMutation(client, deviceId, i));
-    await post(client, '/api/sync/push', {
+      mutations.push(make(client, deviceId, i));
+    const answer = (await post(client, '/api/sync/push', {
       protocolVersion: PROTOCOL_VERSION,
       schemaVersion: SCHEMA_VERSION,
       deviceId,
       mutations,
-    });
+    })) as { results: { status: string }[] };
+    if (answer.results.some((r) => r.status !== 'applied'))
+      throw new Error('the bench push had a mutation that was not applied');
   }
   return performance.now() - started;
 }
@@ -160,30 +229,42 @@ async function pullAll(client: Client): Promise<{ rows: number; ms: number }> {
 
 interface Side {
   database: string;
+  build: string;
   idleMiB: number;
   pushPerSecond: number;
+  pushEditsPerSecond: number;
+  pushVitalsPerSecond: number;
   pullRowsPerSecond: number;
   pulledRows: number;
   afterLoadMiB: number;
   dataMiB: number;
 }
 
-async function measure(database: 'embedded' | 'postgresql', serverUrl?: string): Promise<Side> {
+async function measure(
+  database: 'embedded' | 'postgresql',
+  serverUrl: string | undefined,
+  build: { name: string; entry?: string },
+): Promise<Side> {
   const server = await startBenchServer(
     serverUrl ? { SESSION_SECRET: 'bench-secret-'.padEnd(48, 'x'), FIRST_USER_ADMIN: 'true' } : {},
     serverUrl,
+    build.entry,
   );
   const url = server.databaseUrl;
   try {
     await sleep(3000);
     const idleMiB = rssMiB(server.state.pid);
     const client = await signUp(server.state.origin);
-    // Warm-up (JIT, plans), then the measured push.
-    await pushCases(client, 200);
-    const pushMs = await pushCases(client, PUSH_MUTATIONS);
-    // Fill to the pull's size (warm-up and measured push included), then a new device pulls.
-    const have = 200 + PUSH_MUTATIONS;
-    if (PULL_ROWS > have) await pushCases(client, PULL_ROWS - have);
+    const cases: string[] = [];
+    // Warm-up (JIT, plans), then the measured pushes.
+    await pushMany(client, BATCH, newCase(cases));
+    const pushMs = await pushMany(client, PUSH_MUTATIONS, newCase(cases));
+    const editMs = await pushMany(client, PUSH_MUTATIONS, caseEdit(cases));
+    const vitalMs = await pushMany(client, PUSH_MUTATIONS, vitalSign(cases));
+    // Fill to the pull's size (the cases and vital signs so far included; edits add no row),
+    // then a new device pulls.
+    const have = BATCH + 2 * PUSH_MUTATIONS;
+    if (PULL_ROWS > have) await pushMany(client, PULL_ROWS - have, newCase(cases));
     const pull = await pullAll(client);
     const afterLoadMiB = rssMiB(server.state.pid);
     let dataMiB = folderMiB(server.state.dataDir);
@@ -198,8 +279,11 @@ async function measure(database: 'embedded' | 'postgresql', serverUrl?: string):
     }
     return {
       database,
+      build: build.name,
       idleMiB: round(idleMiB),
       pushPerSecond: round((PUSH_MUTATIONS / pushMs) * 1000, 0),
+      pushEditsPerSecond: round((PUSH_MUTATIONS / editMs) * 1000, 0),
+      pushVitalsPerSecond: round((PUSH_MUTATIONS / vitalMs) * 1000, 0),
       pullRowsPerSecond: round((pull.rows / pull.ms) * 1000, 0),
       pulledRows: pull.rows,
       afterLoadMiB: round(afterLoadMiB),
@@ -211,17 +295,30 @@ async function measure(database: 'embedded' | 'postgresql', serverUrl?: string):
 }
 
 export async function runSyncThroughputBench(): Promise<Record<string, unknown>> {
-  const sides: Side[] = [await measure('embedded')];
   const base = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (base) sides.push(await measure('postgresql', base));
+  const baseline = process.env.BENCH_BASELINE_SERVER;
+  const builds = [
+    ...(baseline ? [{ name: 'baseline', entry: baseline }] : []),
+    { name: 'this build' },
+  ];
+  const databases: ['embedded' | 'postgresql', string | undefined][] = [
+    ['embedded', undefined],
+    ...(base ? [['postgresql', base] as ['postgresql', string]] : []),
+  ];
+  const sides: Side[] = [];
+  for (const [database, url] of databases)
+    for (const build of builds) sides.push(await measure(database, url, build));
   console.log(
-    `\nSync throughput: push of ${String(PUSH_MUTATIONS)} mutations in pushes of ${String(BATCH)}, a new device's pull of every row in pages of ${String(PAGE)}`,
+    `\nSync throughput: pushes of ${String(BATCH)} (${String(PUSH_MUTATIONS)} new cases; ${String(PUSH_MUTATIONS)} edits of them; ${String(PUSH_MUTATIONS)} vital signs on them), a new device's pull of every row in pages of ${String(PAGE)}`,
   );
   table(
     sides.map((side) => ({
       database: side.database,
+      ...(baseline ? { build: side.build } : {}),
       'push /s': side.pushPerSecond,
       'push ÷ target': round(side.pushPerSecond / TARGETS.pushPerSecond, 2),
+      'edits /s': side.pushEditsPerSecond,
+      'vitals /s': side.pushVitalsPerSecond,
       'pull rows/s': side.pullRowsPerSecond,
       'pull ÷ target': round(side.pullRowsPerSecond / TARGETS.pullRowsPerSecond, 2),
       'idle MiB': side.idleMiB,
@@ -229,13 +326,24 @@ export async function runSyncThroughputBench(): Promise<Record<string, unknown>>
       'data MiB': side.dataMiB,
     })),
   );
-  const [embedded, postgres] = sides;
+  const current = sides.filter((s) => s.build === 'this build');
+  const [embedded, postgres] = current;
   if (embedded && postgres) {
     console.log(
       `embedded ÷ PostgreSQL: push ${String(round(embedded.pushPerSecond / postgres.pushPerSecond, 2))}×, pull ${String(round(embedded.pullRowsPerSecond / postgres.pullRowsPerSecond, 2))}×, data ${String(round(embedded.dataMiB / postgres.dataMiB, 2))}× (target ≤ 2×)`,
     );
   }
-  const result = { targets: TARGETS, sides };
+  if (baseline) {
+    for (const side of current) {
+      const before = sides.find((s) => s.database === side.database && s.build === 'baseline');
+      if (!before) continue;
+      const ratio = (a: number, b: number) => String(round(a / b, 2));
+      console.log(
+        `${side.database}, this build ÷ baseline: push ${ratio(side.pushPerSecond, before.pushPerSecond)}×, edits ${ratio(side.pushEditsPerSecond, before.pushEditsPerSecond)}×, vitals ${ratio(side.pushVitalsPerSecond, before.pushVitalsPerSecond)}×, pull ${ratio(side.pullRowsPerSecond, before.pullRowsPerSecond)}×`,
+      );
+    }
+  }
+  const result = { targets: TARGETS, ...(baseline ? { baseline } : {}), sides };
   console.log(`written to ${writeResult('sync-throughput', result)}`);
   return result;
 }

@@ -113,6 +113,8 @@ export interface StartOptions {
   webDist?: string;
   /** PostgreSQL instead of the embedded database (benchmarks only; e2e never sets it). */
   databaseUrl?: string;
+  /** Another build of the server (benchmarks comparing two builds); SERVER_ENTRY otherwise. */
+  serverEntry?: string;
 }
 
 function copyWebDist(runDir: string): string {
@@ -127,8 +129,9 @@ function copyWebDist(runDir: string): string {
 
 /** Starts the server and waits for GET /api/ready. The log goes to <runDir>/server.log. */
 export async function startServer(options: StartOptions): Promise<ServerState> {
-  if (!existsSync(SERVER_ENTRY)) {
-    throw new Error(`${SERVER_ENTRY} does not exist: run \`npx -y pnpm@10 run build\` first`);
+  const entry = options.serverEntry ?? SERVER_ENTRY;
+  if (!existsSync(entry)) {
+    throw new Error(`${entry} does not exist: run \`npx -y pnpm@10 run build\` first`);
   }
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? path.join(options.runDir, 'data');
@@ -153,9 +156,7 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
   // PostgreSQL database instead (options.databaseUrl).
   delete env.DATABASE_URL;
   if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
-  const nodeArgs = SERVER_ENTRY.endsWith('.ts')
-    ? ['--import', 'tsx', SERVER_ENTRY]
-    : [SERVER_ENTRY];
+  const nodeArgs = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry];
   const child = spawn(process.execPath, nodeArgs, {
     cwd: REPO_ROOT,
     env,
