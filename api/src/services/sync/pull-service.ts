@@ -108,6 +108,9 @@ export interface PullPage {
   body: string;
 }
 
+/** PostgreSQL's largest bigint: versions come from a bigint sequence. */
+const MAX_VERSION = 9_223_372_036_854_775_807n;
+
 function emptyPage(cursor: string): string {
   return `{"cursor":${JSON.stringify(cursor)},"hasMore":false,"changes":[]}`;
 }
@@ -119,6 +122,9 @@ export async function pullChanges(
   request: { cursor: string | null; limit: number; schemaVersion?: number },
 ): Promise<PullPage> {
   const after = BigInt(request.cursor ?? '0').toString();
+  // No version is above bigint's range: nothing after such a cursor (and it is no SQL value).
+  if (BigInt(after) >= MAX_VERSION)
+    return { cursor: after, hasMore: false, count: 0, ids: {}, body: emptyPage(after) };
   const kinds = registry.kindsFor(request.schemaVersion ?? SCHEMA_VERSION);
   const shapes = await wireShapes(db, kinds);
   const limit = request.limit;
