@@ -29,11 +29,11 @@ import {
 import { uuidSchema } from '@rescuelog/sync-protocol/platform/values';
 import { ApiError } from '../../lib/api-error';
 import { boundedJsonValue, toJsonValue } from '../../lib/json-value';
-import { BatchRecords } from './batch-records';
+import { BatchRecords, RetryWithSavepoints, serverFault } from './batch-records';
 import { readVisibleRecords } from './pull-service';
 import { registryShapes, type WireShape } from './wire-sql';
 import { runOnServer, type AuditWrite } from './server-store';
-import { dynamic, lockSyncWrites, reserveVersions, type Row } from './sync-tables';
+import { lockSyncWrites, reserveVersions } from './sync-tables';
 
 /** A stored rejection keeps at most this much of the refused args (the device keeps all of it). */
 export const REJECTION_ARGS_LIMIT_BYTES = 64 * 1024;
@@ -169,16 +169,6 @@ function permanentDatabaseRefusal(error: unknown): Rejection | undefined {
   return undefined;
 }
 
-/**
- * A failure of the server as a whole, not of one mutation: the connection, a deadlock or
- * serialization failure, resources, a shutdown or statement timeout (SQLSTATE classes 08,
- * 40, 53, 57, 58). The whole push answers 5xx and the device retries it unchanged.
- */
-function serverFault(error: unknown): boolean {
-  const info = databaseError(error);
-  return info !== undefined && ['08', '40', '53', '57', '58'].includes(info.code.slice(0, 2));
-}
-
 /** Called when storing one mutation failed on the server (for the log: it is a server fault). */
 export type PushFailureReport = (
   error: unknown,
@@ -219,106 +209,6 @@ async function readHandled(
 }
 
 type NewAppliedMutation = Insertable<Database['appliedMutations']>;
-
-/** The table a mutation may create its record in (looked up by args.id) and its number column. */
-function createdBy(
-  registry: Registry,
-  name: string,
-): { table: string; humanIdColumn: string | null; deferrable: boolean } | null {
-  const mutator = registry.mutator(name);
-  if (!mutator?.creates) return null;
-  const def = registry.get(mutator.kind);
-  return {
-    table: def.table,
-    humanIdColumn: def.humanId?.column ?? null,
-    deferrable: mutator.deferrable === true,
-  };
-}
-
-/** Values per insert statement: far below PostgreSQL's 65,535 parameters. */
-const INSERT_PARAMETERS = 30_000;
-
-/**
- * New rows of consecutive creates into one table, inserted by one statement instead of one
- * each (a single-row insert of a case costs ~1 ms on PGlite, nearly all of it per statement,
- * not per index). Only while the batch runs without savepoints, and only for a create the
- * batch's one read showed to be new, number included (`deferrable`): such a create reads
- * nothing before its insert. Every other mutation, and the end of the batch, flushes the rows
- * first, so statements run in the same order as inserting at once, and a later mutation
- * that reads or refers to a row finds it. A flush the database refuses (a constraint) is
- * a mutation that failed to apply: the batch runs again with savepoints and inserts at once,
- * so the outcome stays that of applying the mutations one at a time.
- */
-class PendingInserts {
-  private table: string | null = null;
-  private rows: Row[] = [];
-
-  constructor(private readonly tx: Transaction<Database>) {}
-
-  /** The table a mutation's create would insert into, when it may wait; else null. */
-  static deferrable(
-    registry: Registry,
-    mutation: ParsedMutation,
-    records: BatchRecords,
-  ): string | null {
-    const create = createdBy(registry, mutation.name);
-    const mutator = registry.mutator(mutation.name);
-    if (!create?.deferrable || !mutator) return null;
-    // The args the mutator reads (its checks of absence use these very values).
-    const args: unknown = mutation.args;
-    if (args === null || typeof args !== 'object' || !('id' in args) || typeof args.id !== 'string')
-      return null;
-    if (!records.absent(mutator.kind, args.id)) return null;
-    if (create.humanIdColumn) {
-      const humanId = 'humanId' in args ? args.humanId : undefined;
-      if (typeof humanId !== 'string') return null;
-      if (!records.numberFree(mutator.kind, humanId)) return null;
-    }
-    return create.table;
-  }
-
-  /** Inserts what waits unless the next mutation's create (into `table`) may join it. */
-  async before(table: string | null): Promise<void> {
-    if (table === null || table !== this.table) await this.flush();
-  }
-
-  readonly add = (table: string, row: Row): void => {
-    if (this.table !== table) throw new Error('PendingInserts.add: flush before another table');
-    this.rows.push(row);
-  };
-
-  /** Starts (or continues) collecting rows for `table`. */
-  collect(table: string): void {
-    this.table = table;
-  }
-
-  async flush(): Promise<void> {
-    const table = this.table;
-    const rows = this.rows.splice(0);
-    this.table = null;
-    if (table === null || rows.length === 0) return;
-    const d = dynamic(this.tx);
-    try {
-      let chunk: Row[] = [];
-      const columns = new Set<string>();
-      for (const row of rows) {
-        for (const key of Object.keys(row)) columns.add(key);
-        if (chunk.length > 0 && (chunk.length + 1) * columns.size > INSERT_PARAMETERS) {
-          await d.insertInto(table).values(chunk).execute();
-          chunk = [];
-          columns.clear();
-          for (const key of Object.keys(row)) columns.add(key);
-        }
-        chunk.push(row);
-      }
-      if (chunk.length > 0) await d.insertInto(table).values(chunk).execute();
-    } catch (error) {
-      // A refusal of one of them, or a failure storing one: apply them one at a time.
-      if (serverFault(error)) throw error;
-      throw new RetryWithSavepoints();
-    }
-  }
-}
 
 /** A raw mutation's entity ids that are uuids (it may be malformed: it was read loosely). */
 function entityIdsOf(raw: RawMutation | undefined): string[] {
@@ -537,14 +427,6 @@ export async function pushBatch(
   }
 }
 
-/** Thrown out of a batch applied without savepoints when one of its mutations fails to apply. */
-class RetryWithSavepoints extends Error {
-  constructor() {
-    super('A mutation failed to apply; the batch runs again with a savepoint per mutation');
-    this.name = 'RetryWithSavepoints';
-  }
-}
-
 async function applyBatch(
   db: Kysely<Database>,
   shapes: Map<string, WireShape>,
@@ -593,15 +475,16 @@ async function applyBatch(
     const checks = new Map<RawMutation, ReturnType<typeof validateMutation>>();
     for (const raw of fresh)
       if (!handled.has(raw.mutationId)) checks.set(raw, validateMutation(registry, raw));
+    // Without savepoints, new rows wait and go in together (batch-records.ts).
     const records = await BatchRecords.read(
       tx,
       shapes,
       registry,
       [...checks.values()].flatMap((c) => (c instanceof Rejection ? [] : [c.mutation])),
+      { deferInserts: !savepoints },
     );
     const audit: AuditBuffer = { rows: [] };
     auditBuffers.set(tx, audit);
-    const inserts = new PendingInserts(tx);
     const quota = new RejectionQuota(tx, actor.id);
     const handledNow: NewAppliedMutation[] = [];
 
@@ -624,18 +507,13 @@ async function applyBatch(
       const checked = checks.get(raw) ?? validateMutation(registry, raw);
       let rejection: Rejection | undefined = checked instanceof Rejection ? checked : undefined;
       let result: MutationResult | undefined;
-      const insertTable =
-        savepoints || checked instanceof Rejection
-          ? null
-          : PendingInserts.deferrable(registry, checked.mutation, records);
-      await inserts.before(insertTable);
       if (!(checked instanceof Rejection) && checked.mutation.name === SET_ASIDE_MUTATION) {
+        await records.flush();
         // A change the device set aside (set-aside.ts): kept with the refused ones, for an
         // administrator, and its seq consumed so the device's other changes go on.
         await recordSetAside(tx, quota, registry, actor, origin, deviceId, checked.mutation);
         result = { seq: raw.seq, mutationId: raw.mutationId, status: 'applied' };
       } else if (!(checked instanceof Rejection)) {
-        if (insertTable !== null) inserts.collect(insertTable);
         // With savepoints, entries already buffered go in first, outside the savepoint, so a
         // rollback of this mutation cannot take them along.
         if (savepoints) await flushAudit(tx);
@@ -650,7 +528,6 @@ async function applyBatch(
             mutation: checked.mutation,
             records,
             audit: (entry) => audit.rows.push(auditRow(actor, origin, entry, 'success')),
-            ...(insertTable !== null ? { insertLater: inserts.add } : {}),
           });
           if (applied.audit) await writeAudit(tx, actor, origin, applied.audit, 'success');
           if (savepoints) await sql`release savepoint sync_mutation`.execute(tx);
@@ -688,6 +565,7 @@ async function applyBatch(
         }
       }
       if (rejection) {
+        await records.flush();
         await recordRejection(tx, quota, registry, actor, origin, deviceId, raw, rejection);
         result = {
           seq: raw.seq,
@@ -703,7 +581,7 @@ async function applyBatch(
       results.push(result);
       last = raw.seq;
     }
-    await inserts.flush();
+    await records.flush();
     await flushAudit(tx);
     auditBuffers.delete(tx);
     for (let i = 0; i < handledNow.length; i += INSERT_CHUNK) {

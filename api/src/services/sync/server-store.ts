@@ -44,11 +44,6 @@ export interface ServerStoreOptions {
   records: BatchRecords;
   /** Adds an audit entry to the push's (an access event's, beside the mutation's own). */
   audit: (entry: AuditWrite) => void;
-  /**
-   * Optional (the push gives it only to a create it knows is one): takes the new row to
-   * insert later together with the creates after it (one statement for many).
-   */
-  insertLater?: (table: string, row: Row) => void;
 }
 
 export interface ServerStore {
@@ -88,6 +83,7 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
     // Both names as they are now: the devices show who, offline (decision 015).
     const server = await records.author(serverAuthor);
     const client = await records.author(actor.id);
+    await records.flush();
     await tx
       .insertInto('syncConflicts')
       .values({
@@ -142,20 +138,13 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
       };
       const humanId = def.humanId ? values[def.humanId.column] : undefined;
       if (def.humanId && typeof humanId === 'string') {
-        const column = def.humanId.column;
-        const clash = records.numberFree(kind, humanId)
-          ? undefined
-          : await d
-              .selectFrom(def.table)
-              .select(['id'])
-              .where(column, '=', humanId)
-              .executeTakeFirst();
-        if (clash)
+        const clash = await records.numberTaken(kind, humanId);
+        if (clash !== undefined)
           // Two devices made the same number: reported, never merged.
           throw new Rejection(
             RejectionCode.HUMAN_ID_COLLISION,
             `Another record already has the number ${humanId}.`,
-            { humanId, existingId: String(clash.id) },
+            { humanId, existingId: clash },
           );
       }
       const bookkeeping = new Set(['id', def.humanId?.column, def.parent?.column]);
@@ -169,9 +158,7 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
         row.fieldVersions = JSON.stringify(fieldVersions);
       }
       if (def.updatedByColumn) row[def.updatedByColumn] = actor.id;
-      if (options.insertLater) options.insertLater(def.table, row);
-      else await d.insertInto(def.table).values(row).execute();
-      records.inserted(kind, id, typeof humanId === 'string' ? humanId : undefined);
+      await records.insert(kind, id, typeof humanId === 'string' ? humanId : undefined, row);
       wrote = true;
       const parent = def.parent ? values[def.parent.column] : undefined;
       note({
