@@ -10,8 +10,9 @@
 // Targets from the issue are printed next to the figures. Reports only.
 // PostgreSQL comes from BENCH_DATABASE_URL (or DATABASE_URL): a database is created for the
 // run and dropped afterwards (support.ts); without one, only the embedded side runs.
-// BENCH_BASELINE_SERVER=<another build's api/dist/server.js> measures that build too, each
-// database with both builds one after the other, and prints this build ÷ the baseline.
+// BENCH_BASELINE_SERVER=<another build's api/dist/server.js> measures that build too: both
+// servers run at once on each database, every phase alternates between them and repeats
+// (BENCH_ROUNDS, 3; the median counts), and this build ÷ the baseline is printed.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -31,6 +32,8 @@ const PUSH_MUTATIONS = 1000;
 const PULL_ROWS = Number(process.env.BENCH_PULL_ROWS ?? 13_800);
 const BATCH = 200;
 const PAGE = 1000;
+/** Each measured phase runs this many times (the median counts). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const TARGETS = { pushPerSecond: 5000, pullRowsPerSecond: 10_000, idleMiB: 200 };
 
@@ -240,57 +243,94 @@ interface Side {
   dataMiB: number;
 }
 
-async function measure(
+/** The median of measured times (ms). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/**
+ * Every build on one database, at the same time: each measured phase runs build after
+ * build, ROUNDS times, and the median counts, so a burst of load on the shared machine
+ * falls on all of them alike.
+ */
+async function measureDatabase(
   database: 'embedded' | 'postgresql',
   serverUrl: string | undefined,
-  build: { name: string; entry?: string },
-): Promise<Side> {
-  const server = await startBenchServer(
-    serverUrl ? { SESSION_SECRET: 'bench-secret-'.padEnd(48, 'x'), FIRST_USER_ADMIN: 'true' } : {},
-    serverUrl,
-    build.entry,
-  );
-  const url = server.databaseUrl;
+  builds: { name: string; entry?: string }[],
+): Promise<Side[]> {
+  const servers: Awaited<ReturnType<typeof startBenchServer>>[] = [];
   try {
-    await sleep(3000);
-    const idleMiB = rssMiB(server.state.pid);
-    const client = await signUp(server.state.origin);
-    const cases: string[] = [];
-    // Warm-up (JIT, plans), then the measured pushes.
-    await pushMany(client, BATCH, newCase(cases));
-    const pushMs = await pushMany(client, PUSH_MUTATIONS, newCase(cases));
-    const editMs = await pushMany(client, PUSH_MUTATIONS, caseEdit(cases));
-    const vitalMs = await pushMany(client, PUSH_MUTATIONS, vitalSign(cases));
-    // Fill to the pull's size (the cases and vital signs so far included; edits add no row),
-    // then a new device pulls.
-    const have = BATCH + 2 * PUSH_MUTATIONS;
-    if (PULL_ROWS > have) await pushMany(client, PULL_ROWS - have, newCase(cases));
-    const pull = await pullAll(client);
-    const afterLoadMiB = rssMiB(server.state.pid);
-    let dataMiB = folderMiB(server.state.dataDir);
-    if (url) {
-      const db = new pg.Client({ connectionString: url });
-      await db.connect();
-      const { rows } = await db.query<{ bytes: string }>(
-        'select pg_database_size(current_database()) as bytes',
+    for (const build of builds)
+      servers.push(
+        await startBenchServer(
+          serverUrl
+            ? { SESSION_SECRET: 'bench-secret-'.padEnd(48, 'x'), FIRST_USER_ADMIN: 'true' }
+            : {},
+          serverUrl,
+          build.entry,
+        ),
       );
-      await db.end();
-      dataMiB = Number(rows[0]?.bytes ?? Number.NaN) / 1024 / 1024;
+    await sleep(3000);
+    const idleMiB = servers.map((server) => rssMiB(server.state.pid));
+    const runs = [];
+    for (const server of servers)
+      runs.push({
+        client: await signUp(server.state.origin),
+        cases: [] as string[],
+        push: [] as number[],
+        edits: [] as number[],
+        vitals: [] as number[],
+        pull: [] as { rows: number; ms: number }[],
+      });
+    // Warm-up (JIT, plans), then the measured pushes, build after build.
+    for (const run of runs) await pushMany(run.client, BATCH, newCase(run.cases));
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const run of runs)
+        run.push.push(await pushMany(run.client, PUSH_MUTATIONS, newCase(run.cases)));
+      for (const run of runs)
+        run.edits.push(await pushMany(run.client, PUSH_MUTATIONS, caseEdit(run.cases)));
+      for (const run of runs)
+        run.vitals.push(await pushMany(run.client, PUSH_MUTATIONS, vitalSign(run.cases)));
     }
-    return {
-      database,
-      build: build.name,
-      idleMiB: round(idleMiB),
-      pushPerSecond: round((PUSH_MUTATIONS / pushMs) * 1000, 0),
-      pushEditsPerSecond: round((PUSH_MUTATIONS / editMs) * 1000, 0),
-      pushVitalsPerSecond: round((PUSH_MUTATIONS / vitalMs) * 1000, 0),
-      pullRowsPerSecond: round((pull.rows / pull.ms) * 1000, 0),
-      pulledRows: pull.rows,
-      afterLoadMiB: round(afterLoadMiB),
-      dataMiB: round(dataMiB),
-    };
+    // Fill to the pull's size (the cases and vital signs so far included; edits add no row),
+    // then new devices pull.
+    const have = BATCH + 2 * ROUNDS * PUSH_MUTATIONS;
+    for (const run of runs)
+      if (PULL_ROWS > have) await pushMany(run.client, PULL_ROWS - have, newCase(run.cases));
+    for (let round = 0; round < ROUNDS; round += 1)
+      for (const run of runs) run.pull.push(await pullAll(run.client));
+    const sides: Side[] = [];
+    for (const [i, run] of runs.entries()) {
+      const server = servers[i];
+      if (!server) continue;
+      let dataMiB = folderMiB(server.state.dataDir);
+      if (server.databaseUrl) {
+        const db = new pg.Client({ connectionString: server.databaseUrl });
+        await db.connect();
+        const { rows } = await db.query<{ bytes: string }>(
+          'select pg_database_size(current_database()) as bytes',
+        );
+        await db.end();
+        dataMiB = Number(rows[0]?.bytes ?? Number.NaN) / 1024 / 1024;
+      }
+      const pulled = run.pull[0]?.rows ?? 0;
+      sides.push({
+        database,
+        build: builds[i]?.name ?? '',
+        idleMiB: round(idleMiB[i] ?? Number.NaN),
+        pushPerSecond: round((PUSH_MUTATIONS / median(run.push)) * 1000, 0),
+        pushEditsPerSecond: round((PUSH_MUTATIONS / median(run.edits)) * 1000, 0),
+        pushVitalsPerSecond: round((PUSH_MUTATIONS / median(run.vitals)) * 1000, 0),
+        pullRowsPerSecond: round((pulled / median(run.pull.map((p) => p.ms))) * 1000, 0),
+        pulledRows: pulled,
+        afterLoadMiB: round(rssMiB(server.state.pid)),
+        dataMiB: round(dataMiB),
+      });
+    }
+    return sides;
   } finally {
-    await server.stop();
+    for (const server of servers) await server.stop();
   }
 }
 
@@ -307,9 +347,9 @@ export async function runSyncThroughputBench(): Promise<Record<string, unknown>>
   ];
   const sides: Side[] = [];
   for (const [database, url] of databases)
-    for (const build of builds) sides.push(await measure(database, url, build));
+    sides.push(...(await measureDatabase(database, url, builds)));
   console.log(
-    `\nSync throughput: pushes of ${String(BATCH)} (${String(PUSH_MUTATIONS)} new cases; ${String(PUSH_MUTATIONS)} edits of them; ${String(PUSH_MUTATIONS)} vital signs on them), a new device's pull of every row in pages of ${String(PAGE)}`,
+    `\nSync throughput: pushes of ${String(BATCH)} (${String(PUSH_MUTATIONS)} new cases; ${String(PUSH_MUTATIONS)} edits of them; ${String(PUSH_MUTATIONS)} vital signs on them), a new device's pull of every row in pages of ${String(PAGE)}; medians of ${String(ROUNDS)} runs`,
   );
   table(
     sides.map((side) => ({
