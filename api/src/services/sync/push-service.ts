@@ -472,15 +472,23 @@ async function applyBatch(
     if (fresh.length > 1) await reserveVersions(tx, fresh.length);
     // Each new mutation checked once (a pure function of the registry), and every record the
     // valid ones name read at once (batch-records.ts) instead of one read per mutation.
-    const checks = new Map<RawMutation, ReturnType<typeof validateMutation>>();
-    for (const raw of fresh)
-      if (!handled.has(raw.mutationId)) checks.set(raw, validateMutation(registry, raw));
+    // (A check that throws something other than a rejection throws when its mutation's turn
+    // comes, as before: not for a mutation after a gap.)
+    const checks = new Map<RawMutation, ReturnType<typeof validateMutation> | { error: unknown }>();
+    for (const raw of fresh) {
+      if (handled.has(raw.mutationId)) continue;
+      try {
+        checks.set(raw, validateMutation(registry, raw));
+      } catch (error) {
+        checks.set(raw, { error });
+      }
+    }
     // Without savepoints, new rows wait and go in together (batch-records.ts).
     const records = await BatchRecords.read(
       tx,
       shapes,
       registry,
-      [...checks.values()].flatMap((c) => (c instanceof Rejection ? [] : [c.mutation])),
+      [...checks.values()].flatMap((c) => ('mutation' in c ? [c.mutation] : [])),
       { deferInserts: !savepoints },
     );
     const audit: AuditBuffer = { rows: [] };
@@ -504,7 +512,9 @@ async function applyBatch(
         continue;
       }
 
-      const checked = checks.get(raw) ?? validateMutation(registry, raw);
+      const check = checks.get(raw) ?? validateMutation(registry, raw);
+      if ('error' in check) throw check.error;
+      const checked = check;
       let rejection: Rejection | undefined = checked instanceof Rejection ? checked : undefined;
       let result: MutationResult | undefined;
       if (!(checked instanceof Rejection) && checked.mutation.name === SET_ASIDE_MUTATION) {
