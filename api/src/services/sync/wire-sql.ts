@@ -46,7 +46,8 @@ interface CatalogTable {
 /** The triggers every synced table has (db/src/synced-table.ts): version and updated_at. */
 const SYNC_TRIGGERS = new Set(['sync_assign_version', 'touch_updated_at']);
 
-/** How the wire writes each column type; a type not listed here stops the server at its first read. */
+/** Column types written as they are; any other type not handled in valueSql fails the request
+ * that reads it, with its name (never a guessed value). */
 const AS_IS = new Set([
   'uuid',
   'text',
