@@ -50,7 +50,10 @@ const genericEngine = [
         {
           patterns: [
             ...directionPatterns('sync-protocol', []),
-            { group: ['../records/*', '../case/*', '../cases'], message: DOMAIN_MESSAGE },
+            {
+              group: ['../records/*', '../case/*', '../cases', '../case-list'],
+              message: DOMAIN_MESSAGE,
+            },
           ],
         },
       ],
@@ -69,6 +72,7 @@ const genericEngine = [
                 '@rescuelog/sync-protocol/records/*',
                 '@rescuelog/sync-protocol/case/*',
                 '@rescuelog/sync-protocol/cases',
+                '@rescuelog/sync-protocol/case-list',
               ],
               message: DOMAIN_MESSAGE,
             },

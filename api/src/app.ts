@@ -34,6 +34,7 @@ import { recordsPlugin } from './plugins/app/records';
 import { authenticationPlugin } from './plugins/app/authentication';
 import { knownDevicesPlugin } from './plugins/app/known-devices';
 import { guardsPlugin } from './plugins/app/guards';
+import { pushPlugin, type PushPluginOptions } from './plugins/app/push';
 import { publicRoutes } from './routes/public/public-routes';
 import { protectedRoutes } from './routes/api/protected-routes';
 import type { Registry } from '@rescuelog/sync-protocol/platform/registry';
@@ -59,6 +60,13 @@ export interface AppOptions {
   registry?: Registry;
   /** Test-only: told of every route as it is registered (the route fuzz walks them all). */
   onRoute?: (route: RouteOptions) => void;
+  /**
+   * Test-only: push subscriptions may point at a stand-in push service on 127.0.0.1 over
+   * http. Deliberately not an environment variable, so no deployment can turn it on.
+   */
+  pushTesting?: PushPluginOptions['testing'];
+  /** The notification job's timings (tests shorten the poll and the retry delays). */
+  notificationJob?: PushPluginOptions['job'];
 }
 
 const MESSAGES_BY_STATUS: Record<number, { code: ErrorCode; error: string }> = {
@@ -150,9 +158,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     defaultJsonParser(request, text, done);
   });
 
-  fastify.addHook('onSend', async (request, reply) => {
+  fastify.addHook('onSend', (request, reply, _payload, done) => {
     // API answers may hold patient data: never in any HTTP cache (service worker included).
-    if (request.url.startsWith('/api')) reply.header('cache-control', 'no-store');
+    if (request.url.startsWith('/api')) void reply.header('cache-control', 'no-store');
+    done();
   });
 
   // Set before any plugin is registered: encapsulated route plugins copy the handler they see.
@@ -199,6 +208,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(knownDevicesPlugin);
   await fastify.register(auditPlugin);
   await fastify.register(guardsPlugin);
+  await fastify.register(pushPlugin, {
+    testing: options.pushTesting,
+    job: options.notificationJob,
+  });
 
   await fastify.register(publicRoutes, { prefix: '/api' });
   await fastify.register(protectedRoutes, { prefix: '/api', extra: options.extraProtectedRoutes });

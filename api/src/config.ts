@@ -1,6 +1,7 @@
 // Turns the parsed environment (sync-protocol/env) into the settings the app runs with:
-// absolute paths, the session secret (generated once in embedded mode), allowed origins.
-import { randomBytes } from 'node:crypto';
+// absolute paths, the session secret and the VAPID keys (generated once in embedded mode),
+// allowed origins.
+import { createECDH, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,8 @@ export interface AppConfig {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connections per instance (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   dataDir: string;
   webDist: string;
   sessionSecret: string;
@@ -22,6 +25,14 @@ export interface AppConfig {
   uploads: UploadLimits;
   /** Secure cookies: always when PUBLIC_ORIGIN is https, per request behind a trusted proxy. */
   cookieSecure: boolean | 'auto';
+  /** Web push: the VAPID key pair (base64url) and the contact push services see. */
+  vapid: VapidConfig;
+}
+
+export interface VapidConfig {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
 }
 
 /** The folder holding pnpm-workspace.yaml above `start`, if any. */
@@ -64,6 +75,7 @@ export function resolveConfig(env: Env): AppConfig {
     port: env.port,
     host: env.host,
     databaseUrl: env.databaseUrl,
+    databasePoolSize: env.databasePoolSize,
     dataDir,
     webDist,
     sessionSecret: resolveSessionSecret(env, dataDir),
@@ -73,6 +85,7 @@ export function resolveConfig(env: Env): AppConfig {
     trustProxy: env.trustProxy.length > 0 ? env.trustProxy : false,
     uploads: env.uploads,
     cookieSecure: https ? true : env.trustProxy.length > 0 ? 'auto' : false,
+    vapid: resolveVapid(env, dataDir),
   };
 }
 
@@ -103,4 +116,91 @@ function resolveSessionSecret(env: Env, dataDir: string): string {
     );
   }
   return secret;
+}
+
+const VAPID_FILE = 'vapid-keys.json';
+
+/** The public key (uncompressed P-256 point) of a private key, both base64url. */
+export function vapidPublicKeyOf(privateKey: string): string {
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
+  return ecdh.getPublicKey().toString('base64url');
+}
+
+/** A new VAPID key pair, base64url (what `web-push generate-vapid-keys` prints). */
+export function generateVapidKeys(): { publicKey: string; privateKey: string } {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    privateKey: ecdh.getPrivateKey().toString('base64url'),
+  };
+}
+
+/**
+ * Server mode: VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT from the environment
+ * (every instance signs with the same key, or a subscription made through one instance would
+ * refuse pushes from another). Embedded: those if given, else a pair generated once and kept
+ * in DATA_DIR/vapid-keys.json (mode 0600), like the session secret. Changing the key makes
+ * every device's subscription useless (push services refuse the new signature).
+ */
+function resolveVapid(env: Env, dataDir: string): VapidConfig {
+  if (env.databaseUrl !== undefined) {
+    if (env.vapid === undefined)
+      throw new EnvError(
+        'VAPID_PUBLIC_KEY',
+        'is required when DATABASE_URL is set, with VAPID_PRIVATE_KEY (generate a pair with `npx web-push generate-vapid-keys`)',
+      );
+    if (env.vapidSubject === undefined)
+      throw new EnvError(
+        'VAPID_SUBJECT',
+        'is required when DATABASE_URL is set: a mailto: address or https: URL where push services can reach the operator',
+      );
+  }
+  const keys = env.vapid ?? readOrCreateVapidKeys(dataDir);
+  let derived: string | undefined;
+  try {
+    derived = vapidPublicKeyOf(keys.privateKey);
+  } catch {
+    derived = undefined;
+  }
+  if (derived === undefined)
+    throw new EnvError('VAPID_PRIVATE_KEY', 'is not a valid P-256 private key');
+  if (derived !== keys.publicKey)
+    throw new EnvError(
+      'VAPID_PUBLIC_KEY',
+      env.vapid
+        ? 'does not belong to VAPID_PRIVATE_KEY (they must be one pair)'
+        : `the key pair in ${path.join(dataDir, VAPID_FILE)} does not match; delete the file to make a new one (devices then subscribe again)`,
+    );
+  return { ...keys, subject: env.vapidSubject ?? defaultVapidSubject(env.publicOrigin) };
+}
+
+/** Push services want a way to reach the operator: the app's https origin, else a mailto. */
+function defaultVapidSubject(publicOrigin: string): string {
+  if (publicOrigin.startsWith('https:')) return publicOrigin;
+  return 'mailto:rescuelog@localhost';
+}
+
+function readOrCreateVapidKeys(dataDir: string): { publicKey: string; privateKey: string } {
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, VAPID_FILE);
+  try {
+    writeFileSync(file, `${JSON.stringify(generateVapidKeys())}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  const keys = parsed as { publicKey?: unknown; privateKey?: unknown } | undefined;
+  if (typeof keys?.publicKey !== 'string' || typeof keys.privateKey !== 'string')
+    throw new EnvError(
+      'VAPID_PRIVATE_KEY',
+      `${file} is not a VAPID key pair; delete it to make a new one (devices then subscribe again)`,
+    );
+  return { publicKey: keys.publicKey, privateKey: keys.privateKey };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvError, parseEnv } from '@rescuelog/sync-protocol/env';
-import { findRepoRoot, resolveConfig } from '../src/config';
+import { findRepoRoot, generateVapidKeys, resolveConfig, vapidPublicKeyOf } from '../src/config';
 
 describe('parseEnv', () => {
   it('has the documented defaults', () => {
@@ -25,6 +25,13 @@ describe('parseEnv', () => {
         .firstUserAdmin,
     ).toBe(true);
     expect(parseEnv({ FIRST_USER_ADMIN: 'false' }).firstUserAdmin).toBe(false);
+  });
+
+  it('sizes the PostgreSQL pool from DATABASE_POOL_SIZE (10 by default), a whole number of at least 1', () => {
+    expect(parseEnv({}).databasePoolSize).toBe(10);
+    expect(parseEnv({ DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25);
+    for (const bad of ['0', '-3', '2.5', 'many'])
+      expect(() => parseEnv({ DATABASE_POOL_SIZE: bad })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
   it('takes rate limit overrides as <max>/<seconds>', () => {
@@ -57,6 +64,16 @@ describe('parseEnv', () => {
     ['FIRST_USER_ADMIN', { FIRST_USER_ADMIN: 'sometimes' }],
     ['RATE_LIMIT_LOGIN_EMAIL', { RATE_LIMIT_LOGIN_EMAIL: '10 per minute' }],
     ['RATE_LIMIT_REGISTER_IP', { RATE_LIMIT_REGISTER_IP: '0/60' }],
+    ['VAPID_PUBLIC_KEY', { VAPID_PUBLIC_KEY: 'not-a-key', VAPID_PRIVATE_KEY: 'x'.repeat(43) }],
+    [
+      'VAPID_PUBLIC_KEY',
+      { VAPID_PUBLIC_KEY: `A${'x'.repeat(86)}`, VAPID_PRIVATE_KEY: 'x'.repeat(43) },
+    ],
+    ['VAPID_PRIVATE_KEY', { VAPID_PUBLIC_KEY: `B${'x'.repeat(86)}`, VAPID_PRIVATE_KEY: 'short' }],
+    ['VAPID_PRIVATE_KEY', { VAPID_PUBLIC_KEY: `B${'x'.repeat(86)}` }],
+    ['VAPID_PUBLIC_KEY', { VAPID_PRIVATE_KEY: 'x'.repeat(43) }],
+    ['VAPID_SUBJECT', { VAPID_SUBJECT: 'ops@rescue.example.org' }],
+    ['VAPID_SUBJECT', { VAPID_SUBJECT: 'http://rescue.example.org' }],
   ])('names %s when it is invalid', (variable, source) => {
     expect(() => parseEnv(source)).toThrow(EnvError);
     expect(() => parseEnv(source)).toThrow(
@@ -80,6 +97,57 @@ describe('resolveConfig', () => {
     const file = path.join(dir, 'session-secret');
     expect((await readFile(file, 'utf8')).trim()).toBe(first.sessionSecret);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('generates the embedded VAPID key pair once, readable only by the owner', async () => {
+    const first = resolveConfig(parseEnv({ DATA_DIR: dir }));
+    const second = resolveConfig(parseEnv({ DATA_DIR: dir }));
+    expect(second.vapid).toEqual(first.vapid);
+    expect(Buffer.from(first.vapid.publicKey, 'base64url')).toHaveLength(65);
+    expect(vapidPublicKeyOf(first.vapid.privateKey)).toBe(first.vapid.publicKey);
+    expect(first.vapid.subject).toBe('mailto:rescuelog@localhost');
+    const file = path.join(dir, 'vapid-keys.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      publicKey: first.vapid.publicKey,
+      privateKey: first.vapid.privateKey,
+    });
+  });
+
+  it('requires the VAPID keys and subject in server mode, and a matching pair', () => {
+    const keys = generateVapidKeys();
+    const server = {
+      DATABASE_URL: 'postgres://db/x',
+      DATA_DIR: dir,
+      SESSION_SECRET: 'x'.repeat(32),
+    };
+    expect(() => resolveConfig(parseEnv(server))).toThrow(
+      /^Invalid environment variable VAPID_PUBLIC_KEY: is required when DATABASE_URL is set/,
+    );
+    const withKeys = {
+      ...server,
+      VAPID_PUBLIC_KEY: keys.publicKey,
+      VAPID_PRIVATE_KEY: keys.privateKey,
+    };
+    expect(() => resolveConfig(parseEnv(withKeys))).toThrow(
+      /^Invalid environment variable VAPID_SUBJECT: is required when DATABASE_URL is set/,
+    );
+    const config = resolveConfig(
+      parseEnv({ ...withKeys, VAPID_SUBJECT: 'mailto:ops@rescue.example.org' }),
+    );
+    expect(config.vapid).toEqual({ ...keys, subject: 'mailto:ops@rescue.example.org' });
+    const other = generateVapidKeys();
+    expect(() =>
+      resolveConfig(
+        parseEnv({
+          ...withKeys,
+          VAPID_PUBLIC_KEY: other.publicKey,
+          VAPID_SUBJECT: 'https://rescue.example.org',
+        }),
+      ),
+    ).toThrow(
+      /^Invalid environment variable VAPID_PUBLIC_KEY: does not belong to VAPID_PRIVATE_KEY/,
+    );
   });
 
   it('requires SESSION_SECRET in server mode', () => {

@@ -42,6 +42,10 @@ export interface BuildOptions {
   onRoute?: AppOptions['onRoute'];
   /** An already migrated database to share with another app (two instances, one database). */
   database?: { db: Kysely<Database>; close(): Promise<void> };
+  /** Let push subscriptions point at the stand-in push service on 127.0.0.1 (push-service.ts). */
+  pushTesting?: boolean;
+  /** The notification job's timings. */
+  notificationJob?: AppOptions['notificationJob'];
 }
 
 export interface TestApp {
@@ -106,6 +110,8 @@ export async function build(options: BuildOptions = {}): Promise<TestApp> {
         : {}),
       ...(options.registry ? { registry: options.registry } : {}),
       ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+      ...(options.pushTesting ? { pushTesting: { allowLoopbackEndpoints: true } } : {}),
+      ...(options.notificationJob ? { notificationJob: options.notificationJob } : {}),
       ...(options.settingsCacheTtlMs !== undefined
         ? { settingsCacheTtlMs: options.settingsCacheTtlMs }
         : {}),
@@ -205,6 +211,10 @@ export class TestClient {
 
   post(urlPath: string, json?: unknown, options: RequestOptions = {}): Promise<Response> {
     return this.request('POST', urlPath, json === undefined ? options : { ...options, json });
+  }
+
+  delete(urlPath: string, json?: unknown, options: RequestOptions = {}): Promise<Response> {
+    return this.request('DELETE', urlPath, json === undefined ? options : { ...options, json });
   }
 }
 

@@ -5,7 +5,7 @@
 // a 5xx), and nothing is written.
 //
 // "Nothing written" means: users, roles, uploads, notifications, notification deliveries,
-// cases and the sync bookkeeping (devices, rejections, conflicts, applied mutations) are
+// the push queue and push subscriptions, cases and the sync bookkeeping (devices, rejections, conflicts, applied mutations) are
 // byte-for-byte the same (an md5 over every row, so updates count, not only inserts),
 // and the audit log has no new entry other than denials and failures (which are the point
 // of an audit log). Sessions and rate-limit counters are bookkeeping and may move.
@@ -101,13 +101,38 @@ const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/api/user/sessions', as: 'member', fuzz: ['suffix', 'ignoredQuery'] },
   { method: 'POST', path: '/api/user/sessions/end-others', as: 'member', fuzz: ['body'] },
   { method: 'DELETE', path: '/api/user/sessions/:id', as: 'member', fuzz: ['params', 'body'] },
+  // No 'suffix': a segment after it is the :id of the route below, fuzzed there.
+  { method: 'GET', path: '/api/admin/notifications', as: 'admin', fuzz: ['ignoredQuery'] },
+  { method: 'POST', path: '/api/admin/notifications', as: 'admin', fuzz: ['body'] },
+  { method: 'GET', path: '/api/admin/notifications/:id', as: 'admin', fuzz: ['params'] },
+  {
+    method: 'POST',
+    path: '/api/admin/notifications/:id/cancel',
+    as: 'admin',
+    fuzz: ['params', 'body'],
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/notifications/:id/resend-failed',
+    as: 'admin',
+    fuzz: ['params', 'body'],
+  },
   {
     method: 'GET',
-    path: '/api/admin/notifications',
-    as: 'admin',
+    path: '/api/push/vapid-public-key',
+    as: 'member',
     fuzz: ['suffix', 'ignoredQuery'],
   },
-  { method: 'POST', path: '/api/admin/notifications', as: 'admin', fuzz: ['body'] },
+  {
+    method: 'GET',
+    path: '/api/user/push-subscriptions',
+    as: 'member',
+    fuzz: ['suffix', 'ignoredQuery'],
+  },
+  { method: 'POST', path: '/api/user/push-subscriptions', as: 'member', fuzz: ['body'] },
+  { method: 'DELETE', path: '/api/user/push-subscriptions', as: 'member', fuzz: ['body'] },
+  { method: 'POST', path: '/api/user/push-subscriptions/test', as: 'member', fuzz: ['body'] },
+  { method: 'POST', path: '/api/notifications/receipts', as: 'anonymous', fuzz: ['body'] },
   { method: 'POST', path: '/api/sync/push', as: 'member', fuzz: ['body'] },
   { method: 'POST', path: '/api/sync/pull', as: 'member', fuzz: ['body'] },
   { method: 'GET', path: '/api/admin/conflicts', as: 'admin', fuzz: ['query'] },
@@ -444,6 +469,8 @@ describe('hostile input on every route', () => {
         ${digest('uploads')} as uploads,
         ${digest('notifications')} as notifications,
         ${digest('notification_deliveries')} as deliveries,
+        ${digest('notification_pushes')} as pushes,
+        ${digest('push_subscriptions')} as push_subscriptions,
         ${digest('cases')} as cases,
         ${digest('devices')} as devices,
         ${digest('sync_rejections')} as sync_rejections,

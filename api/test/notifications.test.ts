@@ -1,9 +1,11 @@
 // Notifications over real HTTP: an administrator sends (spec §5 validation, targeting by
 // user, by role, or everyone approved), and each user's own view (spec §7): unread count,
-// unread and read lists, mark-all-read. Scheduled notifications stay hidden until due.
+// unread and read lists, mark-all-read. Scheduled notifications stay hidden until due. The
+// notification job sends them (docs/decisions/028); push-lifecycle.test.ts covers web push.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   NOTIFICATION_MESSAGES,
+  SCHEDULE_MESSAGES,
   type AdminNotification,
   type NotificationItem,
 } from '@rescuelog/sync-protocol/notifications';
@@ -26,7 +28,7 @@ describe('notifications', () => {
   let pending: TestUser;
 
   beforeAll(async () => {
-    t = await build();
+    t = await build({ notificationJob: { pollMs: 50 } });
     admin = await t.createUser({ role: 'administrator', status: 'approved' });
     adminClient = await loginAs(t, admin);
     alice = await t.createUser({ status: 'approved', fullName: 'Alice' });
@@ -37,10 +39,29 @@ describe('notifications', () => {
   });
   afterAll(() => t.close());
 
-  async function send(body: Record<string, unknown>): Promise<AdminNotification> {
+  async function create(body: Record<string, unknown>): Promise<AdminNotification> {
     const res = await adminClient.post('/api/admin/notifications', body);
     expect(res.status, await res.clone().text()).toBe(201);
     return ((await res.json()) as { notification: AdminNotification }).notification;
+  }
+  async function detail(id: number): Promise<AdminNotification> {
+    const res = await adminClient.get(`/api/admin/notifications/${String(id)}`);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { notification: AdminNotification }).notification;
+  }
+  /** Creates a notification and waits until the job has sent it. */
+  async function send(body: Record<string, unknown>): Promise<AdminNotification> {
+    const created = await create(body);
+    // In every inbox before the answer; nobody here has a device, so nothing is left to push.
+    expect(created.status).toBe('sent');
+    expect(created.sentAt).not.toBeNull();
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const now = await detail(created.id);
+      if (now.status === 'sent') return now;
+      if (Date.now() > deadline) throw new Error(`still ${now.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
   }
   const count = async (client: TestClient) =>
     ((await (await client.get('/api/user/notifications/unread-count')).json()) as { count: number })
@@ -58,9 +79,20 @@ describe('notifications', () => {
       [{ title: 't', message: 'm', type: 'gossip' }, 'Invalid enum value'],
       [{ title: 't', message: 'm', url: 'not a url' }, 'Invalid url'],
       [{ title: 't', message: 'm', targetUserIds: ['1'] }, 'Invalid input'],
+      [{ title: 't', message: 'm', scheduledFor: 'tomorrow' }, SCHEDULE_MESSAGES.format],
+      [{ title: 't', message: 'm', scheduledFor: '2030-01-01T10:00:00' }, SCHEDULE_MESSAGES.format],
+      [{ title: 't', message: 'm', scheduledFor: '2020-01-01T00:00:00Z' }, SCHEDULE_MESSAGES.past],
       [
-        { title: 't', message: 'm', scheduledFor: 'tomorrow' },
-        'Scheduled time must be an ISO date and time with a time zone',
+        { title: 't', message: 'm', scheduledFor: new Date(Date.now() - 1000).toISOString() },
+        SCHEDULE_MESSAGES.past,
+      ],
+      [
+        {
+          title: 't',
+          message: 'm',
+          scheduledFor: new Date(Date.now() + 367 * 24 * 3600_000).toISOString(),
+        },
+        SCHEDULE_MESSAGES.tooFar,
       ],
     ];
     for (const [body, message] of cases) {
@@ -69,6 +101,8 @@ describe('notifications', () => {
       const error = (await res.json()) as ErrorBody;
       expect(error.code).toBe('VALIDATION_FAILED');
       expect(error.error).toBe(message);
+      if (body.scheduledFor !== undefined)
+        expect(error.fieldErrors?.scheduledFor).toEqual([message]);
     }
     expect(await t.db.selectFrom('notifications').select('id').execute()).toHaveLength(0);
 
@@ -82,9 +116,17 @@ describe('notifications', () => {
       type: 'general',
       priority: 'normal',
       status: 'sent',
-      recipientCount: 3,
-      readCount: 0,
       createdBy: admin.row.id,
+      createdByName: admin.row.fullName,
+    });
+    // Nobody has a device subscribed: each gets the inbox entry, nothing is pushed or failed.
+    expect(n.figures).toEqual({
+      recipients: 3,
+      pushed: 0,
+      delivered: 0,
+      clicked: 0,
+      read: 0,
+      failed: 0,
     });
     expect(n.sentAt).not.toBeNull();
     const deliveries = await t.db
@@ -111,7 +153,7 @@ describe('notifications', () => {
       message: 'Only you',
       targetUserIds: [alice.row.id, pending.row.id],
     });
-    expect(toAlice.recipientCount).toBe(1);
+    expect(toAlice.figures.recipients).toBe(1);
     const toAdmins = await send({
       title: 'Admins',
       message: 'Admin meeting',
@@ -119,7 +161,7 @@ describe('notifications', () => {
       priority: 'high',
       type: 'system',
     });
-    expect(toAdmins.recipientCount).toBe(1);
+    expect(toAdmins.figures.recipients).toBe(1);
     expect((await list(bobClient, 'unread')).map((n) => n.title)).not.toContain('For Alice');
     expect((await list(bobClient, 'unread')).map((n) => n.title)).not.toContain('Admins');
     expect((await list(aliceClient, 'unread')).map((n) => n.title)).toContain('For Alice');
@@ -168,37 +210,51 @@ describe('notifications', () => {
       notifications: AdminNotification[];
     };
     expect(sent.notifications[0]?.title).toBe('Urgent');
-    expect(sent.notifications.find((n) => n.title === 'Urgent')?.readCount).toBe(1);
+    // Bob fetched and then read it; Alice fetched nothing yet.
+    expect(sent.notifications.find((n) => n.title === 'Urgent')?.figures).toMatchObject({
+      recipients: 3,
+      delivered: 1,
+      read: 1,
+    });
   });
 
   it('keeps a notification scheduled for later out of inboxes until it is due', async () => {
-    const later = await send({
+    const later = await create({
       title: 'Later',
       message: 'Not yet',
       scheduledFor: new Date(Date.now() + 3600_000).toISOString(),
     });
     expect(later).toMatchObject({ status: 'scheduled', sentAt: null });
-    expect(later.recipientCount).toBe(3);
+    // Any zone is the same instant (Johannesburg is UTC+2, no daylight saving).
+    const at = new Date(Date.now() + 2 * 3600_000);
+    const local = new Date(at.getTime() + 2 * 3600_000).toISOString().slice(0, 19);
+    const zoned = await create({ title: 'Zoned', message: 'm', scheduledFor: `${local}+02:00` });
+    expect(Date.parse(zoned.scheduledFor ?? '')).toBe(Math.floor(at.getTime() / 1000) * 1000);
+    expect(
+      (await adminClient.post(`/api/admin/notifications/${String(zoned.id)}/cancel`)).status,
+    ).toBe(200);
+    // Recipients are chosen when it is sent.
+    expect(later.figures.recipients).toBe(0);
     expect((await list(bobClient, 'unread')).map((n) => n.title)).not.toContain('Later');
     expect(await count(bobClient)).toBe(0);
     expect(await (await bobClient.post('/api/user/notifications/mark-all-read')).json()).toEqual({
       updated: 0,
     });
 
-    // Once due, it appears.
+    // Once due, the job sends it.
     await t.db
       .updateTable('notifications')
       .set({ scheduledFor: new Date(Date.now() - 1000) })
       .where('id', '=', later.id)
       .execute();
+    const deadline = Date.now() + 10_000;
+    while ((await detail(later.id)).status !== 'sent' && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    const sent = await detail(later.id);
+    expect(sent.status).toBe('sent');
+    expect(sent.sentAt).not.toBeNull();
+    expect(sent.figures.recipients).toBe(3);
     expect((await list(bobClient, 'unread')).map((n) => n.title)).toEqual(['Later']);
-
-    const past = await send({
-      title: 'Past schedule',
-      message: 'Already due',
-      scheduledFor: '2020-01-01T00:00:00Z',
-    });
-    expect(past.status).toBe('sent');
   });
 
   it('keeps the lists for approved, signed-in users', async () => {

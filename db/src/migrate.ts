@@ -21,6 +21,7 @@ import * as systemRoles from './migrations/2026-11-24T1100-system-roles';
 import * as signInThrottle from './migrations/2026-11-25T0300-sign-in-throttle';
 import * as uploadQuotas from './migrations/2026-11-25T0400-upload-quotas';
 import * as authEpoch from './migrations/2026-11-25T0500-auth-epoch';
+import * as notificationDelivery from './migrations/2026-11-26T0900-notification-delivery';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -40,6 +41,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-25T0300-sign-in-throttle': signInThrottle,
   '2026-11-25T0400-upload-quotas': uploadQuotas,
   '2026-11-25T0500-auth-epoch': authEpoch,
+  '2026-11-26T0900-notification-delivery': notificationDelivery,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -157,6 +157,12 @@ export interface SystemSettingsTable {
 export type NotificationType = 'general' | 'emergency' | 'system' | 'maintenance';
 export type NotificationPriority = 'low' | 'normal' | 'high' | 'critical';
 
+/** docs/decisions/028: pending -> scheduled -> sending -> sent, or cancelled. */
+export type NotificationStatus = 'pending' | 'scheduled' | 'sending' | 'sent' | 'cancelled';
+/** docs/decisions/028: pending -> sent -> delivered -> clicked / read, or failed. */
+export type DeliveryStatus = 'pending' | 'sent' | 'delivered' | 'clicked' | 'read' | 'failed';
+export type PushState = 'queued' | 'sent' | 'failed' | 'gone';
+
 export interface NotificationsTable {
   id: Generated<number>;
   title: string;
@@ -167,8 +173,8 @@ export interface NotificationsTable {
   targetUserIds: number[] | null;
   /** text[]; null = no role filter. */
   targetRoles: string[] | null;
-  /** Default 'pending'; the sender moves it on (e.g. 'sent', 'failed'). */
-  status: Generated<string>;
+  status: Generated<NotificationStatus>;
+  /** When it reached the recipients' inboxes (fan-out). */
   sentAt: Timestamptz | null;
   scheduledFor: Timestamptz | null;
   icon: Generated<string>;
@@ -178,6 +184,11 @@ export interface NotificationsTable {
   createdBy: number | null;
   createdAt: Generated<Timestamptz>;
   updatedAt: Generated<Timestamptz>;
+  /** Set by the fan-out that wrote the deliveries and queued the pushes. */
+  fannedOutAt: Timestamptz | null;
+  /** While 'sending' and not fanned out: the claiming instance's lease. */
+  leaseUntil: Timestamptz | null;
+  cancelledAt: Timestamptz | null;
 }
 
 export interface PushSubscriptionsTable {
@@ -189,18 +200,39 @@ export interface PushSubscriptionsTable {
   auth: string;
   userAgent: string | null;
   createdAt: Generated<Timestamptz>;
+  updatedAt: Generated<Timestamptz>;
 }
 
 export interface NotificationDeliveriesTable {
   id: Generated<number>;
   notificationId: number;
   userId: number;
-  status: Generated<string>;
+  status: Generated<DeliveryStatus>;
   deliveredAt: Timestamptz | null;
   clickedAt: Timestamptz | null;
   readAt: Timestamptz | null;
   errorMessage: string | null;
   createdAt: Generated<Timestamptz>;
+  /** The first time a push service accepted the message for one of the user's devices. */
+  pushedAt: Timestamptz | null;
+  updatedAt: Generated<Timestamptz>;
+}
+
+/** The web push queue: one row per (delivery, device). */
+export interface NotificationPushesTable {
+  id: Generated<number>;
+  notificationId: number;
+  deliveryId: number;
+  subscriptionId: number | null;
+  state: Generated<PushState>;
+  attempts: Generated<number>;
+  nextAttemptAt: Generated<Timestamptz>;
+  leaseUntil: Timestamptz | null;
+  statusCode: number | null;
+  lastError: string | null;
+  sentAt: Timestamptz | null;
+  createdAt: Generated<Timestamptz>;
+  updatedAt: Generated<Timestamptz>;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -672,6 +704,7 @@ export interface Database {
   notifications: NotificationsTable;
   pushSubscriptions: PushSubscriptionsTable;
   notificationDeliveries: NotificationDeliveriesTable;
+  notificationPushes: NotificationPushesTable;
   medicalInventory: MedicalInventoryTable;
   inventoryMovements: InventoryMovementsTable;
   cases: CasesTable;
@@ -720,6 +753,7 @@ export type PushSubscriptionUpdate = Updateable<PushSubscriptionsTable>;
 export type NotificationDelivery = Selectable<NotificationDeliveriesTable>;
 export type NewNotificationDelivery = Insertable<NotificationDeliveriesTable>;
 export type NotificationDeliveryUpdate = Updateable<NotificationDeliveriesTable>;
+export type NotificationPush = Selectable<NotificationPushesTable>;
 export type InventoryItem = Selectable<MedicalInventoryTable>;
 export type NewInventoryItem = Insertable<MedicalInventoryTable>;
 export type InventoryItemUpdate = Updateable<MedicalInventoryTable>;

@@ -59,6 +59,7 @@ describe('migrations', () => {
         'mci_incidents',
         'medical_inventory',
         'notification_deliveries',
+        'notification_pushes',
         'notifications',
         'push_subscriptions',
         'rate_limits',
@@ -109,6 +110,41 @@ describe('migrations', () => {
     await migrateDown(db, '2026-11-21T0850-addendum-author');
     const left = await sql<{ name: string }>`select name from roles order by name`.execute(db);
     expect(left.rows.map((r) => r.name)).toEqual(['administrator', 'member', 'stores']);
+  });
+
+  it('move notifications written before the delivery lifecycle onto it, losing no inbox entry', async () => {
+    const { db } = await emptyDatabase();
+    await migrateToLatest(db);
+    await migrateDown(db, '2026-11-25T0500-auth-epoch');
+    await sql`insert into users (id, email, password_hash, full_name, status)
+      overriding system value values (1, 'a@example.org', 'x', 'Alice', 'approved')`.execute(db);
+    await sql`insert into notifications (id, title, message, status, sent_at, scheduled_for)
+      overriding system value values
+        (1, 'Sent', 'm', 'sent', now(), null),
+        (2, 'Later', 'm', 'scheduled', null, now() + interval '1 day'),
+        (3, 'Odd', 'm', 'failed', null, null)`.execute(db);
+    await sql`insert into notification_deliveries (notification_id, user_id, status, delivered_at, read_at)
+      values (1, 1, 'delivered', now(), now()), (2, 1, 'pending', null, null),
+             (3, 1, 'delivered', now(), null)`.execute(db);
+    await migrateToLatest(db);
+    const notes = await sql<{ id: number; status: string; fanned: boolean }>`
+      select id, status, fanned_out_at is not null as fanned from notifications order by id`.execute(
+      db,
+    );
+    expect(notes.rows).toEqual([
+      { id: 1, status: 'sent', fanned: true },
+      // Recipients of a scheduled one are chosen when it is sent.
+      { id: 2, status: 'scheduled', fanned: false },
+      { id: 3, status: 'sent', fanned: true },
+    ]);
+    const deliveries = await sql<{ notificationId: number; status: string }>`
+      select notification_id, status from notification_deliveries order by notification_id`.execute(
+      db,
+    );
+    expect(deliveries.rows).toEqual([
+      { notificationId: 1, status: 'read' },
+      { notificationId: 3, status: 'delivered' },
+    ]);
   });
 
   it('roll back one step at a time', async () => {

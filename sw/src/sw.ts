@@ -8,10 +8,16 @@
 //   takes over only when the user presses Update (SKIP_WAITING), never under the user.
 // - Drains the signed-in user's outbox itself (the shared client engine) on a Background
 //   Sync event and when the worker starts, and wakes the open pages' drainers too.
+// - Web push (push.ts): shows a pushed notification (payload parsed with the sync-protocol
+//   schema, one per notification id), reports it delivered and clicked with the payload's
+//   receipt, tells open pages (NOTIFICATION_RECEIVED) so the bell updates at once, opens the
+//   notification's address on a click (this app's addresses in the app; others only when
+//   https, in a new window), and registers a subscription the browser replaced.
 //
 // What it never caches: nothing under /api/ (API responses are Cache-Control: no-store and
-// carry patient data), no uploaded documents (they are served under /api/objects/), and no
-// runtime responses at all — only the build's own static files are in the precache. When a
+// carry patient data), no uploaded documents (they are served under /api/objects/), no push
+// payload or notification data, and no runtime responses at all — only the build's own
+// static files are in the precache. When a
 // session ends, the page still deletes every other cache of the origin and any /api/ entry
 // (web/src/lib/sync/browser-caches.ts, decision 023), in case an older build left one.
 import { clientsClaim } from 'workbox-core';
@@ -30,6 +36,7 @@ import {
 } from '@rescuelog/sync-protocol/sw-messages';
 import { drainActiveUserOutbox } from '@rescuelog/sync-protocol/client/worker-drain';
 import { appDeviceSchema } from '@rescuelog/sync-protocol/records/device';
+import { installPushHandlers } from './push';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<PrecacheEntry | string>;
@@ -65,6 +72,8 @@ registerRoute(
   }),
 );
 
+installPushHandlers();
+
 function reply(event: ExtendableMessageEvent, message: SwToClientMessage): void {
   const port = event.ports[0];
   if (port) {
@@ -83,6 +92,9 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
       return;
     case 'GET_VERSION':
       reply(event, { type: 'SW_VERSION', version: SW_VERSION });
+      return;
+    case 'URL_OPENED':
+      // Only ever an answer on an OPEN_URL message's own port (push.ts).
       return;
   }
 });

@@ -1,31 +1,22 @@
-// Case list items (GET /api/cases): what the dashboard's Recent Cases and the case list show.
-// The full case record and its sync schema come with the sync engine.
+// Cases over HTTP: the search (GET /api/cases), one case's full record (as the sync records),
+// unlock and access history. The list items themselves are in case-list.ts, so the dashboard's
+// Recent Cases parses them without loading the record schemas.
 import { z } from 'zod';
 import { isoDateSchema as isoDate } from './primitives';
+import { CASE_STATUSES } from './case-list';
 import { caseAddendumRecordSchema } from './records/case-addendum';
 import { caseRecordSchema } from './records/case';
 import { vitalSignRecordSchema } from './records/vital-sign';
 import { humanIdSchema } from './platform/human-id';
 import './zod-config';
 
-export const CASE_STATUSES = ['in_progress', 'completed'] as const;
-export type CaseStatus = (typeof CASE_STATUSES)[number];
-
-export const caseSummarySchema = z.object({
-  id: z.string(),
-  caseId: z.string(),
-  patientName: z.string().nullable(),
-  incidentType: z.string().nullable(),
-  status: z.enum(CASE_STATUSES),
-  createdAt: isoDate.nullable(),
-  completedAt: isoDate.nullable(),
-  userId: z.number().int().nullable(),
-  // Older servers and cached lists have no responder fields: read them as unknown.
-  responderName: z.string().nullable().default(null),
-  responderCallSign: z.string().nullable().default(null),
-});
-export type CaseSummary = z.output<typeof caseSummarySchema>;
-export const caseListSchema = z.array(caseSummarySchema);
+export {
+  CASE_STATUSES,
+  caseListSchema,
+  caseSummarySchema,
+  type CaseStatus,
+  type CaseSummary,
+} from './case-list';
 
 export const CASE_LIST_DEFAULT_LIMIT = 50;
 export const CASE_LIST_MAX_LIMIT = 200;

@@ -136,6 +136,9 @@ const mebibytes = (fallback: number) =>
   });
 
 /** A positive whole number of some unit, with a default. */
+/** PostgreSQL connections per API instance (docs/decisions/030). */
+export const DEFAULT_DATABASE_POOL_SIZE = 10;
+
 const positiveWhole = (fallback: number) =>
   optionalString.transform((v, ctx) => {
     if (v === undefined) return fallback;
@@ -148,6 +151,46 @@ const positiveWhole = (fallback: number) =>
     }
     return Number(v);
   });
+
+/** Base64url without padding (a trailing '=' is tolerated): what web-push and browsers use. */
+const base64url = (bytes: number, what: string, first?: { char: string; meaning: string }) =>
+  optionalString.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const text = v.replace(/=+$/, '');
+    const length = Math.ceil((bytes * 4) / 3);
+    if (!/^[A-Za-z0-9_-]+$/.test(text) || text.length !== length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected ${what}: ${String(bytes)} bytes as base64url (${String(length)} characters)`,
+      });
+      return z.NEVER;
+    }
+    if (first && !text.startsWith(first.char)) {
+      ctx.addIssue({ code: 'custom', message: `expected ${what} (${first.meaning})` });
+      return z.NEVER;
+    }
+    return text;
+  });
+
+/** VAPID_SUBJECT: how a push service reaches the operator, a mailto: or https: URL. */
+const vapidSubject = optionalString.transform((v, ctx) => {
+  if (v === undefined) return undefined;
+  const mailto = /^mailto:[^\s@]+@[^\s@]+$/.test(v);
+  let https = false;
+  try {
+    https = new URL(v).protocol === 'https:';
+  } catch {
+    https = false;
+  }
+  if (!mailto && !https) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a mailto: address or an https: URL (e.g. mailto:ops@rescue.example.org), got '${v}'`,
+    });
+    return z.NEVER;
+  }
+  return v;
+});
 
 export const rawEnvSchema = z.object({
   PORT: optionalString.pipe(
@@ -165,6 +208,7 @@ export const rawEnvSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
       .optional(),
   ),
+  DATABASE_POOL_SIZE: positiveWhole(DEFAULT_DATABASE_POOL_SIZE),
   DATA_DIR: optionalString,
   WEB_DIST: optionalString,
   SESSION_SECRET: optionalString.pipe(
@@ -199,6 +243,12 @@ export const rawEnvSchema = z.object({
   RATE_LIMIT_LOGIN_IP: rateLimitRule,
   RATE_LIMIT_LOGIN_EMAIL: rateLimitRule,
   RATE_LIMIT_REGISTER_IP: rateLimitRule,
+  VAPID_PUBLIC_KEY: base64url(65, 'a P-256 public key', {
+    char: 'B',
+    meaning: 'an uncompressed point, starting with B',
+  }),
+  VAPID_PRIVATE_KEY: base64url(32, 'a P-256 private key'),
+  VAPID_SUBJECT: vapidSubject,
   LOG_LEVEL: optionalString.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
@@ -209,6 +259,8 @@ export interface Env {
   host: string;
   /** undefined: the embedded PGlite database in `dataDir`. */
   databaseUrl: string | undefined;
+  /** Connections in the PostgreSQL pool of one instance (unused on the embedded database). */
+  databasePoolSize: number;
   /** As given; the API resolves the default (`data/` at the repository root) and relative paths. */
   dataDir: string | undefined;
   webDist: string | undefined;
@@ -223,6 +275,13 @@ export interface Env {
   trustProxy: string[];
   uploads: UploadLimits;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * Web push VAPID keys (base64url) and subject. The API requires them in server mode
+   * (DATABASE_URL), where every instance must sign with the same key; on the embedded
+   * default it generates the keys once in DATA_DIR when they are not given.
+   */
+  vapid: { publicKey: string; privateKey: string } | undefined;
+  vapidSubject: string | undefined;
   /** Overrides of the API's default rate limits; unset keeps the default. */
   rateLimits: {
     loginPerIp?: RateLimitRule;
@@ -279,10 +338,17 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "PUBLIC_ORIGIN is https, so a TLS proxy sits in front: set TRUST_PROXY to that proxy's address or CIDR range (e.g. 172.18.0.0/16)",
     );
   }
+  // A key is useless without its other half; say which one is missing. (Server mode needs
+  // both, and VAPID_SUBJECT: the API checks that, as it does SESSION_SECRET.)
+  if (raw.VAPID_PUBLIC_KEY !== undefined && raw.VAPID_PRIVATE_KEY === undefined)
+    throw new EnvError('VAPID_PRIVATE_KEY', 'is required with VAPID_PUBLIC_KEY');
+  if (raw.VAPID_PRIVATE_KEY !== undefined && raw.VAPID_PUBLIC_KEY === undefined)
+    throw new EnvError('VAPID_PUBLIC_KEY', 'is required with VAPID_PRIVATE_KEY');
   return {
     port: raw.PORT,
     host: raw.HOST,
     databaseUrl: raw.DATABASE_URL,
+    databasePoolSize: raw.DATABASE_POOL_SIZE,
     dataDir: raw.DATA_DIR,
     webDist: raw.WEB_DIST,
     sessionSecret: raw.SESSION_SECRET,
@@ -300,6 +366,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       cleanupIntervalMinutes: raw.UPLOAD_CLEANUP_MINUTES,
     },
     logLevel: raw.LOG_LEVEL,
+    vapid:
+      raw.VAPID_PUBLIC_KEY !== undefined && raw.VAPID_PRIVATE_KEY !== undefined
+        ? { publicKey: raw.VAPID_PUBLIC_KEY, privateKey: raw.VAPID_PRIVATE_KEY }
+        : undefined,
+    vapidSubject: raw.VAPID_SUBJECT,
     rateLimits: {
       ...(raw.RATE_LIMIT_LOGIN_IP ? { loginPerIp: raw.RATE_LIMIT_LOGIN_IP } : {}),
       ...(raw.RATE_LIMIT_LOGIN_EMAIL ? { loginPerEmail: raw.RATE_LIMIT_LOGIN_EMAIL } : {}),

@@ -14,6 +14,8 @@ export const clientToSwMessageSchema = z.discriminatedUnion('type', [
   /** Ask the worker which build it is (answered with SW_VERSION on the message port, or
    * on the client when no port was given). */
   z.object({ type: z.literal('GET_VERSION') }),
+  /** The page's answer, on the message's port, to OPEN_URL: it has gone to the address. */
+  z.object({ type: z.literal('URL_OPENED') }),
 ]);
 export type ClientToSwMessage = z.infer<typeof clientToSwMessageSchema>;
 
@@ -27,5 +29,14 @@ export const swToClientMessageSchema = z.discriminatedUnion('type', [
   /** The outbox lives in the page's IndexedDB and is drained by the page (one drainer at a
    * time, under a Web Lock); the worker only wakes it up. */
   z.object({ type: z.literal('OUTBOX_DRAIN_REQUESTED'), reason: outboxDrainReasonSchema }),
+  /** A push arrived while a page is open: the bell's count and lists refresh at once. */
+  z.object({ type: z.literal('NOTIFICATION_RECEIVED'), notificationId: z.number().int() }),
+  /** A notification was clicked: the open app goes to this address of its own (a path) with
+   * its router, without reloading, and answers URL_OPENED on the message's port. A page that
+   * does not answer is navigated by the worker instead. */
+  z.object({
+    type: z.literal('OPEN_URL'),
+    path: z.string().startsWith('/').max(2048),
+  }),
 ]);
 export type SwToClientMessage = z.infer<typeof swToClientMessageSchema>;

@@ -1,12 +1,18 @@
-// Benchmark (issue 2): requests/s and p99 of GET /api/user with a valid session on the
-// real built server, side by side in one run with a bare Fastify hello-world route on the
-// same machine, and login throughput against raw argon2 hashes per second. Not a test:
-// it prints numbers and ratios, it never fails because the machine is slow.
+// Benchmark (issues 2 and 12): requests/s and p99 of GET /api/user with a valid session on the
+// real built server, side by side in one run with a bare Fastify hello-world route and with
+// an Express 5 + express-session + passport peer (express-peer-server.ts) on the same kind of
+// database, and login throughput against raw argon2 hashes per second. Not a test: it prints
+// numbers and ratios, it never fails because the machine is slow.
+// The load generator (autocannon, this process) shares the machine with the servers: every
+// figure is measured the same way, one server at a time, in BENCH_ROUNDS rounds (default 3;
+// each round measures every server once, BENCH_DURATION seconds each, default 5); ratios are
+// taken within a round, and the median round is reported beside the spread.
 // BENCH_DATABASE_URL (a PostgreSQL server, e.g. postgres://postgres@127.0.0.1:5432/postgres)
-// adds the same server on a fresh PostgreSQL database, measured in the same run.
+// adds the server and the peer on fresh PostgreSQL databases, measured in the same rounds.
 // BENCH_SKIP_LOGIN=1 leaves out the login part (argon2-bound, slow on a small machine).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +20,9 @@ import { hash } from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import { freePort } from '../e2e/support/server';
 import {
+  BEFORE_ENTRY,
+  createBenchDatabase,
+  registerAndSignIn,
   round,
   sessionCookie,
   startBenchServer,
@@ -22,7 +31,8 @@ import {
   writeResult,
 } from './support';
 
-const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
+const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const CONNECTIONS = 10;
 /** The API's production parameters (api/src/plugins/app/passwords.ts). */
 const ARGON2_PARAMS = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
@@ -31,30 +41,56 @@ const LOGINS_PER_ACCOUNT = 8; // under the per-account limit of 10 per 15 minute
 const LOGIN_CONCURRENCY = 8;
 const POSTGRES_SERVER_URL = process.env.BENCH_DATABASE_URL;
 const SKIP_LOGIN = process.env.BENCH_SKIP_LOGIN === '1';
+/** Issue 12's targets for GET /api/user with a session. */
+export const API_USER_TARGETS = { vsBare: 0.5, vsPeer: 2 };
 
 interface LoadResult {
   name: string;
   requestsPerSecond: number;
+  /** The server process's CPU time (user + system) per request, in microseconds. */
+  serverCpuUsPerRequest?: number;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
   errors: number;
 }
 
+/** A process's CPU time so far (user + system), in microseconds; NaN where /proc is missing. */
+function cpuMicros(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, after the command name in parentheses.
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks / CLOCK_TICKS) * 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
+/** USER_HZ: 100 on Linux. */
+const CLOCK_TICKS = 100;
+
 async function load(
   name: string,
   url: string,
   headers: Record<string, string> = {},
+  pid?: number,
 ): Promise<LoadResult> {
+  const cpuBefore = cpuMicros(pid);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: DURATION_SECONDS,
     headers,
   });
+  const cpu = cpuMicros(pid) - cpuBefore;
   return {
     name,
     requestsPerSecond: round(result.requests.average),
+    ...(Number.isFinite(cpu) && result.requests.total > 0
+      ? { serverCpuUsPerRequest: round(cpu / result.requests.total, 1) }
+      : {}),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
@@ -62,20 +98,82 @@ async function load(
   };
 }
 
-async function startBare(): Promise<{ url: string; child: ChildProcess }> {
+interface Child {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Runs a bench server script (this folder) on a free port; resolves once it says "listening". */
+async function startScript(
+  file: string,
+  env: Record<string, string>,
+  route: string,
+): Promise<Child> {
   const port = await freePort();
-  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-fastify-server.ts');
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), file);
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bare server exited with ${String(code)}`)));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${String(code)}`)));
     child.stdout?.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('listening')) resolve();
     });
   });
-  return { url: `http://127.0.0.1:${String(port)}/hello`, child };
+  return {
+    url: `http://127.0.0.1:${String(port)}${route}`,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) {
+          resolve();
+          return;
+        }
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+const startBare = (): Promise<Child> => startScript('bare-fastify-server.ts', {}, '/hello');
+
+const PEER_EMAIL = 'peer@example.org';
+const PEER_PASSWORD = 'peer-password-1';
+
+/**
+ * The Express 5 + express-session + passport peer (express-peer-server.ts) on PGlite in a
+ * temporary folder, or on a fresh PostgreSQL database; signed in, with its session cookie.
+ */
+async function startPeer(
+  postgresServerUrl?: string,
+): Promise<Child & { cookie: string; drop(): Promise<void> }> {
+  const database = postgresServerUrl ? await createBenchDatabase(postgresServerUrl) : undefined;
+  const dataDir = database ? undefined : mkdtempSync(path.join(os.tmpdir(), 'rescuelog-peer-'));
+  const env: Record<string, string> = { PEER_EMAIL, PEER_PASSWORD };
+  if (database) env.DATABASE_URL = database.url;
+  else if (dataDir) env.DATA_DIR = dataDir;
+  const peer = await startScript('express-peer-server.ts', env, '/api/user');
+  const origin = new URL(peer.url).origin;
+  const res = await fetch(`${origin}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: PEER_EMAIL, password: PEER_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`peer login: ${String(res.status)} ${await res.text()}`);
+  const cookie = sessionCookie(res);
+  const me = await fetch(peer.url, { headers: { cookie } });
+  if (!me.ok) throw new Error(`peer GET /api/user with the session: ${String(me.status)}`);
+  return {
+    ...peer,
+    cookie,
+    async drop() {
+      await peer.stop();
+      await database?.drop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Runs `count` tasks with at most `concurrency` at once; returns the elapsed seconds. */
@@ -98,21 +196,61 @@ async function timed(
 }
 
 async function signedInCookie(origin: string, email: string, ip: string): Promise<string> {
-  const res = await fetch(`${origin}/api/register`, {
-    method: 'POST',
-    headers: { ...writeHeaders(origin), 'x-forwarded-for': ip },
-    body: JSON.stringify({
-      email,
-      password: 'bench-password-1',
-      fullName: 'Bench User',
-      qualifications: 'Nurse',
-    }),
-  });
-  if (res.status !== 201) throw new Error(`register: ${String(res.status)} ${await res.text()}`);
-  const cookie = sessionCookie(res);
+  const { cookie } = await registerAndSignIn(origin, email, 'bench-password-1', ip);
   const me = await fetch(`${origin}/api/user`, { headers: { cookie } });
   if (!me.ok) throw new Error(`GET /api/user with the session: ${String(me.status)}`);
   return cookie;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? Number.NaN)
+    : ((sorted[mid - 1] ?? Number.NaN) + (sorted[mid] ?? Number.NaN)) / 2;
+}
+
+interface Target {
+  key: string;
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  pid: number | undefined;
+}
+
+/** One line per ratio: the median of the rounds' ratios, their spread, and the target. */
+interface RatioLine {
+  ratio: string;
+  median: number;
+  min: number;
+  max: number;
+  target: string;
+  met: boolean;
+}
+
+function ratioLine(
+  rounds: Array<Record<string, LoadResult>>,
+  name: string,
+  top: string,
+  bottom: string,
+  target: number,
+): RatioLine | undefined {
+  const values: number[] = [];
+  for (const round of rounds) {
+    const a = round[top];
+    const b = round[bottom];
+    if (a && b && b.requestsPerSecond > 0) values.push(a.requestsPerSecond / b.requestsPerSecond);
+  }
+  if (values.length === 0) return undefined;
+  const m = median(values);
+  return {
+    ratio: name,
+    median: round(m, 3),
+    min: round(Math.min(...values), 3),
+    max: round(Math.max(...values), 3),
+    target: `>= ${String(target)}x`,
+    met: m >= target,
+  };
 }
 
 export async function runApiBench(): Promise<Record<string, unknown>> {
@@ -127,7 +265,21 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
         POSTGRES_SERVER_URL,
       )
     : undefined;
+  // BENCH_BEFORE_ENTRY: an earlier build measured beside this one (support.ts).
+  const before = BEFORE_ENTRY
+    ? await startBenchServer({ TRUST_PROXY: 'loopback' }, undefined, BEFORE_ENTRY)
+    : undefined;
+  const beforePg =
+    BEFORE_ENTRY && POSTGRES_SERVER_URL
+      ? await startBenchServer(
+          { TRUST_PROXY: 'loopback', SESSION_SECRET: randomBytes(32).toString('hex') },
+          POSTGRES_SERVER_URL,
+          BEFORE_ENTRY,
+        )
+      : undefined;
   const bare = await startBare();
+  const peer = await startPeer();
+  const peerPg = POSTGRES_SERVER_URL ? await startPeer(POSTGRES_SERVER_URL) : undefined;
   try {
     const password = 'bench-password-1';
     const register = (email: string, ip: string) =>
@@ -143,21 +295,118 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
     const pgCookie = pgOrigin
       ? await signedInCookie(pgOrigin, 'bench-admin@example.org', '10.1.0.1')
       : undefined;
+    const beforeTargets: Target[] = [];
+    for (const [key, name, bench] of [
+      ['embeddedBefore', 'GET /api/user (session, embedded, BEFORE)', before],
+      ['postgresBefore', 'GET /api/user (session, PostgreSQL, BEFORE)', beforePg],
+    ] as const) {
+      if (!bench) continue;
+      const at = bench.state.origin;
+      beforeTargets.push({
+        key,
+        name,
+        url: `${at}/api/user`,
+        headers: { cookie: await signedInCookie(at, 'bench-admin@example.org', '10.1.0.1') },
+        pid: bench.state.pid,
+      });
+    }
 
-    // Warm up every server, then measure them one after the other in this same run.
-    await load('warm-up', `${origin}/api/user`, { cookie });
-    if (pgOrigin && pgCookie) await load('warm-up', `${pgOrigin}/api/user`, { cookie: pgCookie });
-    await load('warm-up', bare.url);
-    const apiUser = await load('GET /api/user (session, embedded)', `${origin}/api/user`, {
-      cookie,
-    });
-    const apiUserPg =
-      pgOrigin && pgCookie
-        ? await load('GET /api/user (session, PostgreSQL)', `${pgOrigin}/api/user`, {
-            cookie: pgCookie,
-          })
-        : undefined;
-    const hello = await load('bare Fastify hello-world', bare.url);
+    const targets: Target[] = [
+      {
+        key: 'embedded',
+        name: 'GET /api/user (session, embedded)',
+        url: `${origin}/api/user`,
+        headers: { cookie },
+        pid: server.state.pid,
+      },
+      ...(pgOrigin && pgCookie
+        ? [
+            {
+              key: 'postgres',
+              name: 'GET /api/user (session, PostgreSQL)',
+              url: `${pgOrigin}/api/user`,
+              headers: { cookie: pgCookie },
+              pid: postgres?.state.pid,
+            },
+          ]
+        : []),
+      ...beforeTargets,
+      {
+        key: 'peer',
+        name: 'Express peer (session, PGlite)',
+        url: peer.url,
+        headers: { cookie: peer.cookie },
+        pid: peer.child.pid,
+      },
+      ...(peerPg
+        ? [
+            {
+              key: 'peerPostgres',
+              name: 'Express peer (session, PostgreSQL)',
+              url: peerPg.url,
+              headers: { cookie: peerPg.cookie },
+              pid: peerPg.child.pid,
+            },
+          ]
+        : []),
+      {
+        key: 'bare',
+        name: 'bare Fastify hello-world',
+        url: bare.url,
+        headers: {},
+        pid: bare.child.pid,
+      },
+    ];
+
+    // Warm up every server, then measure them one after the other, round after round.
+    for (const target of targets) await load('warm-up', target.url, target.headers);
+    const rounds: Array<Record<string, LoadResult>> = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const measured: Record<string, LoadResult> = {};
+      for (const target of targets)
+        measured[target.key] = await load(target.name, target.url, target.headers, target.pid);
+      rounds.push(measured);
+    }
+    const ratios = [
+      ratioLine(rounds, 'embedded / bare', 'embedded', 'bare', API_USER_TARGETS.vsBare),
+      ratioLine(rounds, 'PostgreSQL / bare', 'postgres', 'bare', API_USER_TARGETS.vsBare),
+      ratioLine(rounds, 'embedded / peer (PGlite)', 'embedded', 'peer', API_USER_TARGETS.vsPeer),
+      ratioLine(
+        rounds,
+        'PostgreSQL / peer (PostgreSQL)',
+        'postgres',
+        'peerPostgres',
+        API_USER_TARGETS.vsPeer,
+      ),
+      ratioLine(
+        rounds,
+        'BEFORE embedded / bare',
+        'embeddedBefore',
+        'bare',
+        API_USER_TARGETS.vsBare,
+      ),
+      ratioLine(
+        rounds,
+        'BEFORE PostgreSQL / bare',
+        'postgresBefore',
+        'bare',
+        API_USER_TARGETS.vsBare,
+      ),
+      ratioLine(
+        rounds,
+        'BEFORE embedded / peer (PGlite)',
+        'embeddedBefore',
+        'peer',
+        API_USER_TARGETS.vsPeer,
+      ),
+      ratioLine(
+        rounds,
+        'BEFORE PostgreSQL / peer (PostgreSQL)',
+        'postgresBefore',
+        'peerPostgres',
+        API_USER_TARGETS.vsPeer,
+      ),
+    ].filter((line): line is RatioLine => line !== undefined);
 
     // Login throughput: real logins (argon2id verify, session regeneration, audit row).
     const emails: string[] = [];
@@ -196,31 +445,17 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
         cpus: os.cpus().length,
         model: os.cpus()[0]?.model ?? 'unknown',
         node: process.version,
+        loadAverage: os.loadavg().map((l) => round(l, 2)),
       },
       settings: {
         durationSeconds: DURATION_SECONDS,
+        rounds: ROUNDS,
         connections: CONNECTIONS,
         loginConcurrency: LOGIN_CONCURRENCY,
         argon2: ARGON2_PARAMS,
       },
-      apiUser,
-      ...(apiUserPg ? { apiUserPostgres: apiUserPg } : {}),
-      bareHello: hello,
-      apiUserVsBare: {
-        requestsPerSecondRatio: round(apiUser.requestsPerSecond / hello.requestsPerSecond, 3),
-        p99Ratio: round(apiUser.p99Ms / Math.max(hello.p99Ms, 1), 2),
-      },
-      ...(apiUserPg
-        ? {
-            apiUserPostgresVsBare: {
-              requestsPerSecondRatio: round(
-                apiUserPg.requestsPerSecond / hello.requestsPerSecond,
-                3,
-              ),
-              p99Ratio: round(apiUserPg.p99Ms / Math.max(hello.p99Ms, 1), 2),
-            },
-          }
-        : {}),
+      rounds,
+      ratios,
       login: {
         logins: loginCount,
         failures: loginFailures,
@@ -231,27 +466,44 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
     };
 
     console.log(
-      '\nAPI: GET /api/user with a valid session vs a bare Fastify route (same machine, same run)',
+      `\nAPI: GET /api/user with a valid session vs a bare Fastify route and an Express peer (same machine, same run; ${String(ROUNDS)} rounds of ${String(DURATION_SECONDS)} s, ${String(CONNECTIONS)} connections; the load generator shares the machine)`,
     );
     table(
-      [apiUser, ...(apiUserPg ? [apiUserPg] : []), hello].map(
-        ({ name, requestsPerSecond, p50Ms, p99Ms, non2xx, errors }) => ({
-          name,
-          'req/s': requestsPerSecond,
-          'p50 ms': p50Ms,
-          'p99 ms': p99Ms,
-          non2xx,
-          errors,
-        }),
+      rounds.flatMap((measured, r) =>
+        Object.values(measured).map((m) => ({
+          round: r + 1,
+          name: m.name,
+          'req/s': m.requestsPerSecond,
+          'server CPU µs/req': m.serverCpuUsPerRequest ?? '',
+          'p50 ms': m.p50Ms,
+          'p99 ms': m.p99Ms,
+          non2xx: m.non2xx,
+          errors: m.errors,
+        })),
       ),
     );
-    console.log(
-      `GET /api/user (embedded) reaches ${String(result.apiUserVsBare.requestsPerSecondRatio)}x the bare route's requests/s; p99 is ${String(result.apiUserVsBare.p99Ratio)}x (target: >= 0.5x).`,
+    console.log('Requests/s ratios (median of the rounds, their spread, the target):');
+    table(
+      ratios.map((line) => ({
+        ratio: line.ratio,
+        median: line.median,
+        'min..max': `${String(line.min)}..${String(line.max)}`,
+        target: line.target,
+        met: line.met ? 'yes' : 'no',
+      })),
     );
-    if (result.apiUserPostgresVsBare)
-      console.log(
-        `GET /api/user (PostgreSQL) reaches ${String(result.apiUserPostgresVsBare.requestsPerSecondRatio)}x the bare route's requests/s; p99 is ${String(result.apiUserPostgresVsBare.p99Ratio)}x (target: >= 0.5x).`,
-      );
+    console.log('Per server, median of the rounds:');
+    table(
+      targets.map((target) => {
+        const of = rounds.map((m) => m[target.key]).filter((m) => m !== undefined);
+        const cpu = of.map((m) => m.serverCpuUsPerRequest).filter((v) => v !== undefined);
+        return {
+          name: target.name,
+          'req/s': round(median(of.map((m) => m.requestsPerSecond))),
+          'server CPU µs/req': cpu.length > 0 ? round(median(cpu), 1) : '',
+        };
+      }),
+    );
     if (SKIP_LOGIN) console.log('\nLogin: skipped (BENCH_SKIP_LOGIN=1)');
     else {
       console.log(
@@ -267,9 +519,13 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
     console.log(`Saved ${writeResult('api-user-vs-bare', result)}`);
     return result;
   } finally {
-    bare.child.kill('SIGTERM');
+    await bare.stop();
+    await peer.drop();
+    await peerPg?.drop();
     await server.stop();
     await postgres?.stop();
+    await before?.stop();
+    await beforePg?.stop();
   }
 }
 

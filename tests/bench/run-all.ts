@@ -3,7 +3,9 @@
 import { runApiBench } from './api-user-vs-bare';
 import { runCaseSearchDeviceBench } from './case-search-device';
 import { runCaseSearchServerBench } from './case-search-server';
+import { runLoadBench } from './load-concurrency';
 import { runLocalSaveBench } from './local-save';
+import { runNotificationsSendBench } from './notifications-send';
 import { runSyncBench } from './sync-engine';
 import { runSyncThroughputBench } from './sync-throughput';
 import { runWebBench } from './web-first-render';
@@ -11,6 +13,7 @@ import { runWebStaticBench } from './web-first-render-static';
 
 console.log('RescueLog benchmarks (reports only; nothing here fails on a slow machine)');
 await runApiBench();
+await runLoadBench();
 runWebStaticBench(['web/dist']);
 await runWebBench();
 await runSyncBench();
@@ -18,3 +21,4 @@ await runSyncThroughputBench();
 await runLocalSaveBench();
 await runCaseSearchServerBench();
 await runCaseSearchDeviceBench();
+await runNotificationsSendBench();

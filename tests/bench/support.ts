@@ -17,23 +17,37 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/**
+ * BENCH_BEFORE_ENTRY: an earlier build's server.js; benchmarks that support it (api-user-vs-bare,
+ * load-concurrency) measure it beside this build, in the same run. To make one:
+ *   git archive <commit> | tar -x -C /tmp/before && cd /tmp/before \
+ *     && npx -y pnpm@10 install --frozen-lockfile --offline \
+ *     && npx -y pnpm@10 --filter @rescuelog/api build
+ * then BENCH_BEFORE_ENTRY=/tmp/before/api/dist/server.js.
+ */
+export const BEFORE_ENTRY = process.env.BENCH_BEFORE_ENTRY;
+
 /** The built server (`node api/dist/server.js`) on a free port with a temporary data folder. */
 export async function startBenchServer(
   extraEnv: Record<string, string> = {},
   /** A PostgreSQL server URL: the server gets a fresh database on it, dropped on stop. */
   postgresServerUrl?: string,
-  /** Another build of the server to run (a baseline); the repository's api/dist otherwise. */
-  serverEntry?: string,
+  /** Another build's server.js (BEFORE_ENTRY) instead of this one's. */
+  entry?: string,
 ): Promise<BenchServer> {
   const runDir = mkdtempSync(path.join(tmpdir(), 'rescuelog-bench-'));
   const saved = { ...process.env };
+  // BENCH_CPU_PROF_DIR: the server writes a V8 CPU profile there when it stops (node's own
+  // profiler; open it in Chrome DevTools or read it with a script).
+  const profile = process.env.BENCH_CPU_PROF_DIR;
   Object.assign(process.env, { LOG_LEVEL: 'warn', ...extraEnv });
   const database = postgresServerUrl ? await createBenchDatabase(postgresServerUrl) : undefined;
   try {
     const state = await startServer({
       runDir,
       ...(database ? { databaseUrl: database.url } : {}),
-      ...(serverEntry ? { serverEntry } : {}),
+      ...(profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {}),
+      ...(entry ? { entry } : {}),
     });
     return {
       state,
@@ -54,7 +68,7 @@ export async function startBenchServer(
 }
 
 /** A new, empty database on the server of `serverUrl` (the server migrates it on start). */
-async function createBenchDatabase(
+export async function createBenchDatabase(
   serverUrl: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `bench_${randomBytes(6).toString('hex')}`;
@@ -106,4 +120,35 @@ export function sessionCookie(response: Response): string {
   const cookie = cookies.filter((c) => c !== '').join('; ');
   if (cookie === '') throw new Error('the response set no cookie');
   return cookie;
+}
+
+/**
+ * A new account, signed in: registration answers alike for new and taken emails and starts
+ * no session (decision 027), so this registers and then signs in through POST /api/login.
+ * `ip` goes in X-Forwarded-For (the server must trust the loopback proxy) so the per-address
+ * limits see one device per account.
+ */
+export async function registerAndSignIn(
+  origin: string,
+  email: string,
+  password: string,
+  ip: string,
+): Promise<{ cookie: string; userId: number }> {
+  const headers = { ...writeHeaders(origin), 'x-forwarded-for': ip };
+  const registered = await fetch(`${origin}/api/register`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email, password, fullName: 'Bench User', qualifications: 'Nurse' }),
+  });
+  if (registered.status !== 201)
+    throw new Error(`register ${email}: ${String(registered.status)} ${await registered.text()}`);
+  const login = await fetch(`${origin}/api/login`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email, password }),
+  });
+  if (!login.ok) throw new Error(`login ${email}: ${String(login.status)} ${await login.text()}`);
+  const cookie = sessionCookie(login);
+  const body = (await login.json()) as { user: { id: number } };
+  return { cookie, userId: body.user.id };
 }

@@ -10,9 +10,9 @@
 // Targets from the issue are printed next to the figures. Reports only.
 // PostgreSQL comes from BENCH_DATABASE_URL (or DATABASE_URL): a database is created for the
 // run and dropped afterwards (support.ts); without one, only the embedded side runs.
-// BENCH_BASELINE_SERVER=<another build's api/dist/server.js> measures that build too: both
-// servers run at once on each database, every phase alternates between them and repeats
-// (BENCH_ROUNDS, 3; the median counts), and this build ÷ the baseline is printed.
+// BENCH_BEFORE_ENTRY=<an earlier build's api/dist/server.js> (support.ts) measures that build
+// too: both servers run at once on each database, every phase alternates between them and
+// repeats (BENCH_ROUNDS, 3; the median counts), and this build ÷ before is printed.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -20,8 +20,9 @@ import pg from 'pg';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
 import {
+  BEFORE_ENTRY,
+  registerAndSignIn,
   round,
-  sessionCookie,
   startBenchServer,
   table,
   writeHeaders,
@@ -64,30 +65,14 @@ interface Client {
 }
 
 async function signUp(origin: string): Promise<Client> {
-  const response = await fetch(`${origin}/api/register`, {
-    method: 'POST',
-    headers: writeHeaders(origin),
-    body: JSON.stringify({
-      email: 'throughput@example.org',
-      password: 'throughput-bench-1',
-      fullName: 'Throughput Bench',
-      qualifications: 'Nurse',
-    }),
-  });
-  if (!response.ok)
-    throw new Error(`register: ${String(response.status)} ${await response.text()}`);
-  // Registration starts no session (decision 027): sign in (the first account is the
-  // administrator, approved).
-  const login = await fetch(`${origin}/api/login`, {
-    method: 'POST',
-    headers: writeHeaders(origin),
-    body: JSON.stringify({ email: 'throughput@example.org', password: 'throughput-bench-1' }),
-  });
-  if (!login.ok) throw new Error(`login: ${String(login.status)} ${await login.text()}`);
-  const cookie = sessionCookie(login);
-  const me = await fetch(`${origin}/api/user`, { headers: { cookie } });
-  const body = (await me.json()) as { user: { id: number } };
-  return { origin, cookie, userId: body.user.id };
+  // The first account: the administrator (FIRST_USER_ADMIN), approved, who sees every case.
+  const { cookie, userId } = await registerAndSignIn(
+    origin,
+    'throughput@example.org',
+    'throughput-bench-1',
+    '127.0.0.1',
+  );
+  return { origin, cookie, userId };
 }
 
 async function post(client: Client, path: string, body: unknown): Promise<unknown> {
@@ -336,9 +321,9 @@ async function measureDatabase(
 
 export async function runSyncThroughputBench(): Promise<Record<string, unknown>> {
   const base = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  const baseline = process.env.BENCH_BASELINE_SERVER;
+  const baseline = BEFORE_ENTRY;
   const builds = [
-    ...(baseline ? [{ name: 'baseline', entry: baseline }] : []),
+    ...(baseline ? [{ name: 'before', entry: baseline }] : []),
     { name: 'this build' },
   ];
   const databases: ['embedded' | 'postgresql', string | undefined][] = [
@@ -375,15 +360,15 @@ export async function runSyncThroughputBench(): Promise<Record<string, unknown>>
   }
   if (baseline) {
     for (const side of current) {
-      const before = sides.find((s) => s.database === side.database && s.build === 'baseline');
+      const before = sides.find((s) => s.database === side.database && s.build === 'before');
       if (!before) continue;
       const ratio = (a: number, b: number) => String(round(a / b, 2));
       console.log(
-        `${side.database}, this build ÷ baseline: push ${ratio(side.pushPerSecond, before.pushPerSecond)}×, edits ${ratio(side.pushEditsPerSecond, before.pushEditsPerSecond)}×, vitals ${ratio(side.pushVitalsPerSecond, before.pushVitalsPerSecond)}×, pull ${ratio(side.pullRowsPerSecond, before.pullRowsPerSecond)}×`,
+        `${side.database}, this build ÷ before: push ${ratio(side.pushPerSecond, before.pushPerSecond)}×, edits ${ratio(side.pushEditsPerSecond, before.pushEditsPerSecond)}×, vitals ${ratio(side.pushVitalsPerSecond, before.pushVitalsPerSecond)}×, pull ${ratio(side.pullRowsPerSecond, before.pullRowsPerSecond)}×`,
       );
     }
   }
-  const result = { targets: TARGETS, ...(baseline ? { baseline } : {}), sides };
+  const result = { targets: TARGETS, ...(baseline ? { before: baseline } : {}), sides };
   console.log(`written to ${writeResult('sync-throughput', result)}`);
   return result;
 }

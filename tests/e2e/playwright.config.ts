@@ -51,6 +51,14 @@ export default defineConfig({
       testMatch: /(accounts|notifications|a11y)\.spec\.ts$/,
       dependencies: ['first-admin'],
     },
+    // Notification administration and web push (issue 16): compose, schedule, cancel and
+    // role targeting on the run's server; push to the member's real service worker on a
+    // server of its own that may push to the stand-in push service (support/push-server.ts).
+    {
+      name: 'notifications',
+      testMatch: /\/notifications-(admin|push)\.spec\.ts$/,
+      dependencies: ['app'],
+    },
     // Sync chaos (issue 4): its own fault-injecting proxy in front of the run's server; the
     // test-only engine page and the real case screens. Background Sync: the service worker
     // delivers a change with every page closed. Recovery (issue 10): synced within a minute

@@ -11,6 +11,9 @@
 //   can serve stale data for at most STALE_BOUND_MS (2 s).
 // An entry is stored only when the epoch read in the same statement (one snapshot) is not
 // older than the newest epoch this instance knows, so a load that raced a change is not kept.
+// A session entry also remembers the signed cookie that named it (decision 030): while the
+// entry is served, a request bearing exactly that cookie skips the cookie's HMAC; whatever
+// drops the entry (logout, a notification, an epoch gap, a lost listener) drops the cookie.
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
@@ -50,7 +53,9 @@ function parseNotice(payload: string): Notice | null {
 }
 
 export class AuthCache<S extends { userId: number }, U> {
-  private readonly sessions = new Map<string, S>();
+  private readonly sessions = new Map<string, { value: S; cookie: string | undefined }>();
+  /** Signed cookie value -> session id, for the entries that have one. */
+  private readonly cookies = new Map<string, string>();
   private readonly users = new Map<number, U>();
   private knownEpoch: number | null = null;
   private verifiedAt = 0;
@@ -116,16 +121,39 @@ export class AuthCache<S extends { userId: number }, U> {
   }
 
   session(sid: string): S | undefined {
-    return this.usable() ? this.sessions.get(sid) : undefined;
+    return this.usable() ? this.sessions.get(sid)?.value : undefined;
+  }
+
+  /**
+   * The session entry whose signed cookie is exactly `cookie`, with its id: the cookie was
+   * verified when the entry was stored and the entry is still served, so its HMAC need not be
+   * computed again.
+   */
+  sessionByCookie(cookie: string): { sid: string; value: S } | undefined {
+    if (!this.usable()) return undefined;
+    const sid = this.cookies.get(cookie);
+    if (sid === undefined) return undefined;
+    const entry = this.sessions.get(sid);
+    return entry ? { sid, value: entry.value } : undefined;
   }
 
   user(id: number): U | undefined {
     return this.usable() ? this.users.get(id) : undefined;
   }
 
-  /** `epoch`: read in the same statement as the row (epochColumn). */
-  putSession(sid: string, value: S, epoch: string): void {
-    if (this.fresh(epoch)) bounded(this.sessions, sid, value);
+  /**
+   * `epoch`: read in the same statement as the row (epochColumn). `cookie`: the signed cookie
+   * value whose signature was verified to name `sid` (sessionByCookie finds it).
+   */
+  putSession(sid: string, value: S, epoch: string, cookie?: string): void {
+    if (!this.fresh(epoch)) return;
+    this.dropSession(sid);
+    if (this.sessions.size >= MAX_ENTRIES) {
+      const oldest = this.sessions.keys().next();
+      if (!oldest.done) this.dropSession(oldest.value);
+    }
+    this.sessions.set(sid, { value, cookie });
+    if (cookie !== undefined) this.cookies.set(cookie, sid);
   }
 
   putUser(id: number, value: U, epoch: string): void {
@@ -133,12 +161,15 @@ export class AuthCache<S extends { userId: number }, U> {
   }
 
   dropSession(sid: string): void {
+    const entry = this.sessions.get(sid);
+    if (!entry) return;
     this.sessions.delete(sid);
+    if (entry.cookie !== undefined) this.cookies.delete(entry.cookie);
   }
 
   dropSessionsOf(userId: number): void {
     for (const [sid, entry] of this.sessions)
-      if (entry.userId === userId) this.sessions.delete(sid);
+      if (entry.value.userId === userId) this.dropSession(sid);
   }
 
   /**
@@ -189,6 +220,7 @@ export class AuthCache<S extends { userId: number }, U> {
   /** Drops every entry. */
   flush(): void {
     this.sessions.clear();
+    this.cookies.clear();
     this.users.clear();
   }
 

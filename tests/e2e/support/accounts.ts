@@ -52,9 +52,10 @@ const userSchema = z.object({
 const userResponseSchema = z.object({ user: userSchema });
 export type ApiUser = z.infer<typeof userSchema>;
 
-/** What the web app sends on state-changing requests (the API refuses cross-site writes). */
-function writeHeaders(): Record<string, string> {
-  return { 'x-requested-with': 'rescuelog', origin: serverOrigin() };
+/** What the web app sends on state-changing requests (the API refuses cross-site writes);
+ * `origin` is the run's server unless a spec talks to a server of its own. */
+export function writeHeaders(origin = serverOrigin()): Record<string, string> {
+  return { 'x-requested-with': 'rescuelog', origin };
 }
 
 async function expectOk(
@@ -67,27 +68,39 @@ async function expectOk(
 }
 
 /** Registers `person` and signs in as them (registration itself signs nobody in). */
-export async function apiRegister(request: APIRequestContext, person: Person): Promise<ApiUser> {
+export async function apiRegister(
+  request: APIRequestContext,
+  person: Person,
+  origin = serverOrigin(),
+): Promise<ApiUser> {
   const { callSign, ...rest } = person;
   const response = await request.post('/api/register', {
-    headers: writeHeaders(),
+    headers: writeHeaders(origin),
     data: { ...rest, ...(callSign ? { callSign } : {}) },
   });
   await expectOk(response, `register ${person.email}`);
-  return apiLogin(request, person);
+  return apiLogin(request, person, origin);
 }
 
-export async function apiLogin(request: APIRequestContext, person: Person): Promise<ApiUser> {
+export async function apiLogin(
+  request: APIRequestContext,
+  person: Person,
+  origin = serverOrigin(),
+): Promise<ApiUser> {
   const response = await request.post('/api/login', {
-    headers: writeHeaders(),
+    headers: writeHeaders(origin),
     data: { email: person.email, password: person.password },
   });
   return userResponseSchema.parse(await expectOk(response, `login ${person.email}`)).user;
 }
 
-export async function apiApprove(adminRequest: APIRequestContext, userId: number): Promise<void> {
+export async function apiApprove(
+  adminRequest: APIRequestContext,
+  userId: number,
+  origin = serverOrigin(),
+): Promise<void> {
   const response = await adminRequest.post(`/api/admin/users/${String(userId)}/approve`, {
-    headers: writeHeaders(),
+    headers: writeHeaders(origin),
   });
   await expectOk(response, `approve user ${String(userId)}`);
 }

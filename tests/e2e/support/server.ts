@@ -2,7 +2,8 @@
 // free port, a fresh temporary DATA_DIR (embedded PGlite) and PUBLIC_ORIGIN matching the
 // address the browser uses. The running server is described in a state file so any
 // process of the run (global setup, a test worker, global teardown) can stop or restart it.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createECDH } from 'node:crypto';
 import {
   closeSync,
   cpSync,
@@ -13,6 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -47,6 +49,20 @@ export function readServerState(runDir = process.env[RUN_DIR_ENV]): ServerState 
   if (!runDir)
     throw new Error(`${RUN_DIR_ENV} is not set: run the e2e suite through playwright.config.ts`);
   return serverStateSchema.parse(JSON.parse(readFileSync(stateFile(runDir), 'utf8')));
+}
+
+/**
+ * Server mode needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (the embedded
+ * default makes its own): a fresh pair per run, as `web-push generate-vapid-keys` would print.
+ */
+export function serverModeVapidEnv(): Record<string, string> {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    VAPID_PUBLIC_KEY: ecdh.getPublicKey().toString('base64url'),
+    VAPID_PRIVATE_KEY: ecdh.getPrivateKey().toString('base64url'),
+    VAPID_SUBJECT: 'mailto:bench@example.org',
+  };
 }
 
 export function freePort(): Promise<number> {
@@ -113,8 +129,10 @@ export interface StartOptions {
   webDist?: string;
   /** PostgreSQL instead of the embedded database (benchmarks only; e2e never sets it). */
   databaseUrl?: string;
-  /** Another build of the server (benchmarks comparing two builds); SERVER_ENTRY otherwise. */
-  serverEntry?: string;
+  /** Extra node flags before the entry (benchmarks: --cpu-prof). */
+  nodeArgs?: string[];
+  /** Another built server than SERVER_ENTRY (benchmarks: an earlier build, side by side). */
+  entry?: string;
 }
 
 function copyWebDist(runDir: string): string {
@@ -129,7 +147,7 @@ function copyWebDist(runDir: string): string {
 
 /** Starts the server and waits for GET /api/ready. The log goes to <runDir>/server.log. */
 export async function startServer(options: StartOptions): Promise<ServerState> {
-  const entry = options.serverEntry ?? SERVER_ENTRY;
+  const entry = options.entry ?? SERVER_ENTRY;
   if (!existsSync(entry)) {
     throw new Error(`${entry} does not exist: run \`npx -y pnpm@10 run build\` first`);
   }
@@ -155,8 +173,14 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
   // The e2e server is the embedded database with a fresh folder; a benchmark may name a
   // PostgreSQL database instead (options.databaseUrl).
   delete env.DATABASE_URL;
-  if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
-  const nodeArgs = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry];
+  if (options.databaseUrl !== undefined) {
+    env.DATABASE_URL = options.databaseUrl;
+    Object.assign(env, { ...serverModeVapidEnv(), ...env });
+  }
+  const nodeArgs = [
+    ...(options.nodeArgs ?? []),
+    ...(entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry]),
+  ];
   const child = spawn(process.execPath, nodeArgs, {
     cwd: REPO_ROOT,
     env,
@@ -195,5 +219,58 @@ export async function restartServer(state: ServerState): Promise<ServerState> {
     port: state.port,
     dataDir: state.dataDir,
     webDist: state.webDist,
+  });
+}
+
+/**
+ * Starts `node --import tsx <script>` (a path from the repository root) and waits for the
+ * JSON line it prints when ready; `ready` picks what the caller needs from it. The script's
+ * stderr goes to this process's. Stop it with stopChild.
+ */
+export async function startScript<T>(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  ready: (line: Record<string, unknown>) => T | undefined,
+): Promise<{ child: ChildProcess; info: T }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, script)], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout ?? process.stdin });
+  const info = await new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not start in 180 s`)), 180_000);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${String(code)}`)));
+    lines.on('line', (line) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        return;
+      }
+      const value = ready(parsed as Record<string, unknown>);
+      if (value !== undefined) {
+        clearTimeout(timer);
+        resolve(value);
+      }
+    });
+  });
+  child.removeAllListeners('exit');
+  return { child, info };
+}
+
+/** SIGTERM, then SIGKILL after 15 s; resolves once the process has exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve();
+      return;
+    }
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
   });
 }

@@ -2,6 +2,8 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { Outlet, useRoutes, type RouteObject } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
 import { SyncShell } from '@/features/sync-status/components/sync-shell';
+import { useAfterFirstLoad } from '@/hooks/use-after-first-load';
+import { useUser } from '@/lib/auth';
 import { applyStoredSettings, ServiceSettingsSync } from '@/lib/service-settings';
 import { GuestOnly, RequireAdministrator, RequireApprovedUser } from './guards';
 
@@ -17,6 +19,14 @@ const AdminConflictsRoute = lazyNamed(
   'AdminConflictsRoute',
 );
 const AdminRolesRoute = lazyNamed(() => import('./routes/admin/roles'), 'AdminRolesRoute');
+const AdminNotificationsRoute = lazyNamed(
+  () => import('./routes/admin/notifications'),
+  'AdminNotificationsRoute',
+);
+const NotificationsBackground = lazy(async () => ({
+  default: (await import('@/features/notifications/components/notifications-background'))
+    .NotificationsBackground,
+}));
 const ProfileRoute = lazyNamed(() => import('./routes/profile'), 'ProfileRoute');
 const SystemSettingsRoute = lazyNamed(
   () => import('./routes/system-settings'),
@@ -72,8 +82,20 @@ export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?
   { path: '/incident-reports', screen: 'Incident Reports' },
   { path: '/incident-reports/list', screen: 'Incident Reports List' },
   { path: '/incident-reports/new/:type', screen: 'New Incident Report' },
-  { path: '/admin/notifications', screen: 'Notification Management', admin: true },
 ];
+
+/** For an approved user, once the first screen is up: pushes refresh the bell at once, and
+ * this device's push subscription is kept registered (issue 16). */
+function SignedInBackground() {
+  const { data: user } = useUser();
+  const afterLoad = useAfterFirstLoad();
+  if (!afterLoad || user?.status !== 'approved') return null;
+  return (
+    <Suspense fallback={null}>
+      <NotificationsBackground key={user.id} userId={user.id} />
+    </Suspense>
+  );
+}
 
 function RootLayout() {
   return (
@@ -81,6 +103,7 @@ function RootLayout() {
       {/* Sync session and status bar (issue 4); the sync code itself loads lazily. */}
       <SyncShell />
       <ServiceSettingsSync />
+      <SignedInBackground />
       <Suspense fallback={<PageSpinner />}>
         <Outlet />
       </Suspense>
@@ -117,6 +140,7 @@ export const routes: RouteObject[] = [
               { path: '/admin/users', element: <AdminUsersRoute /> },
               { path: '/admin/conflicts', element: <AdminConflictsRoute /> },
               { path: '/admin/roles', element: <AdminRolesRoute /> },
+              { path: '/admin/notifications', element: <AdminNotificationsRoute /> },
               { path: '/system-settings', element: <SystemSettingsRoute /> },
               ...LATER_SCREENS.filter((s) => s.admin).map((s) => ({
                 path: s.path,

@@ -78,6 +78,17 @@ export async function getJson<S extends z.ZodType>(
 
 type Method = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+function send(method: Method, path: string, body: unknown): Promise<Response> {
+  const headers: Record<string, string> = { 'X-Requested-With': REQUESTED_WITH };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  return fetch(path, {
+    method,
+    credentials: 'include',
+    headers,
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+}
+
 export async function sendJson<S extends z.ZodType>(
   method: Method,
   path: string,
@@ -85,17 +96,20 @@ export async function sendJson<S extends z.ZodType>(
   body?: unknown,
 ): Promise<z.output<S>> {
   const loading = startLoading(schema);
-  const headers: Record<string, string> = { 'X-Requested-With': REQUESTED_WITH };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(path, {
-    method,
-    credentials: 'include',
-    headers,
-    body: body === undefined ? null : JSON.stringify(body),
-  });
+  const res = await send(method, path, body);
   await throwIfNotOk(res);
   const answer: unknown = await res.json();
   return (await loading).parse(answer);
+}
+
+/** A state-changing request whose success has no body (204 No Content). */
+export async function sendWithoutAnswer(
+  method: Method,
+  path: string,
+  body?: unknown,
+): Promise<void> {
+  const res = await send(method, path, body);
+  await throwIfNotOk(res);
 }
 
 /** A query function for `useQuery` that GETs the key's path and parses it with `schema`. */

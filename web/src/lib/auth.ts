@@ -118,8 +118,16 @@ export function setCurrentUser(queryClient: QueryClient, user: User | null): voi
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () =>
-      sendJson('POST', '/api/logout', () => boundarySchemas().then((s) => s.logoutResponseSchema)),
+    mutationFn: async () => {
+      // This device stops receiving the user's notifications first (it needs the session):
+      // the next person on a shared tablet must not see them.
+      await import('./push-device')
+        .then((push) => push.removeDevicePushAtLogout())
+        .catch(() => undefined);
+      return sendJson('POST', '/api/logout', () =>
+        boundarySchemas().then((s) => s.logoutResponseSchema),
+      );
+    },
     onSuccess: () => {
       clearSession(queryClient);
       toast({ title: 'Logged out', description: 'You have been logged out successfully' });

@@ -100,14 +100,20 @@ export function postponePwaUpdate(): void {
 
 /**
  * Subscribes to messages from the service worker (e.g. OUTBOX_DRAIN_REQUESTED when
- * Background Sync fires). Messages that do not match the schema are ignored.
+ * Background Sync fires). Messages that do not match the schema are ignored. `reply` answers
+ * on the message's own port, when it came with one.
  */
-export function onServiceWorkerMessage(listener: (message: SwToClientMessage) => void): () => void {
+export function onServiceWorkerMessage(
+  listener: (message: SwToClientMessage, reply: (answer: ClientToSwMessage) => void) => void,
+): () => void {
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return () => undefined;
+  const container = navigator.serviceWorker;
   const handler = (event: MessageEvent<unknown>) => {
     const parsed = swToClientMessageSchema.safeParse(event.data);
-    if (parsed.success) listener(parsed.data);
+    if (!parsed.success) return;
+    const port = event.ports[0];
+    listener(parsed.data, (answer) => port?.postMessage(answer));
   };
-  navigator.serviceWorker.addEventListener('message', handler);
-  return () => navigator.serviceWorker.removeEventListener('message', handler);
+  container.addEventListener('message', handler);
+  return () => container.removeEventListener('message', handler);
 }

@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import type { User } from '@rescuelog/sync-protocol/users';
 import { ApiError, unauthenticated } from '../../lib/api-error';
-import { SESSION_COOKIE } from '../external/session';
+import { clearSessionCookie } from '../external/session';
 import { findUserWithRolePermissionsAndEpoch } from '../../repositories/users-repository';
 import type { CachedUser } from '../external/session';
 import { toPublicUser } from '../../services/users-service';
@@ -42,10 +42,10 @@ export const authenticationPlugin = fp(
     fastify.decorateRequest('user', null);
 
     async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      // @fastify/session sets request.session to null once destroyed.
+      // Outside /api there is no session (the cookie's path).
       const current = request.session as typeof request.session | null;
       if (current) await current.destroy();
-      reply.clearCookie(SESSION_COOKIE, { path: '/api' });
+      clearSessionCookie(reply);
     }
     fastify.decorate('endSession', endSession);
 

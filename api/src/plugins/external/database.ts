@@ -61,6 +61,7 @@ export const databasePlugin = fp<{
     if (db === undefined) {
       const handle = await createDatabase({
         databaseUrl: fastify.config.databaseUrl,
+        poolSize: fastify.config.databasePoolSize,
         dataDir: fastify.config.dataDir,
       });
       db = handle.db;

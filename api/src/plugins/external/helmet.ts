@@ -99,10 +99,11 @@ export const helmetPlugin = fp(
       crossOriginResourcePolicy: { policy: 'same-origin' },
     });
     if (Object.keys(headers).length === 0) throw new Error('helmet produced no headers');
+    // Helmet does not send Permissions-Policy; every answer (pages, API, files) carries it.
+    // One object, built once, set with one call per request.
+    const all = Object.freeze({ ...headers, 'permissions-policy': PERMISSIONS_POLICY });
     fastify.addHook('onRequest', (_request, reply, done) => {
-      void reply.headers(headers);
-      // Helmet does not send Permissions-Policy; every answer (pages, API, files) carries it.
-      void reply.header('permissions-policy', PERMISSIONS_POLICY);
+      void reply.headers(all);
       done();
     });
   },

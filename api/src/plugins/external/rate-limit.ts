@@ -17,6 +17,10 @@ export interface RateLimitSettings {
    */
   loginPerEmail: RateLimitRule;
   registerPerIp: RateLimitRule;
+  /** Push receipts (POST /api/notifications/receipts, no session) per client address. */
+  pushReceiptsPerIp: RateLimitRule;
+  /** Test pushes a user may ask for (POST /api/user/push-subscriptions/test). */
+  pushTestPerUser: RateLimitRule;
 }
 
 /** What System Settings start with (sync-protocol/settings.ts has the same numbers). */
@@ -26,6 +30,9 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   loginPerIp: { max: 50, windowSeconds: 15 * 60 },
   loginPerEmail: { max: 10, windowSeconds: 15 * 60 },
   registerPerIp: { max: 10, windowSeconds: 60 * 60 },
+  // A station's devices share one address and each push brings back two receipts at most.
+  pushReceiptsPerIp: { max: 600, windowSeconds: 60 },
+  pushTestPerUser: { max: 10, windowSeconds: 10 * 60 },
 };
 
 export interface RateLimiter {
@@ -59,6 +66,8 @@ export const rateLimitPlugin = fp<{ settings?: Partial<RateLimitSettings> | unde
           max: s.registrationsPerIpPerHour,
           windowSeconds: 60 * 60,
         },
+        pushReceiptsPerIp: fixed.pushReceiptsPerIp ?? DEFAULT_RATE_LIMITS.pushReceiptsPerIp,
+        pushTestPerUser: fixed.pushTestPerUser ?? DEFAULT_RATE_LIMITS.pushTestPerUser,
       };
     }
     fastify.decorate('rateLimiter', {

@@ -32,12 +32,15 @@ export function crossSiteReason(
 
 export const sameOriginPlugin = fp(
   async (fastify) => {
-    fastify.addHook('onRequest', async (request) => {
+    // A callback hook: reads (most requests) pass without a promise.
+    fastify.addHook('onRequest', (request, _reply, done) => {
       const reason = crossSiteReason(request, fastify.config.allowedOrigins);
-      if (reason !== undefined) {
-        request.log.warn({ reason }, 'cross-site request refused');
-        throw new ApiError(403, ErrorCode.CROSS_SITE_REQUEST, 'Cross-site request refused');
+      if (reason === undefined) {
+        done();
+        return;
       }
+      request.log.warn({ reason }, 'cross-site request refused');
+      done(new ApiError(403, ErrorCode.CROSS_SITE_REQUEST, 'Cross-site request refused'));
     });
   },
   { name: 'same-origin', dependencies: ['env'] },

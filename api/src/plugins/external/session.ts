@@ -1,19 +1,24 @@
 // Cookie sessions stored in PostgreSQL (table `sessions`), so several API instances share
-// them. The cookie is HttpOnly, SameSite=Lax, scoped to /api, and Secure over TLS.
-// Timeouts (System Settings, unless the app is built with fixed ones) are enforced here, on
-// the server, whatever the browser does with the cookie:
+// them. The cookie is HttpOnly, SameSite=Lax, scoped to /api, Secure over TLS, and signed
+// (lib/session-cookie.ts). Timeouts (System Settings, unless the app is built with fixed
+// ones) are enforced here, on the server, whatever the browser does with the cookie:
 // - inactivity: a session not used for `inactivityMs` is dead;
 // - absolute: a session older than `absoluteMs` is dead however active it is.
-// Anonymous visitors get no row (saveUninitialized: false); login and registration create
-// one with a fresh id (regenerate), which also destroys the previous row.
+// Anonymous visitors get no row; login and registration create one with a fresh id
+// (regenerate), which also destroys the previous row.
+//
+// The read path (decision 030): a signed-in session is served from the in-process cache
+// (lib/auth-cache.ts, decision 026) keyed by its exact signed cookie, so a request whose
+// session is cached costs no HMAC, no statement and no promise. Otherwise the cookie's HMAC is
+// checked once and the row read from the database (and cached with that cookie).
 import cookie from '@fastify/cookie';
-import session, { type SessionStore } from '@fastify/session';
-import type { Session } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import type { Database, JsonValue } from '@rescuelog/db/schema';
 import type { User } from '@rescuelog/sync-protocol/users';
 import { AuthCache, epochColumn, type AuthCacheOptions } from '../../lib/auth-cache';
+import { newSessionId, SessionCookieSigner } from '../../lib/session-cookie';
 
 export interface SessionTimeouts {
   inactivityMs: number;
@@ -32,17 +37,24 @@ export const DEFAULT_SESSION_TIMEOUTS: SessionTimeouts = {
 };
 
 export const SESSION_COOKIE = 'rescuelog_session';
+export const SESSION_COOKIE_PATH = '/api';
 /** The cookie's own lifetime: the longest session System Settings allow (720 hours). */
 const SESSION_COOKIE_MAX_AGE_MS = 720 * 60 * 60 * 1000;
 
+/** What a session row's `data` holds. */
+export interface SessionData {
+  userId?: number;
+  /** Where the session was started (the profile's list of devices shows them). */
+  userAgent?: string | undefined;
+  ip?: string | undefined;
+  /** Set by the store when the row exists but timed out; authentication answers SESSION_EXPIRED. */
+  expired?: boolean;
+}
+
 declare module 'fastify' {
-  interface Session {
-    userId?: number;
-    /** Where the session was started (the profile's list of devices shows them). */
-    userAgent?: string | undefined;
-    ip?: string | undefined;
-    /** Set by the store when the row exists but timed out; the session hook answers SESSION_EXPIRED. */
-    expired?: boolean;
+  interface FastifyRequest {
+    /** The request's session under /api (the cookie's path); not set on other paths. */
+    session: RequestSession;
   }
   interface FastifyInstance {
     sessionService: SessionService;
@@ -54,7 +66,8 @@ declare module 'fastify' {
 /** A live session as the cache keeps it; times are the database clock's, in ms. */
 export interface CachedSession {
   userId: number;
-  data: Session;
+  /** Frozen: shared by every request of the session (RequestSession copies before a change). */
+  data: Readonly<SessionData>;
   createdAt: number;
   lastSeenAt: number;
   expiresAt: number;
@@ -77,37 +90,136 @@ export interface SessionService {
   cleanupExpired(): Promise<void>;
 }
 
-type StoredSession = Session;
-type Callback = (error?: unknown) => void;
+type Timeouts = Pick<SessionTimeouts, 'inactivityMs' | 'absoluteMs'>;
 
-/** The express-session style store @fastify/session expects, on top of Kysely. */
-export type SessionTimeoutsSource = () => Promise<
-  Pick<SessionTimeouts, 'inactivityMs' | 'absoluteMs'>
->;
+/** Timeouts now: fixed, or from System Settings (which change them without a restart). */
+export interface SessionTimeoutsSource {
+  /** Synchronously, when known (the settings' cached copy); otherwise undefined. */
+  peek(): Timeouts | undefined;
+  get(): Promise<Timeouts>;
+}
 
-export class PgSessionStore implements SessionStore {
+function fixedTimeouts(timeouts: Timeouts): SessionTimeoutsSource {
+  return { peek: () => timeouts, get: () => Promise.resolve(timeouts) };
+}
+
+const EXPIRED: Readonly<SessionData> = Object.freeze({ expired: true });
+
+/** The `sessions` table, with the cache in front of its reads. */
+export class SessionStore {
   private readonly timeouts: SessionTimeoutsSource;
 
-  /** `timeouts`: fixed, or read on each use (System Settings change them without a restart). */
   constructor(
     private readonly db: Kysely<Database>,
-    timeouts: SessionTimeouts | SessionTimeoutsSource,
+    timeouts: Timeouts | SessionTimeoutsSource,
     private readonly cache?: AppAuthCache,
     /** Writing last_seen_at on every request would make every read a write. */
     private readonly touchAfterMs: number = DEFAULT_SESSION_TIMEOUTS.touchAfterMs,
   ) {
-    this.timeouts = typeof timeouts === 'function' ? timeouts : () => Promise.resolve(timeouts);
+    this.timeouts = 'get' in timeouts ? timeouts : fixedTimeouts(timeouts);
   }
 
-  set(sid: string, data: StoredSession, callback: Callback): void {
+  /**
+   * The hot path: the live, cached session whose signed cookie is exactly `cookie`, when no
+   * touch is due; otherwise undefined (then `load` decides, with the database).
+   */
+  cached(cookie: string): { sid: string; data: Readonly<SessionData> } | undefined {
+    const hit = this.cache?.sessionByCookie(cookie);
+    if (!hit) return undefined;
+    const timeouts = this.timeouts.peek();
+    if (!timeouts) return undefined;
+    const entry = hit.value;
+    const now = Date.now() + entry.clockOffsetMs;
+    const fresh =
+      entry.expiresAt > now &&
+      now - entry.lastSeenAt <= this.touchAfterMs &&
+      now - entry.lastSeenAt < timeouts.inactivityMs &&
+      now - entry.createdAt < timeouts.absoluteMs;
+    return fresh ? { sid: hit.sid, data: entry.data } : undefined;
+  }
+
+  /**
+   * The session `sid` (whose signed cookie `cookie` was verified), from the cache or the
+   * database: its data, the EXPIRED marker for a row past its timeouts (deleted here), or
+   * null when there is no such session.
+   */
+  async load(sid: string, cookie: string): Promise<Readonly<SessionData> | null> {
+    const { inactivityMs, absoluteMs } = await this.timeouts.get();
+    const cached = this.cache?.session(sid);
+    if (cached) {
+      const now = Date.now() + cached.clockOffsetMs;
+      const alive =
+        cached.expiresAt > now &&
+        now - cached.lastSeenAt < inactivityMs &&
+        now - cached.createdAt < absoluteMs;
+      // A dead one goes the database way below, which deletes it and answers the marker.
+      if (alive) {
+        if (now - cached.lastSeenAt <= this.touchAfterMs) return cached.data;
+        const touched = await this.touch(sid, inactivityMs, absoluteMs);
+        if (!touched) {
+          this.cache?.dropSession(sid);
+          return null;
+        }
+        cached.lastSeenAt = touched.lastSeenAt.getTime();
+        cached.expiresAt = touched.expiresAt.getTime();
+        return cached.data;
+      }
+      this.cache?.dropSession(sid);
+    }
+    const row = await this.db
+      .selectFrom('sessions')
+      .select(['data', 'createdAt', 'lastSeenAt', 'expiresAt', 'userId'])
+      .select(sql<Date>`now()`.as('now'))
+      .select(epochColumn().as('epoch'))
+      .where('sid', '=', sid)
+      .executeTakeFirst();
+    if (!row) return null;
+    const now = row.now.getTime();
+    const alive =
+      row.expiresAt.getTime() > now &&
+      now - row.lastSeenAt.getTime() < inactivityMs &&
+      now - row.createdAt.getTime() < absoluteMs;
+    if (!alive) {
+      await this.db.deleteFrom('sessions').where('sid', '=', sid).execute();
+      // Only the marker survives: the user id of a dead session must not be used.
+      return EXPIRED;
+    }
+    let lastSeenAt = row.lastSeenAt.getTime();
+    let expiresAt = row.expiresAt.getTime();
+    if (now - lastSeenAt > this.touchAfterMs) {
+      const touched = await this.touch(sid, inactivityMs, absoluteMs);
+      if (!touched) return null;
+      lastSeenAt = touched.lastSeenAt.getTime();
+      expiresAt = touched.expiresAt.getTime();
+    }
+    const data = sessionData(row.data);
+    // Only signed-in sessions are kept: they are the ones every request reads.
+    if (this.cache && typeof row.userId === 'number' && data.userId === row.userId) {
+      this.cache.putSession(
+        sid,
+        {
+          userId: row.userId,
+          data,
+          createdAt: row.createdAt.getTime(),
+          lastSeenAt,
+          expiresAt,
+          clockOffsetMs: now - Date.now(),
+        },
+        row.epoch,
+        cookie,
+      );
+    }
+    return data;
+  }
+
+  async save(sid: string, data: Readonly<SessionData>): Promise<void> {
     this.cache?.dropSession(sid);
-    this.save(sid, data).then(() => callback(), callback);
-  }
-
-  private async save(sid: string, data: StoredSession): Promise<void> {
-    const json = JSON.parse(JSON.stringify(data)) as Record<string, JsonValue>;
+    const json: Record<string, JsonValue> = {};
+    if (typeof data.userId === 'number') json.userId = data.userId;
+    if (typeof data.userAgent === 'string') json.userAgent = data.userAgent;
+    if (typeof data.ip === 'string') json.ip = data.ip;
     const userId = typeof data.userId === 'number' ? data.userId : null;
-    const { inactivityMs, absoluteMs } = await this.timeouts();
+    const { inactivityMs, absoluteMs } = await this.timeouts.get();
     await this.db
       .insertInto('sessions')
       .values({
@@ -128,88 +240,9 @@ export class PgSessionStore implements SessionStore {
       .execute();
   }
 
-  get(sid: string, callback: (error: unknown, result?: Session | null) => void): void {
-    this.load(sid).then(
-      (result) => callback(null, result),
-      (error: unknown) => callback(error),
-    );
-  }
-
-  destroy(sid: string, callback: Callback): void {
+  async destroy(sid: string): Promise<void> {
     this.cache?.dropSession(sid);
-    this.db
-      .deleteFrom('sessions')
-      .where('sid', '=', sid)
-      .execute()
-      .then(() => callback(), callback);
-  }
-
-  private async load(sid: string): Promise<StoredSession | null> {
-    const { inactivityMs, absoluteMs } = await this.timeouts();
-    const cached = this.cache?.session(sid);
-    if (cached) {
-      const now = Date.now() + cached.clockOffsetMs;
-      const alive =
-        cached.expiresAt > now &&
-        now - cached.lastSeenAt < inactivityMs &&
-        now - cached.createdAt < absoluteMs;
-      // A dead one goes the database way below, which deletes it and answers the marker.
-      if (alive) {
-        if (now - cached.lastSeenAt <= this.touchAfterMs) return copySession(cached.data);
-        const touched = await this.touch(sid, inactivityMs, absoluteMs);
-        if (!touched) {
-          this.cache?.dropSession(sid);
-          return null;
-        }
-        cached.lastSeenAt = touched.lastSeenAt.getTime();
-        cached.expiresAt = touched.expiresAt.getTime();
-        return copySession(cached.data);
-      }
-      this.cache?.dropSession(sid);
-    }
-    const row = await this.db
-      .selectFrom('sessions')
-      .select(['data', 'createdAt', 'lastSeenAt', 'expiresAt', 'userId'])
-      .select(sql<Date>`now()`.as('now'))
-      .select(epochColumn().as('epoch'))
-      .where('sid', '=', sid)
-      .executeTakeFirst();
-    if (!row) return null;
-    const now = row.now.getTime();
-    const alive =
-      row.expiresAt.getTime() > now &&
-      now - row.lastSeenAt.getTime() < inactivityMs &&
-      now - row.createdAt.getTime() < absoluteMs;
-    if (!alive) {
-      await this.db.deleteFrom('sessions').where('sid', '=', sid).execute();
-      // Only the marker survives: the user id of a dead session must not be used.
-      return { expired: true, cookie: { originalMaxAge: null } } as StoredSession;
-    }
-    let lastSeenAt = row.lastSeenAt.getTime();
-    let expiresAt = row.expiresAt.getTime();
-    if (now - lastSeenAt > this.touchAfterMs) {
-      const touched = await this.touch(sid, inactivityMs, absoluteMs);
-      if (!touched) return null;
-      lastSeenAt = touched.lastSeenAt.getTime();
-      expiresAt = touched.expiresAt.getTime();
-    }
-    const data = row.data as unknown as StoredSession;
-    // Only signed-in sessions are kept: they are the ones every request reads.
-    if (this.cache && typeof row.userId === 'number' && data.userId === row.userId) {
-      this.cache.putSession(
-        sid,
-        {
-          userId: row.userId,
-          data: copySession(data),
-          createdAt: row.createdAt.getTime(),
-          lastSeenAt,
-          expiresAt,
-          clockOffsetMs: now - Date.now(),
-        },
-        row.epoch,
-      );
-    }
-    return data;
+    await this.db.deleteFrom('sessions').where('sid', '=', sid).execute();
   }
 
   /** Moves last_seen_at and the expiry on; undefined when the row is gone. */
@@ -230,12 +263,92 @@ export class PgSessionStore implements SessionStore {
   }
 }
 
-/** A copy @fastify/session may change without changing the cached one. */
-function copySession(data: StoredSession): StoredSession {
-  const copy = { ...data } as StoredSession;
-  if (typeof data.cookie === 'object' && data.cookie !== null)
-    (copy as { cookie: unknown }).cookie = { ...data.cookie };
-  return copy;
+/** The known fields of a stored `data` object (rows written before decision 030 hold more). */
+function sessionData(stored: Record<string, JsonValue>): Readonly<SessionData> {
+  const data: SessionData = {};
+  if (typeof stored.userId === 'number') data.userId = stored.userId;
+  if (typeof stored.userAgent === 'string') data.userAgent = stored.userAgent;
+  if (typeof stored.ip === 'string') data.ip = stored.ip;
+  return Object.freeze(data);
+}
+
+/**
+ * A request's session. `data` may be the cache's frozen object; the first change copies it.
+ * Changes are saved, and the cookie set, when the response is sent.
+ */
+export class RequestSession {
+  #id: string | undefined;
+  #data: Readonly<SessionData>;
+  #modified = false;
+  #ended = false;
+
+  constructor(
+    private readonly store: SessionStore,
+    /** The id the request's cookie named, when that session exists (or existed: EXPIRED). */
+    readonly restoredId: string | undefined,
+    data: Readonly<SessionData>,
+  ) {
+    this.#id = restoredId;
+    this.#data = data;
+  }
+
+  /** The session id (a new one, not yet stored, for an anonymous request). */
+  get sessionId(): string {
+    return (this.#id ??= newSessionId());
+  }
+
+  /** True once something was set (or the id regenerated) and not yet saved. */
+  get modified(): boolean {
+    return this.#modified && !this.#ended;
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  get data(): Readonly<SessionData> {
+    return this.#data;
+  }
+
+  get<K extends keyof SessionData>(key: K): SessionData[K] {
+    return this.#data[key];
+  }
+
+  set<K extends keyof SessionData>(key: K, value: SessionData[K]): void {
+    if (this.#ended) throw new Error('the session has ended');
+    this.#data = { ...this.#data, [key]: value };
+    this.#modified = true;
+  }
+
+  /** A new id and no data (sign-in: the id from before can never name this session). */
+  async regenerate(): Promise<void> {
+    if (this.restoredId !== undefined) await this.store.destroy(this.restoredId);
+    this.#id = newSessionId();
+    this.#data = {};
+    this.#modified = true;
+    this.#ended = false;
+  }
+
+  /** Deletes the session's row (and cache entry); nothing is saved for this request. */
+  async destroy(): Promise<void> {
+    if (this.#id !== undefined) await this.store.destroy(this.#id);
+    this.#data = {};
+    this.#ended = true;
+  }
+
+  markSaved(): void {
+    this.#modified = false;
+  }
+}
+
+const ANONYMOUS: Readonly<SessionData> = Object.freeze({});
+
+/** True when `url`'s path is the cookie's path or below it (the browser sends it only there). */
+function underCookiePath(url: string): boolean {
+  if (!url.startsWith(SESSION_COOKIE_PATH)) return false;
+  const next = url.charCodeAt(SESSION_COOKIE_PATH.length);
+  // end of string, '/', or '?'
+  return Number.isNaN(next) || next === 47 || next === 63;
 }
 
 export const sessionPlugin = fp<{
@@ -246,38 +359,110 @@ export const sessionPlugin = fp<{
     const timeouts: SessionTimeouts = { ...DEFAULT_SESSION_TIMEOUTS, ...options.timeouts };
     const cache: AppAuthCache = new AuthCache(fastify.db, fastify.log, options.cache);
     fastify.decorate('authCache', cache);
+    const fromSettings = (settings: {
+      sessionInactivityMinutes: number;
+      sessionAbsoluteHours: number;
+    }): Timeouts => ({
+      inactivityMs: options.timeouts?.inactivityMs ?? settings.sessionInactivityMinutes * 60_000,
+      absoluteMs: options.timeouts?.absoluteMs ?? settings.sessionAbsoluteHours * 3_600_000,
+    });
     // Timeouts given by the caller (tests) are fixed; otherwise System Settings decide.
-    const store = new PgSessionStore(
+    const store = new SessionStore(
       fastify.db,
-      async () => {
-        const settings = await fastify.settings.get();
-        return {
-          inactivityMs:
-            options.timeouts?.inactivityMs ?? settings.sessionInactivityMinutes * 60_000,
-          absoluteMs: options.timeouts?.absoluteMs ?? settings.sessionAbsoluteHours * 3_600_000,
-        };
+      {
+        peek() {
+          const settings = fastify.settings.peek();
+          return settings ? fromSettings(settings) : undefined;
+        },
+        get: async () => fromSettings(await fastify.settings.get()),
       },
       cache,
       timeouts.touchAfterMs,
     );
+    const signer = new SessionCookieSigner(fastify.config.sessionSecret);
+    // true (https origin), false, or 'auto' behind a trusted proxy: Secure when the proxy says
+    // the request was https.
+    const cookieSecure = fastify.config.cookieSecure;
+    // The browser may keep the cookie as long as the longest absolute timeout the settings
+    // allow; the server decides sooner.
+    const cookieMaxAgeMs = options.timeouts?.absoluteMs ?? SESSION_COOKIE_MAX_AGE_MS;
 
     await fastify.register(cookie);
-    await fastify.register(session, {
-      secret: fastify.config.sessionSecret,
-      cookieName: SESSION_COOKIE,
-      store,
-      saveUninitialized: false,
-      // The row is touched by the store; re-sending the cookie on every response is not needed.
-      rolling: false,
-      cookie: {
-        path: '/api',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: fastify.config.cookieSecure,
-        // The browser may keep it as long as the longest absolute timeout the settings allow;
-        // the server decides sooner.
-        maxAge: options.timeouts?.absoluteMs ?? SESSION_COOKIE_MAX_AGE_MS,
-      },
+    fastify.decorateRequest('session', null as unknown as RequestSession);
+
+    // Resolves the cookie to a session. Synchronous when the session is cached.
+    fastify.addHook('onRequest', (request, _reply, done) => {
+      if (!underCookiePath(request.url)) {
+        done();
+        return;
+      }
+      const value = request.cookies[SESSION_COOKIE];
+      if (value === undefined || value === '') {
+        request.session = new RequestSession(store, undefined, ANONYMOUS);
+        done();
+        return;
+      }
+      const hit = store.cached(value);
+      if (hit) {
+        request.session = new RequestSession(store, hit.sid, hit.data);
+        done();
+        return;
+      }
+      const sid = signer.verify(value);
+      if (sid === undefined) {
+        request.session = new RequestSession(store, undefined, ANONYMOUS);
+        done();
+        return;
+      }
+      store.load(sid, value).then(
+        (data) => {
+          request.session =
+            data === null
+              ? new RequestSession(store, undefined, ANONYMOUS)
+              : new RequestSession(store, sid, data);
+          done();
+        },
+        (error: unknown) => {
+          done(error as Error);
+        },
+      );
+    });
+
+    // Saves a changed session and sets its cookie; clears a cookie that named no session.
+    fastify.addHook('onSend', (request, reply, _payload, done) => {
+      const session = request.session as RequestSession | null;
+      if (!session) {
+        done();
+        return;
+      }
+      const sent = request.cookies[SESSION_COOKIE];
+      // @fastify/session's rule, kept: no session cookie is set on a plain-http request
+      // when it must be Secure (auth.ts warns about it), and nothing is stored for it.
+      const https = request.protocol === 'https';
+      const insecure = cookieSecure === true && !https;
+      if (!session.modified || insecure) {
+        if (sent !== undefined && session.restoredId === undefined && !session.ended)
+          clearSessionCookie(reply);
+        done();
+        return;
+      }
+      const sid = session.sessionId;
+      store.save(sid, session.data).then(
+        () => {
+          session.markSaved();
+          void reply.setCookie(SESSION_COOKIE, signer.sign(sid), {
+            path: SESSION_COOKIE_PATH,
+            httpOnly: true,
+            sameSite: 'lax',
+            secure: cookieSecure === 'auto' ? https : cookieSecure,
+            expires: new Date(Date.now() + cookieMaxAgeMs),
+          });
+          done();
+        },
+        (error: unknown) => {
+          done(error as Error);
+        },
+      );
     });
 
     const sessionService: SessionService = {
@@ -311,8 +496,12 @@ export const sessionPlugin = fp<{
     let timer: NodeJS.Timeout | undefined;
     // After a write, the next request (on this instance) must not see what the write changed
     // from the cache: wait for the write's own notification (lib/auth-cache.ts catchUp).
-    fastify.addHook('onSend', async (request) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') await cache.catchUp();
+    fastify.addHook('onSend', (request, _reply, _payload, done) => {
+      if (request.method === 'GET' || request.method === 'HEAD') {
+        done();
+        return;
+      }
+      cache.catchUp().then(() => done(), done);
     });
     fastify.addHook('onReady', async () => {
       await cache.start();
@@ -328,3 +517,14 @@ export const sessionPlugin = fp<{
   },
   { name: 'session', dependencies: ['env', 'database', 'settings'] },
 );
+
+/** Tells the browser to forget the session cookie. */
+export function clearSessionCookie(reply: FastifyReply): void {
+  void reply.clearCookie(SESSION_COOKIE, { path: SESSION_COOKIE_PATH });
+}
+
+/** The request's session when it names a stored one (not anonymous, not ended). */
+export function currentSession(request: FastifyRequest): RequestSession | undefined {
+  const session = request.session as RequestSession | null;
+  return session && !session.ended ? session : undefined;
+}

@@ -24,6 +24,8 @@ export interface StoredSettings {
 export interface SettingsService {
   /** The current settings (cached for at most the TTL). */
   get(): Promise<SystemSettings>;
+  /** The cached copy while it is within the TTL, synchronously; otherwise undefined (use get()). */
+  peek(): SystemSettings | undefined;
   /** The settings and when they last changed, read from the database now. */
   read(): Promise<StoredSettings>;
   /**
@@ -73,9 +75,14 @@ export const settingsPlugin = fp<{ ttlMs?: number | undefined }>(
       return settings;
     }
 
+    const fresh = (): SystemSettings | undefined =>
+      cached && Date.now() - cached.readAt < ttlMs ? cached.settings : undefined;
+
     const service: SettingsService = {
+      peek: fresh,
       async get() {
-        if (cached && Date.now() - cached.readAt < ttlMs) return cached.settings;
+        const current = fresh();
+        if (current) return current;
         // One read at a time, however many requests arrive when the copy expires.
         loading ??= load().finally(() => {
           loading = undefined;
@@ -118,13 +125,15 @@ export const settingsPlugin = fp<{ ttlMs?: number | undefined }>(
     fastify.addHook('onReady', async () => {
       await service.get();
     });
-    fastify.addHook('onRequest', async () => {
+    fastify.addHook('onRequest', (_request, _reply, done) => {
       // Never holds a request up (health checks must answer while the database is down): a
       // stale copy starts a refresh in the background; whoever needs a value awaits get().
-      if (cached && Date.now() - cached.readAt < ttlMs) return;
-      service.get().catch((error: unknown) => {
-        fastify.log.warn({ err: error }, 'system settings could not be read');
-      });
+      // (A callback hook: no promise per request on the hot path.)
+      if (!fresh())
+        service.get().catch((error: unknown) => {
+          fastify.log.warn({ err: error }, 'system settings could not be read');
+        });
+      done();
     });
   },
   { name: 'settings', dependencies: ['database'] },

@@ -14,6 +14,7 @@ import { syncRoutes } from './sync/sync-routes';
 import { userDocumentRoutes } from './user/documents';
 import { userNotificationRoutes } from './user/notifications';
 import { userProfileRoutes } from './user/profile';
+import { pushSubscriptionRoutes } from './user/push-subscriptions';
 
 export async function protectedRoutes(
   fastify: FastifyInstance,
@@ -24,6 +25,7 @@ export async function protectedRoutes(
   await fastify.register(userDocumentRoutes);
   await fastify.register(userNotificationRoutes);
   await fastify.register(userProfileRoutes);
+  await fastify.register(pushSubscriptionRoutes);
   await fastify.register(objectRoutes);
   await fastify.register(settingsRoutes);
   await fastify.register(statsRoutes);

@@ -26,7 +26,7 @@ async function signIn(request: FastifyRequest, userId: number): Promise<void> {
     request.protocol !== 'https' &&
     !warnedInsecure
   ) {
-    // @fastify/session silently drops a Secure cookie on a plain-http request.
+    // The session plugin sets no Secure cookie on a plain-http request (nothing is stored).
     warnedInsecure = true;
     request.log.warn(
       'PUBLIC_ORIGIN is https but this sign-in arrived over http: the session cookie cannot be set. Behind a TLS proxy, send X-Forwarded-Proto from an address TRUST_PROXY names.',

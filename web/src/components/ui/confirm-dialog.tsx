@@ -7,6 +7,8 @@ interface ConfirmDialogProps {
   title: string;
   description: ReactNode;
   confirmLabel: string;
+  /** What the button that backs out says (default 'Cancel'). */
+  cancelLabel?: string;
   destructive?: boolean;
   onConfirm: () => void;
 }
@@ -18,6 +20,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  cancelLabel = 'Cancel',
   destructive,
   onConfirm,
 }: ConfirmDialogProps) {
@@ -29,7 +32,7 @@ export function ConfirmDialog({
           <Dialog.Title className="dialog__title">{title}</Dialog.Title>
           <Dialog.Description className="dialog__description">{description}</Dialog.Description>
           <div className="dialog__actions">
-            <Dialog.Close className="button button--secondary">Cancel</Dialog.Close>
+            <Dialog.Close className="button button--secondary">{cancelLabel}</Dialog.Close>
             <button
               type="button"
               className={`button ${destructive ? 'button--danger' : 'button--primary'}`}

@@ -4,6 +4,7 @@ import {
   type ReactNode,
   type Ref,
   type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
 } from 'react';
 
 interface FieldShellProps {
@@ -61,6 +62,38 @@ export function TextField({ label, error, hint, required, ref, ...input }: TextF
     <FieldShell id={id} label={label} required={required} error={error} hint={hint}>
       <input
         {...input}
+        ref={ref}
+        id={id}
+        className="input"
+        aria-required={required || undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+      />
+    </FieldShell>
+  );
+}
+
+type TextAreaFieldProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> & {
+  label: string;
+  error?: string | undefined;
+  hint?: ReactNode;
+  ref?: Ref<HTMLTextAreaElement>;
+};
+
+/** A labelled multi-line text input, with its error and hint like TextField's. */
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  required,
+  ref,
+  ...textarea
+}: TextAreaFieldProps) {
+  const id = useId();
+  return (
+    <FieldShell id={id} label={label} required={required} error={error} hint={hint}>
+      <textarea
+        {...textarea}
         ref={ref}
         id={id}
         className="input"

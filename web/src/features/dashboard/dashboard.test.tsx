@@ -106,6 +106,10 @@ describe('dashboard', () => {
       'href',
       '/admin/users',
     );
+    expect(within(tools).getByRole('link', { name: 'Notifications' })).toHaveAttribute(
+      'href',
+      '/admin/notifications',
+    );
     expect(within(tools).getByRole('link', { name: 'System Settings' })).toHaveAttribute(
       'href',
       '/system-settings',

@@ -33,22 +33,7 @@ export function useSyncStatus(): SyncStatus {
   return useSyncExternalStore(subscribe, get, () => IDLE);
 }
 
-function subscribeOnline(onChange: () => void): () => void {
-  window.addEventListener('online', onChange);
-  window.addEventListener('offline', onChange);
-  return () => {
-    window.removeEventListener('online', onChange);
-    window.removeEventListener('offline', onChange);
-  };
-}
-
-export function useOnline(): boolean {
-  return useSyncExternalStore(
-    subscribeOnline,
-    () => navigator.onLine,
-    () => true,
-  );
-}
+export { useOnline } from '@/hooks/use-online';
 
 /** Changes saved on this device that the server has not acknowledged; undefined while loading. */
 export function usePendingCount(): number | undefined {

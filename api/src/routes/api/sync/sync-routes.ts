@@ -6,6 +6,7 @@ import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { pullRequestSchema, pushRequestSchema } from '@rescuelog/sync-protocol/platform/push-pull';
 import { MIN_PROTOCOL_VERSION } from '@rescuelog/sync-protocol/platform/versions';
 import { ApiError, parseInput, unauthenticated } from '../../../lib/api-error';
+import { Gate } from '../../../lib/gate';
 import { pullChanges } from '../../../services/sync/pull-service';
 import { pushBatch, type RequestOrigin } from '../../../services/sync/push-service';
 
@@ -13,6 +14,13 @@ export const UPDATE_REQUIRED_MESSAGE =
   'This version of the app is out of date. Update it to keep syncing.';
 /** 200 mutations with long free-text fields can pass the default 1 MiB. */
 export const PUSH_BODY_LIMIT = 16 * 1024 * 1024;
+/**
+ * Pushes of one instance that may hold a database connection at once. Every push waits for
+ * the one sync write lock (services/sync/sync-tables.ts) anyway; the others wait here, so
+ * under load they do not take every pooled connection from the reads (decision 030). Two:
+ * one holds the lock while the next gets ready to take it.
+ */
+export const PUSHES_AT_ONCE = 2;
 
 const versionProbe = z.object({ protocolVersion: z.number() });
 
@@ -29,20 +37,24 @@ function origin(request: FastifyRequest): RequestOrigin {
 }
 
 export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
+  const pushes = new Gate(PUSHES_AT_ONCE);
   fastify.post('/sync/push', { bodyLimit: PUSH_BODY_LIMIT }, async (request) => {
-    if (!request.user) throw unauthenticated();
+    const user = request.user;
+    if (!user) throw unauthenticated();
     requireSupportedProtocol(request.body);
     const body = parseInput(pushRequestSchema, request.body);
-    return pushBatch(
-      fastify.db,
-      fastify.records,
-      request.user,
-      origin(request),
-      { deviceId: body.deviceId, mutations: body.mutations },
-      // A fault of the server's own: logged whole here, the device hears only that it failed.
-      (error, mutation) => {
-        request.log.error({ err: error, mutation }, 'sync push: storing a mutation failed');
-      },
+    return pushes.run(() =>
+      pushBatch(
+        fastify.db,
+        fastify.records,
+        user,
+        origin(request),
+        { deviceId: body.deviceId, mutations: body.mutations },
+        // A fault of the server's own: logged whole here, the device hears only that it failed.
+        (error, mutation) => {
+          request.log.error({ err: error, mutation }, 'sync push: storing a mutation failed');
+        },
+      ),
     );
   });
 

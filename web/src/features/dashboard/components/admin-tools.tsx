@@ -1,4 +1,4 @@
-import { GitCompare, Settings, UserCog } from 'lucide-react';
+import { GitCompare, Megaphone, Settings, UserCog } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { useConflictsToReview } from '@/lib/conflict-review';
 import styles from './admin-tools.module.css';
@@ -23,6 +23,11 @@ export function AdminTools() {
             {openConflicts !== undefined && openConflicts > 0 ? (
               <span className="badge badge--admin">{String(openConflicts)} open</span>
             ) : null}
+          </Link>
+        </li>
+        <li>
+          <Link to="/admin/notifications" className="button button--secondary button--block">
+            <Megaphone aria-hidden="true" size={22} /> Notifications
           </Link>
         </li>
         <li>

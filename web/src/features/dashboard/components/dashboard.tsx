@@ -11,12 +11,24 @@ import styles from './dashboard.module.css';
 // load after the home screen is on screen, not before it.
 const AdminTools = lazy(async () => ({ default: (await import('./admin-tools')).AdminTools }));
 
-/** The home screen. `notifications` is the bell, composed in by the route. */
-export function Dashboard({ user, notifications }: { user: User; notifications: ReactNode }) {
+/**
+ * The home screen. `notifications` is the bell and `notices` what the route shows above the
+ * cards (the offer to turn on notifications on this device), both composed in by the route.
+ */
+export function Dashboard({
+  user,
+  notifications,
+  notices,
+}: {
+  user: User;
+  notifications: ReactNode;
+  notices?: ReactNode;
+}) {
   return (
     <>
       <DashboardHeader user={user} notifications={notifications} />
       <main className="page">
+        {notices}
         <QuickStats />
         <ActionGrid user={user} />
         <div className={styles.columns}>

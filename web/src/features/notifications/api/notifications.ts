@@ -4,7 +4,10 @@ import {
   unreadCountSchema,
 } from '@rescuelog/sync-protocol/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { errorMessage, parsedQuery, sendJson } from '@/lib/api-client';
+import { onServiceWorkerMessage } from '@/lib/pwa-register';
 
 export const NOTIFICATIONS_POLL_MS = 30_000;
 export const UNREAD_COUNT_KEY = ['/api/user/notifications/unread-count'] as const;
@@ -49,4 +52,41 @@ export function useMarkAllRead() {
       console.warn('Failed to mark notifications as read', errorMessage(error));
     },
   });
+}
+
+/**
+ * A push arrived while the app is open (the service worker's NOTIFICATION_RECEIVED): the
+ * count and both lists are refetched at once instead of at the next 30 s poll. Lists not on
+ * screen are marked stale and load fresh when the dialog opens.
+ */
+export function useRefreshOnPush(): void {
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      onServiceWorkerMessage((message) => {
+        if (message.type !== 'NOTIFICATION_RECEIVED') return;
+        for (const queryKey of [UNREAD_COUNT_KEY, UNREAD_LIST_KEY, READ_LIST_KEY]) {
+          void queryClient.invalidateQueries({ queryKey });
+        }
+      }),
+    [queryClient],
+  );
+}
+
+/**
+ * A notification was clicked while the app is open (the worker's OPEN_URL): the app goes to
+ * the notification's address with its own router, keeping its state, and tells the worker,
+ * which otherwise navigates the window itself.
+ */
+export function useOpenUrlFromWorker(): void {
+  const navigate = useNavigate();
+  useEffect(
+    () =>
+      onServiceWorkerMessage((message, reply) => {
+        if (message.type !== 'OPEN_URL') return;
+        void navigate(message.path);
+        reply({ type: 'URL_OPENED' });
+      }),
+    [navigate],
+  );
 }

@@ -1,31 +1,17 @@
-import type {
-  NotificationItem,
-  NotificationPriority,
-  NotificationType,
-} from '@rescuelog/sync-protocol/notifications';
-import { Bell, BellOff, CheckCheck, Info, Siren, Wrench, type LucideIcon } from 'lucide-react';
+import type { NotificationItem } from '@rescuelog/sync-protocol/notifications';
+import { BellOff, CheckCheck } from 'lucide-react';
+import {
+  NOTIFICATION_PRIORITY_LABELS,
+  NOTIFICATION_TYPE_DISPLAY,
+} from '@/components/notifications/notification-kind';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { cx } from '@/lib/cx';
 import styles from './notification-list.module.css';
 
-const TYPE_ICONS: Record<NotificationType, { icon: LucideIcon; label: string }> = {
-  emergency: { icon: Siren, label: 'Emergency' },
-  system: { icon: Info, label: 'System' },
-  maintenance: { icon: Wrench, label: 'Maintenance' },
-  general: { icon: Bell, label: 'General' },
-};
-
-const PRIORITY_LABELS: Record<NotificationPriority, string> = {
-  critical: 'Critical priority',
-  high: 'High priority',
-  normal: 'Normal priority',
-  low: 'Low priority',
-};
-
 function NotificationRow({ item, showRead }: { item: NotificationItem; showRead: boolean }) {
-  const { icon: Icon, label } = TYPE_ICONS[item.type];
+  const { icon: Icon, label } = NOTIFICATION_TYPE_DISPLAY[item.type];
   return (
     <li className={cx(styles.notification, styles[item.priority])}>
       <span className={styles.icon} role="img" aria-label={label}>
@@ -35,7 +21,7 @@ function NotificationRow({ item, showRead }: { item: NotificationItem; showRead:
         <h3 className={styles.title}>{item.title}</h3>
         <p className={styles.message}>{item.message}</p>
         <p className={styles.meta}>
-          <span className="sr-only">{PRIORITY_LABELS[item.priority]}. </span>
+          <span className="sr-only">{NOTIFICATION_PRIORITY_LABELS[item.priority]}. </span>
           <span>Sent {formatDateTime(item.createdAt)}</span>
           {showRead && item.readAt ? <span> · Read {formatDateTime(item.readAt)}</span> : null}
         </p>

@@ -1,4 +1,5 @@
 import { ArrowLeft } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useUser } from '@/lib/auth';
@@ -8,8 +9,15 @@ import { DocumentsSection } from './documents-section';
 import { SessionsSection } from './sessions-section';
 import { ThisDevice } from './this-device';
 
-/** /profile: the signed-in user's own account, their devices, and this device. */
-export function ProfilePage() {
+/**
+ * /profile: the signed-in user's own account, their devices, and this device.
+ * `deviceNotifications` is the route's "Notifications on this device" section.
+ */
+export function ProfilePage({
+  deviceNotifications,
+}: {
+  deviceNotifications?: (userId: number) => ReactNode;
+}) {
   const { data: user } = useUser();
   if (!user) return <PageSpinner label="Loading your account" />;
   return (
@@ -35,6 +43,7 @@ export function ProfilePage() {
         <DocumentsSection user={user} />
         <SessionsSection />
         <ThisDevice />
+        {deviceNotifications?.(user.id)}
       </main>
     </>
   );

@@ -21,23 +21,12 @@ function useStorageEstimate(): { usage: number; quota: number } | null {
   return estimate;
 }
 
-function notificationState(): NotificationPermission | 'unsupported' {
-  return typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
-}
-
-const NOTIFICATION_TEXT: Record<NotificationPermission | 'unsupported', string> = {
-  granted: 'On',
-  denied: 'Off (blocked in the browser settings)',
-  default: 'Off',
-  unsupported: 'Not available in this browser',
-};
-
-/** What this device holds: storage, changes not yet on the server, notifications. */
+/** What this device holds: storage and changes not yet on the server (its notifications
+ * have their own section). */
 export function ThisDevice() {
   const storage = useStorageEstimate();
   const pending = usePendingCount();
   const lastSync = useLastSuccessfulSync();
-  const [notifications, setNotifications] = useState(notificationState);
   return (
     <section className="card settings-section" aria-labelledby="device-title">
       <h2 id="device-title" className="card__title">
@@ -60,20 +49,7 @@ export function ThisDevice() {
           <dt>Last synced</dt>
           <dd>{lastSync ? formatDateTime(lastSync) : 'Not yet'}</dd>
         </div>
-        <div>
-          <dt>Notifications</dt>
-          <dd>{NOTIFICATION_TEXT[notifications]}</dd>
-        </div>
       </dl>
-      {notifications === 'default' ? (
-        <button
-          type="button"
-          className="button button--secondary"
-          onClick={() => void Notification.requestPermission().then(setNotifications)}
-        >
-          Turn on notifications
-        </button>
-      ) : null}
     </section>
   );
 }
