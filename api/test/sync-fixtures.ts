@@ -95,7 +95,11 @@ export async function syncUser(
   return { user, id: user.row.id, client: await loginAs(t, user) };
 }
 
-/** What an administrator's change of a user's permissions stores (it applies at once). */
+/**
+ * What an administrator's change of a user's permissions stores. The server's session cache
+ * hears of it within its bound (decision 026, session-cache.test.ts); these tests are about
+ * what sync does with the new permissions, so the cache is emptied at once.
+ */
 export async function setPermissions(
   t: TestApp,
   userId: number,
@@ -106,6 +110,7 @@ export async function setPermissions(
     .set({ permissions: JSON.stringify(permissions) })
     .where('id', '=', userId)
     .execute();
+  t.app.authCache.flush();
 }
 
 /** The client engine's transport to the test server, signed in as `user` (their session cookie). */

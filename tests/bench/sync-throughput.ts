@@ -1,6 +1,8 @@
 // Server-side sync throughput on both databases (issue 12): the built server, on the embedded
 // database (PGlite) and on PostgreSQL side by side in one run, measured the same way:
-// - push: 1,000 new cases from one device in pushes of 200 (the protocol's most), mutations/s;
+// - push: 1,000 new cases from one device in pushes of 200 (the protocol's most), mutations/s
+//   (the issue's figure); then, for the push's reads, 1,000 edits of those cases and 1,000
+//   vital signs recorded on them (each reads its case), in pushes of 200;
 // - pull: a new device's initial pull of every row (13,800 by default) in pages of 1,000,
 //   rows/s;
 // - the server's resident memory idle after start and after the load;
@@ -8,6 +10,9 @@
 // Targets from the issue are printed next to the figures. Reports only.
 // PostgreSQL comes from BENCH_DATABASE_URL (or DATABASE_URL): a database is created for the
 // run and dropped afterwards (support.ts); without one, only the embedded side runs.
+// BENCH_BEFORE_ENTRY=<an earlier build's api/dist/server.js> (support.ts) measures that build
+// too: both servers run at once on each database, every phase alternates between them and
+// repeats (BENCH_ROUNDS, 3; the median counts), and this build ÷ before is printed.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -15,8 +20,9 @@ import pg from 'pg';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
 import {
+  BEFORE_ENTRY,
+  registerAndSignIn,
   round,
-  sessionCookie,
   startBenchServer,
   table,
   writeHeaders,
@@ -27,6 +33,8 @@ const PUSH_MUTATIONS = 1000;
 const PULL_ROWS = Number(process.env.BENCH_PULL_ROWS ?? 13_800);
 const BATCH = 200;
 const PAGE = 1000;
+/** Each measured phase runs this many times (the median counts). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const TARGETS = { pushPerSecond: 5000, pullRowsPerSecond: 10_000, idleMiB: 200 };
 
@@ -59,24 +67,14 @@ export interface Client {
 /** Registers the first account (its administrator) and signs in: registering opens no
  * session (decision 027). */
 export async function signUp(origin: string): Promise<Client> {
-  const credentials = { email: 'throughput@example.org', password: 'throughput-bench-1' };
-  const response = await fetch(`${origin}/api/register`, {
-    method: 'POST',
-    headers: writeHeaders(origin),
-    body: JSON.stringify({ ...credentials, fullName: 'Throughput Bench', qualifications: 'Nurse' }),
-  });
-  if (!response.ok)
-    throw new Error(`register: ${String(response.status)} ${await response.text()}`);
-  const login = await fetch(`${origin}/api/login`, {
-    method: 'POST',
-    headers: writeHeaders(origin),
-    body: JSON.stringify(credentials),
-  });
-  if (!login.ok) throw new Error(`login: ${String(login.status)} ${await login.text()}`);
-  const cookie = sessionCookie(login);
-  const me = await fetch(`${origin}/api/user`, { headers: { cookie } });
-  const body = (await me.json()) as { user: { id: number } };
-  return { origin, cookie, userId: body.user.id };
+  // The first account: the administrator (FIRST_USER_ADMIN), approved, who sees every case.
+  const { cookie, userId } = await registerAndSignIn(
+    origin,
+    'throughput@example.org',
+    'throughput-bench-1',
+    '127.0.0.1',
+  );
+  return { origin, cookie, userId };
 }
 
 async function post(client: Client, path: string, body: unknown): Promise<unknown> {
@@ -89,48 +87,118 @@ async function post(client: Client, path: string, body: unknown): Promise<unknow
   return response.json();
 }
 
-function caseMutation(client: Client, deviceId: string, seq: number) {
-  const id = randomUUID();
+function envelope(
+  client: Client,
+  deviceId: string,
+  seq: number,
+  name: string,
+  args: Record<string, unknown>,
+  entityIds: string[],
+) {
   return {
     mutationId: randomUUID(),
     deviceId,
     seq,
     actorUserId: client.userId,
-    name: 'case.upsert',
-    args: {
-      id,
-      humanId: generateHumanId('C'),
-      fields: {
-        patientName: `Patient ${String(seq)}`,
-        incidentType: 'MVA',
-        incidentLocation: 'N2 near Somerset West',
-        approximateAge: 20 + (seq % 60),
-        avpu: 'A',
-      },
-    },
-    entityIds: [id],
+    name,
+    args,
+    entityIds,
     baseVersion: null,
     clientTime: new Date().toISOString(),
     schemaVersion: SCHEMA_VERSION,
   };
 }
 
-/** Pushes `count` new cases from a new device; the time in ms. */
-export async function pushCases(client: Client, count: number): Promise<number> {
+/** Mutation `i` of a kind of push: a new case, an edit of a case, a vital sign on a case. */
+type Make = (client: Client, deviceId: string, seq: number) => ReturnType<typeof envelope>;
+
+function newCase(created: string[]): Make {
+  return (client, deviceId, seq) => {
+    const id = randomUUID();
+    created.push(id);
+    return envelope(
+      client,
+      deviceId,
+      seq,
+      'case.upsert',
+      {
+        id,
+        humanId: generateHumanId('C'),
+        fields: {
+          patientName: `Patient ${String(seq)}`,
+          incidentType: 'MVA',
+          incidentLocation: 'N2 near Somerset West',
+          approximateAge: 20 + (seq % 60),
+          avpu: 'A',
+        },
+      },
+      [id],
+    );
+  };
+}
+
+/** Spread over the cases: consecutive mutations touch different ones (a fixed stride). */
+const pick = (cases: string[], seq: number): string => cases[(seq * 7919) % cases.length] ?? '';
+
+function caseEdit(cases: string[]): Make {
+  return (client, deviceId, seq) => {
+    const id = pick(cases, seq);
+    return envelope(
+      client,
+      deviceId,
+      seq,
+      'case.upsert',
+      { id, fields: { patientName: `Edited ${String(seq)}`, approximateAge: 20 + (seq % 70) } },
+      [id],
+    );
+  };
+}
+
+function vitalSign(cases: string[]): Make {
+  return (client, deviceId, seq) => {
+    const caseId = pick(cases, seq);
+    const id = randomUUID();
+    return envelope(
+      client,
+      deviceId,
+      seq,
+      'vitalSign.record',
+      {
+        id,
+        caseId,
+        type: 'heartRate',
+        value: String(60 + (seq % 60)),
+        numericValue: 60 + (seq % 60),
+        timestamp: new Date().toISOString(),
+      },
+      [id, caseId],
+    );
+  };
+}
+
+/** Pushes `count` mutations from a new device in pushes of BATCH; the time in ms. */
+async function pushMany(client: Client, count: number, make: Make): Promise<number> {
   const deviceId = randomUUID();
   const started = performance.now();
   for (let seq = 1; seq <= count; seq += BATCH) {
     const mutations = [];
     for (let i = seq; i < Math.min(seq + BATCH, count + 1); i += 1)
-      mutations.push(caseMutation(client, deviceId, i));
-    await post(client, '/api/sync/push', {
+      mutations.push(make(client, deviceId, i));
+    const answer = (await post(client, '/api/sync/push', {
       protocolVersion: PROTOCOL_VERSION,
       schemaVersion: SCHEMA_VERSION,
       deviceId,
       mutations,
-    });
+    })) as { results: { status: string }[] };
+    if (answer.results.some((r) => r.status !== 'applied'))
+      throw new Error('the bench push had a mutation that was not applied');
   }
   return performance.now() - started;
+}
+
+/** Pushes `count` new cases from a new device in pushes of BATCH; the time in ms. */
+export async function pushCases(client: Client, count: number): Promise<number> {
+  return pushMany(client, count, newCase([]));
 }
 
 /** A new device's pull of everything: rows and ms. */
@@ -156,68 +224,133 @@ export async function pullAll(client: Client): Promise<{ rows: number; ms: numbe
 
 interface Side {
   database: string;
+  build: string;
   idleMiB: number;
   pushPerSecond: number;
+  pushEditsPerSecond: number;
+  pushVitalsPerSecond: number;
   pullRowsPerSecond: number;
   pulledRows: number;
   afterLoadMiB: number;
   dataMiB: number;
 }
 
-async function measure(database: 'embedded' | 'postgresql', serverUrl?: string): Promise<Side> {
-  const server = await startBenchServer(
-    serverUrl ? { SESSION_SECRET: 'bench-secret-'.padEnd(48, 'x'), FIRST_USER_ADMIN: 'true' } : {},
-    serverUrl,
-  );
-  const url = server.databaseUrl;
+/** The median of measured times (ms). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/**
+ * Every build on one database, at the same time: each measured phase runs build after
+ * build, ROUNDS times, and the median counts, so a burst of load on the shared machine
+ * falls on all of them alike.
+ */
+async function measureDatabase(
+  database: 'embedded' | 'postgresql',
+  serverUrl: string | undefined,
+  builds: { name: string; entry?: string }[],
+): Promise<Side[]> {
+  const servers: Awaited<ReturnType<typeof startBenchServer>>[] = [];
   try {
-    await sleep(3000);
-    const idleMiB = rssMiB(server.state.pid);
-    const client = await signUp(server.state.origin);
-    // Warm-up (JIT, plans), then the measured push.
-    await pushCases(client, 200);
-    const pushMs = await pushCases(client, PUSH_MUTATIONS);
-    // Fill to the pull's size (warm-up and measured push included), then a new device pulls.
-    const have = 200 + PUSH_MUTATIONS;
-    if (PULL_ROWS > have) await pushCases(client, PULL_ROWS - have);
-    const pull = await pullAll(client);
-    const afterLoadMiB = rssMiB(server.state.pid);
-    let dataMiB = folderMiB(server.state.dataDir);
-    if (url) {
-      const db = new pg.Client({ connectionString: url });
-      await db.connect();
-      const { rows } = await db.query<{ bytes: string }>(
-        'select pg_database_size(current_database()) as bytes',
+    for (const build of builds)
+      servers.push(
+        await startBenchServer(
+          serverUrl
+            ? { SESSION_SECRET: 'bench-secret-'.padEnd(48, 'x'), FIRST_USER_ADMIN: 'true' }
+            : {},
+          serverUrl,
+          build.entry,
+        ),
       );
-      await db.end();
-      dataMiB = Number(rows[0]?.bytes ?? Number.NaN) / 1024 / 1024;
+    await sleep(3000);
+    const idleMiB = servers.map((server) => rssMiB(server.state.pid));
+    const runs = [];
+    for (const server of servers)
+      runs.push({
+        client: await signUp(server.state.origin),
+        cases: [] as string[],
+        push: [] as number[],
+        edits: [] as number[],
+        vitals: [] as number[],
+        pull: [] as { rows: number; ms: number }[],
+      });
+    // Warm-up (JIT, plans), then the measured pushes, build after build.
+    for (const run of runs) await pushMany(run.client, BATCH, newCase(run.cases));
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const run of runs)
+        run.push.push(await pushMany(run.client, PUSH_MUTATIONS, newCase(run.cases)));
+      for (const run of runs)
+        run.edits.push(await pushMany(run.client, PUSH_MUTATIONS, caseEdit(run.cases)));
+      for (const run of runs)
+        run.vitals.push(await pushMany(run.client, PUSH_MUTATIONS, vitalSign(run.cases)));
     }
-    return {
-      database,
-      idleMiB: round(idleMiB),
-      pushPerSecond: round((PUSH_MUTATIONS / pushMs) * 1000, 0),
-      pullRowsPerSecond: round((pull.rows / pull.ms) * 1000, 0),
-      pulledRows: pull.rows,
-      afterLoadMiB: round(afterLoadMiB),
-      dataMiB: round(dataMiB),
-    };
+    // Fill to the pull's size (the cases and vital signs so far included; edits add no row),
+    // then new devices pull.
+    const have = BATCH + 2 * ROUNDS * PUSH_MUTATIONS;
+    for (const run of runs)
+      if (PULL_ROWS > have) await pushMany(run.client, PULL_ROWS - have, newCase(run.cases));
+    for (let round = 0; round < ROUNDS; round += 1)
+      for (const run of runs) run.pull.push(await pullAll(run.client));
+    const sides: Side[] = [];
+    for (const [i, run] of runs.entries()) {
+      const server = servers[i];
+      if (!server) continue;
+      let dataMiB = folderMiB(server.state.dataDir);
+      if (server.databaseUrl) {
+        const db = new pg.Client({ connectionString: server.databaseUrl });
+        await db.connect();
+        const { rows } = await db.query<{ bytes: string }>(
+          'select pg_database_size(current_database()) as bytes',
+        );
+        await db.end();
+        dataMiB = Number(rows[0]?.bytes ?? Number.NaN) / 1024 / 1024;
+      }
+      const pulled = run.pull[0]?.rows ?? 0;
+      sides.push({
+        database,
+        build: builds[i]?.name ?? '',
+        idleMiB: round(idleMiB[i] ?? Number.NaN),
+        pushPerSecond: round((PUSH_MUTATIONS / median(run.push)) * 1000, 0),
+        pushEditsPerSecond: round((PUSH_MUTATIONS / median(run.edits)) * 1000, 0),
+        pushVitalsPerSecond: round((PUSH_MUTATIONS / median(run.vitals)) * 1000, 0),
+        pullRowsPerSecond: round((pulled / median(run.pull.map((p) => p.ms))) * 1000, 0),
+        pulledRows: pulled,
+        afterLoadMiB: round(rssMiB(server.state.pid)),
+        dataMiB: round(dataMiB),
+      });
+    }
+    return sides;
   } finally {
-    await server.stop();
+    for (const server of servers) await server.stop();
   }
 }
 
 export async function runSyncThroughputBench(): Promise<Record<string, unknown>> {
-  const sides: Side[] = [await measure('embedded')];
   const base = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (base) sides.push(await measure('postgresql', base));
+  const baseline = BEFORE_ENTRY;
+  const builds = [
+    ...(baseline ? [{ name: 'before', entry: baseline }] : []),
+    { name: 'this build' },
+  ];
+  const databases: ['embedded' | 'postgresql', string | undefined][] = [
+    ['embedded', undefined],
+    ...(base ? [['postgresql', base] as ['postgresql', string]] : []),
+  ];
+  const sides: Side[] = [];
+  for (const [database, url] of databases)
+    sides.push(...(await measureDatabase(database, url, builds)));
   console.log(
-    `\nSync throughput: push of ${String(PUSH_MUTATIONS)} mutations in pushes of ${String(BATCH)}, a new device's pull of every row in pages of ${String(PAGE)}`,
+    `\nSync throughput: pushes of ${String(BATCH)} (${String(PUSH_MUTATIONS)} new cases; ${String(PUSH_MUTATIONS)} edits of them; ${String(PUSH_MUTATIONS)} vital signs on them), a new device's pull of every row in pages of ${String(PAGE)}; medians of ${String(ROUNDS)} runs`,
   );
   table(
     sides.map((side) => ({
       database: side.database,
+      ...(baseline ? { build: side.build } : {}),
       'push /s': side.pushPerSecond,
       'push ÷ target': round(side.pushPerSecond / TARGETS.pushPerSecond, 2),
+      'edits /s': side.pushEditsPerSecond,
+      'vitals /s': side.pushVitalsPerSecond,
       'pull rows/s': side.pullRowsPerSecond,
       'pull ÷ target': round(side.pullRowsPerSecond / TARGETS.pullRowsPerSecond, 2),
       'idle MiB': side.idleMiB,
@@ -225,13 +358,24 @@ export async function runSyncThroughputBench(): Promise<Record<string, unknown>>
       'data MiB': side.dataMiB,
     })),
   );
-  const [embedded, postgres] = sides;
+  const current = sides.filter((s) => s.build === 'this build');
+  const [embedded, postgres] = current;
   if (embedded && postgres) {
     console.log(
       `embedded ÷ PostgreSQL: push ${String(round(embedded.pushPerSecond / postgres.pushPerSecond, 2))}×, pull ${String(round(embedded.pullRowsPerSecond / postgres.pullRowsPerSecond, 2))}×, data ${String(round(embedded.dataMiB / postgres.dataMiB, 2))}× (target ≤ 2×)`,
     );
   }
-  const result = { targets: TARGETS, sides };
+  if (baseline) {
+    for (const side of current) {
+      const before = sides.find((s) => s.database === side.database && s.build === 'before');
+      if (!before) continue;
+      const ratio = (a: number, b: number) => String(round(a / b, 2));
+      console.log(
+        `${side.database}, this build ÷ before: push ${ratio(side.pushPerSecond, before.pushPerSecond)}×, edits ${ratio(side.pushEditsPerSecond, before.pushEditsPerSecond)}×, vitals ${ratio(side.pushVitalsPerSecond, before.pushVitalsPerSecond)}×, pull ${ratio(side.pullRowsPerSecond, before.pullRowsPerSecond)}×`,
+      );
+    }
+  }
+  const result = { targets: TARGETS, ...(baseline ? { before: baseline } : {}), sides };
   console.log(`written to ${writeResult('sync-throughput', result)}`);
   return result;
 }

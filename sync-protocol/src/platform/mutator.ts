@@ -101,12 +101,10 @@ export interface Mutator<A = unknown, N extends string = string> {
   /** The records the mutation touches (the outbox index: "is this record synced?"). */
   entityIds(args: A): string[];
   /**
-   * The mutation may create a `kind` record under args.id (and args.humanId): the server
-   * reads whether those exist once for a whole batch.
+   * The mutation may create a `kind` record under args.humanId: the server reads whether
+   * the numbers of a batch's creates are free once for the whole batch.
    */
   creates?: boolean;
-  /** A create that reads nothing but its own absence may be inserted with the creates after it. */
-  deferrable?: boolean;
   apply(tx: MutatorTx, args: A): Promise<void>;
 }
 
@@ -120,7 +118,6 @@ export function defineMutator<const N extends string, S extends z.ZodType>(mutat
   args: S;
   entityIds: (args: z.output<S>) => string[];
   creates?: boolean;
-  deferrable?: boolean;
   apply: (tx: MutatorTx, args: z.output<S>) => Promise<void>;
 }): Mutator<z.output<S>, N> & { args: S } {
   return mutator as Mutator<z.output<S>, N> & { args: S };

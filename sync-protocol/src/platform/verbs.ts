@@ -71,7 +71,6 @@ export function upsertMutator<const K extends string, F extends z.ZodObject>(
     >,
     entityIds: (a) => [a.id],
     creates: true,
-    deferrable: true,
     async apply(tx: MutatorTx, a) {
       const values = definedValues(a.fields as Row);
       const existing = await tx.get(def.kind, a.id);

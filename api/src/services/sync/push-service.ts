@@ -29,9 +29,11 @@ import {
 import { uuidSchema } from '@rescuelog/sync-protocol/platform/values';
 import { ApiError } from '../../lib/api-error';
 import { boundedJsonValue, toJsonValue } from '../../lib/json-value';
+import { BatchRecords, RetryWithSavepoints, serverFault } from './batch-records';
 import { readVisibleRecords } from './pull-service';
+import { registryShapes, type WireShape } from './wire-sql';
 import { runOnServer, type AuditWrite } from './server-store';
-import { dynamic, lockSyncWrites, reserveVersions, type Row } from './sync-tables';
+import { lockSyncWrites, reserveVersions } from './sync-tables';
 
 /** A stored rejection keeps at most this much of the refused args (the device keeps all of it). */
 export const REJECTION_ARGS_LIMIT_BYTES = 64 * 1024;
@@ -88,12 +90,11 @@ export const ACTOR_MISMATCH_MESSAGE =
 /**
  * A push's audit entries, inserted together before it commits: one statement for the batch
  * instead of one per mutation. Entries of a mutation that is rolled back to its savepoint are
- * dropped with it. `direct` writes at once instead, for a mutation that reads the audit log
- * itself (an access event, server-store.ts recordAccess).
+ * dropped with it. An access event's entry waits here too: the batch's records answer
+ * whether one was recorded (batch-records.ts accessSeen).
  */
 interface AuditBuffer {
   rows: NewAuditEntry[];
-  direct: boolean;
 }
 const auditBuffers = new WeakMap<Transaction<Database>, AuditBuffer>();
 /** 500 rows of 8 values stay far below PostgreSQL's 65,535 parameters per statement. */
@@ -108,20 +109,19 @@ async function insertAuditRows(tx: Transaction<Database>, rows: NewAuditEntry[])
   }
 }
 
-/** Writes what the push's buffer holds, in order (before commit, or before a direct write). */
+/** Writes what the push's buffer holds, in order (before commit, or before a savepoint). */
 async function flushAudit(tx: Transaction<Database>): Promise<void> {
   const buffer = auditBuffers.get(tx);
   if (buffer && buffer.rows.length > 0) await insertAuditRows(tx, buffer.rows.splice(0));
 }
 
-async function writeAudit(
-  tx: Transaction<Database>,
+function auditRow(
   actor: Actor,
   origin: RequestOrigin,
   entry: AuditWrite,
   outcome: 'success' | 'denied' | 'failure',
-): Promise<void> {
-  const row: NewAuditEntry = {
+): NewAuditEntry {
+  return {
     actorUserId: actor.id,
     action: entry.action,
     outcome,
@@ -131,8 +131,18 @@ async function writeAudit(
     userAgent: origin.userAgent,
     details: entry.details,
   };
+}
+
+async function writeAudit(
+  tx: Transaction<Database>,
+  actor: Actor,
+  origin: RequestOrigin,
+  entry: AuditWrite,
+  outcome: 'success' | 'denied' | 'failure',
+): Promise<void> {
+  const row = auditRow(actor, origin, entry, outcome);
   const buffer = auditBuffers.get(tx);
-  if (buffer && !buffer.direct) buffer.rows.push(row);
+  if (buffer) buffer.rows.push(row);
   else await insertAuditRows(tx, [row]);
 }
 
@@ -157,16 +167,6 @@ function permanentDatabaseRefusal(error: unknown): Rejection | undefined {
     });
   }
   return undefined;
-}
-
-/**
- * A failure of the server as a whole, not of one mutation: the connection, a deadlock or
- * serialization failure, resources, a shutdown or statement timeout (SQLSTATE classes 08,
- * 40, 53, 57, 58). The whole push answers 5xx and the device retries it unchanged.
- */
-function serverFault(error: unknown): boolean {
-  const info = databaseError(error);
-  return info !== undefined && ['08', '40', '53', '57', '58'].includes(info.code.slice(0, 2));
 }
 
 /** Called when storing one mutation failed on the server (for the log: it is a server fault). */
@@ -209,196 +209,6 @@ async function readHandled(
 }
 
 type NewAppliedMutation = Insertable<Database['appliedMutations']>;
-
-/** The table a mutation may create its record in (looked up by args.id) and its number column. */
-function createdBy(
-  registry: Registry,
-  name: string,
-): { table: string; humanIdColumn: string | null; deferrable: boolean } | null {
-  const mutator = registry.mutator(name);
-  if (!mutator?.creates) return null;
-  const def = registry.get(mutator.kind);
-  return {
-    table: def.table,
-    humanIdColumn: def.humanId?.column ?? null,
-    deferrable: mutator.deferrable === true,
-  };
-}
-
-/** Every string in a mutation's args and entity ids (what it could write rows under). */
-function namedValues(raw: RawMutation): string[] {
-  // Iterative, and no deeper than any valid mutation goes (a hostile 10,000-deep value is
-  // refused as VALUE_TOO_DEEP; walking it recursively would overflow the stack first).
-  const out: string[] = [];
-  const stack: { value: unknown; depth: number }[] = [
-    { value: raw.args, depth: 0 },
-    { value: raw.entityIds, depth: 0 },
-  ];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (!item) break;
-    const { value, depth } = item;
-    if (typeof value === 'string') out.push(value);
-    else if (value !== null && typeof value === 'object' && depth < 32)
-      for (const child of Object.values(value)) stack.push({ value: child, depth: depth + 1 });
-  }
-  return out;
-}
-
-/**
- * Which records the batch's creates name do not exist yet, and which of their numbers are
- * free: one narrow read per table for the whole batch instead of two reads per create. A value
- * stays "known absent" only until a mutation of the batch names it (forget), so a record this
- * batch creates is read from the database again by the mutations after it.
- */
-class Absences {
-  private readonly absent = new Map<string, Set<string>>();
-
-  static async read(
-    tx: Transaction<Database>,
-    registry: Registry,
-    mutations: RawMutation[],
-  ): Promise<Absences> {
-    const found = new Absences();
-    const wanted = new Map<
-      string,
-      { humanIdColumn: string | null; ids: Set<string>; numbers: Set<string> }
-    >();
-    for (const raw of mutations) {
-      const create = createdBy(registry, raw.name);
-      const args: unknown = raw.args;
-      if (!create || args === null || typeof args !== 'object') continue;
-      const entry = wanted.get(create.table) ?? {
-        humanIdColumn: create.humanIdColumn,
-        ids: new Set<string>(),
-        numbers: new Set<string>(),
-      };
-      wanted.set(create.table, entry);
-      const id = 'id' in args ? uuidSchema.safeParse(args.id) : undefined;
-      if (id?.success) entry.ids.add(id.data);
-      if (create.humanIdColumn && 'humanId' in args && typeof args.humanId === 'string')
-        entry.numbers.add(args.humanId);
-    }
-    const d = dynamic(tx);
-    for (const [table, { humanIdColumn, ids, numbers }] of wanted) {
-      if (ids.size === 0 && numbers.size === 0) continue;
-      const columns = humanIdColumn ? ['id', humanIdColumn] : ['id'];
-      const rows = await d
-        .selectFrom(table)
-        .select(columns)
-        .where((eb) =>
-          eb.or([
-            ...(ids.size > 0 ? [eb('id', 'in', [...ids])] : []),
-            ...(humanIdColumn && numbers.size > 0 ? [eb(humanIdColumn, 'in', [...numbers])] : []),
-          ]),
-        )
-        .execute();
-      const existingIds = new Set(rows.map((row) => String(row.id)));
-      found.absent.set(`${table}.id`, new Set([...ids].filter((x) => !existingIds.has(x))));
-      if (humanIdColumn) {
-        const taken = new Set(rows.map((row) => String(row[humanIdColumn])));
-        found.absent.set(
-          `${table}.${humanIdColumn}`,
-          new Set([...numbers].filter((x) => !taken.has(x))),
-        );
-      }
-    }
-    return found;
-  }
-
-  readonly knownAbsent = (table: string, column: string, value: string): boolean =>
-    this.absent.get(`${table}.${column}`)?.has(value) ?? false;
-
-  /** After a mutation ran (whatever its outcome): what it named may exist now. */
-  forget(raw: RawMutation): void {
-    const values = namedValues(raw);
-    for (const set of this.absent.values()) for (const value of values) set.delete(value);
-  }
-}
-
-/** Values per insert statement: far below PostgreSQL's 65,535 parameters. */
-const INSERT_PARAMETERS = 30_000;
-
-/**
- * New rows of consecutive creates into one table, inserted by one statement instead of one
- * each (a single-row insert of a case costs ~1 ms on PGlite, nearly all of it per statement,
- * not per index). Only while the batch runs without savepoints, and only for a create the
- * batch's one read showed to be new, number included (`deferrable`): such a create reads
- * nothing before its insert. Every other mutation, and the end of the batch, flushes the rows
- * first, so statements run in the same order as inserting at once, and a later mutation
- * that reads or refers to a row finds it. A flush the database refuses (a constraint) is
- * a mutation that failed to apply: the batch runs again with savepoints and inserts at once,
- * so the outcome stays that of applying the mutations one at a time.
- */
-class PendingInserts {
-  private table: string | null = null;
-  private rows: Row[] = [];
-
-  constructor(private readonly tx: Transaction<Database>) {}
-
-  /** The table a mutation's create would insert into, when it may wait; else null. */
-  static deferrable(
-    registry: Registry,
-    mutation: ParsedMutation,
-    absences: Absences,
-  ): string | null {
-    const create = createdBy(registry, mutation.name);
-    if (!create?.deferrable) return null;
-    // The args the mutator reads (its checks of absence use these very values).
-    const args: unknown = mutation.args;
-    if (args === null || typeof args !== 'object' || !('id' in args) || typeof args.id !== 'string')
-      return null;
-    if (!absences.knownAbsent(create.table, 'id', args.id)) return null;
-    if (create.humanIdColumn) {
-      const humanId = 'humanId' in args ? args.humanId : undefined;
-      if (typeof humanId !== 'string') return null;
-      if (!absences.knownAbsent(create.table, create.humanIdColumn, humanId)) return null;
-    }
-    return create.table;
-  }
-
-  /** Inserts what waits unless the next mutation's create (into `table`) may join it. */
-  async before(table: string | null): Promise<void> {
-    if (table === null || table !== this.table) await this.flush();
-  }
-
-  readonly add = (table: string, row: Row): void => {
-    if (this.table !== table) throw new Error('PendingInserts.add: flush before another table');
-    this.rows.push(row);
-  };
-
-  /** Starts (or continues) collecting rows for `table`. */
-  collect(table: string): void {
-    this.table = table;
-  }
-
-  async flush(): Promise<void> {
-    const table = this.table;
-    const rows = this.rows.splice(0);
-    this.table = null;
-    if (table === null || rows.length === 0) return;
-    const d = dynamic(this.tx);
-    try {
-      let chunk: Row[] = [];
-      const columns = new Set<string>();
-      for (const row of rows) {
-        for (const key of Object.keys(row)) columns.add(key);
-        if (chunk.length > 0 && (chunk.length + 1) * columns.size > INSERT_PARAMETERS) {
-          await d.insertInto(table).values(chunk).execute();
-          chunk = [];
-          columns.clear();
-          for (const key of Object.keys(row)) columns.add(key);
-        }
-        chunk.push(row);
-      }
-      if (chunk.length > 0) await d.insertInto(table).values(chunk).execute();
-    } catch (error) {
-      // A refusal of one of them, or a failure storing one: apply them one at a time.
-      if (serverFault(error)) throw error;
-      throw new RetryWithSavepoints();
-    }
-  }
-}
 
 /** A raw mutation's entity ids that are uuids (it may be malformed: it was read loosely). */
 function entityIdsOf(raw: RawMutation | undefined): string[] {
@@ -587,24 +397,39 @@ export async function pushBatch(
   // each). The first mutation that fails to apply rolls that attempt back entirely, and the
   // batch runs again from the start, each mutation in its own savepoint, so that only the
   // failing one is undone. Either way one transaction commits, in seq order.
+  // Read before the transaction opens (the embedded database has one connection).
+  const shapes = await registryShapes(db, registry);
   try {
-    return await applyBatch(db, registry, actor, origin, batch.deviceId, ordered, false, onFailure);
+    return await applyBatch(
+      db,
+      shapes,
+      registry,
+      actor,
+      origin,
+      batch.deviceId,
+      ordered,
+      false,
+      onFailure,
+    );
   } catch (error) {
     if (!(error instanceof RetryWithSavepoints)) throw error;
-    return applyBatch(db, registry, actor, origin, batch.deviceId, ordered, true, onFailure);
-  }
-}
-
-/** Thrown out of a batch applied without savepoints when one of its mutations fails to apply. */
-class RetryWithSavepoints extends Error {
-  constructor() {
-    super('A mutation failed to apply; the batch runs again with a savepoint per mutation');
-    this.name = 'RetryWithSavepoints';
+    return applyBatch(
+      db,
+      shapes,
+      registry,
+      actor,
+      origin,
+      batch.deviceId,
+      ordered,
+      true,
+      onFailure,
+    );
   }
 }
 
 async function applyBatch(
   db: Kysely<Database>,
+  shapes: Map<string, WireShape>,
   registry: Registry,
   actor: Actor,
   origin: RequestOrigin,
@@ -645,10 +470,29 @@ async function applyBatch(
       ordered.filter((raw) => raw.seq <= last || handled.has(raw.mutationId)),
     );
     if (fresh.length > 1) await reserveVersions(tx, fresh.length);
-    const absences = await Absences.read(tx, registry, fresh);
-    const audit: AuditBuffer = { rows: [], direct: false };
+    // Each new mutation checked once (a pure function of the registry), and every record the
+    // valid ones name read at once (batch-records.ts) instead of one read per mutation.
+    // (A check that throws something other than a rejection throws when its mutation's turn
+    // comes, as before: not for a mutation after a gap.)
+    const checks = new Map<RawMutation, ReturnType<typeof validateMutation> | { error: unknown }>();
+    for (const raw of fresh) {
+      if (handled.has(raw.mutationId)) continue;
+      try {
+        checks.set(raw, validateMutation(registry, raw));
+      } catch (error) {
+        checks.set(raw, { error });
+      }
+    }
+    // Without savepoints, new rows wait and go in together (batch-records.ts).
+    const records = await BatchRecords.read(
+      tx,
+      shapes,
+      registry,
+      [...checks.values()].flatMap((c) => ('mutation' in c ? [c.mutation] : [])),
+      { deferInserts: !savepoints },
+    );
+    const audit: AuditBuffer = { rows: [] };
     auditBuffers.set(tx, audit);
-    const inserts = new PendingInserts(tx);
     const quota = new RejectionQuota(tx, actor.id);
     const handledNow: NewAppliedMutation[] = [];
 
@@ -668,25 +512,23 @@ async function applyBatch(
         continue;
       }
 
-      const checked = validateMutation(registry, raw);
+      const check = checks.get(raw) ?? validateMutation(registry, raw);
+      if ('error' in check) throw check.error;
+      const checked = check;
       let rejection: Rejection | undefined = checked instanceof Rejection ? checked : undefined;
       let result: MutationResult | undefined;
-      const insertTable =
-        savepoints || checked instanceof Rejection
-          ? null
-          : PendingInserts.deferrable(registry, checked.mutation, absences);
-      await inserts.before(insertTable);
       if (!(checked instanceof Rejection) && checked.mutation.name === SET_ASIDE_MUTATION) {
+        await records.flush();
         // A change the device set aside (set-aside.ts): kept with the refused ones, for an
         // administrator, and its seq consumed so the device's other changes go on.
         await recordSetAside(tx, quota, registry, actor, origin, deviceId, checked.mutation);
         result = { seq: raw.seq, mutationId: raw.mutationId, status: 'applied' };
       } else if (!(checked instanceof Rejection)) {
-        if (insertTable !== null) inserts.collect(insertTable);
         // With savepoints, entries already buffered go in first, outside the savepoint, so a
-        // rollback of this mutation cannot take them along (an access event flushes them).
+        // rollback of this mutation cannot take them along.
         if (savepoints) await flushAudit(tx);
         const mark = audit.rows.length;
+        records.begin(checked.mutation);
         if (savepoints) await sql`savepoint sync_mutation`.execute(tx);
         try {
           const applied = await runOnServer({
@@ -694,16 +536,8 @@ async function applyBatch(
             registry,
             actor,
             mutation: checked.mutation,
-            // An entry the mutator must find in the log (an access event's id): what the push
-            // buffered goes in first, then this one, at once.
-            auditNow: async (entry) => {
-              await flushAudit(tx);
-              audit.direct = true;
-              await writeAudit(tx, actor, origin, entry, 'success');
-              audit.direct = false;
-            },
-            knownAbsent: absences.knownAbsent,
-            ...(insertTable !== null ? { insertLater: inserts.add } : {}),
+            records,
+            audit: (entry) => audit.rows.push(auditRow(actor, origin, entry, 'success')),
           });
           if (applied.audit) await writeAudit(tx, actor, origin, applied.audit, 'success');
           if (savepoints) await sql`release savepoint sync_mutation`.execute(tx);
@@ -726,8 +560,10 @@ async function applyBatch(
             // The transaction itself is gone: a fault of the server, not of this mutation.
             throw error;
           }
-          // Its audit entries were never written (or were rolled back with it).
+          // Its audit entries were never written (or were rolled back with it), and what it
+          // read or wrote may no longer be what the database holds.
           audit.rows.length = mark;
+          records.rollback();
           if (!rejection) {
             // Neither refused nor a fault of the whole server: storing this one failed (a
             // fault in the server's code for this data). What came before commits; the
@@ -739,6 +575,7 @@ async function applyBatch(
         }
       }
       if (rejection) {
+        await records.flush();
         await recordRejection(tx, quota, registry, actor, origin, deviceId, raw, rejection);
         result = {
           seq: raw.seq,
@@ -748,14 +585,13 @@ async function applyBatch(
           message: rejection.message,
         };
       }
-      absences.forget(raw);
       if (!result) throw new Error('A mutation ended neither applied nor rejected');
       handledNow.push({ mutationId: raw.mutationId, deviceId: deviceId, seq: raw.seq });
       handled.add(raw.mutationId);
       results.push(result);
       last = raw.seq;
     }
-    await inserts.flush();
+    await records.flush();
     await flushAudit(tx);
     auditBuffers.delete(tx);
     for (let i = 0; i < handledNow.length; i += INSERT_CHUNK) {
@@ -777,11 +613,11 @@ async function applyBatch(
       const raw = ordered.find((m) => m.seq === result.seq && m.mutationId === result.mutationId);
       for (const id of entityIdsOf(raw)) undoIds.add(id);
     }
-    const records = await readVisibleRecords(tx, registry, actor, [...undoIds]);
+    const answer = await readVisibleRecords(tx, shapes, registry, actor, [...undoIds]);
     return {
       lastAppliedSeq: last,
       results,
-      ...(records.length > 0 ? { records } : {}),
+      ...(answer.length > 0 ? { records: answer } : {}),
       ...(failed ? { failed } : {}),
     };
   });

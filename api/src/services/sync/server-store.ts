@@ -4,8 +4,9 @@
 // (per-field last write wins, the server the authority: when a field was written after the
 // mutation's base by another person, the later write still wins and both values are kept in
 // sync_conflicts for review, so nothing is silently overwritten), the author's name from
-// users, and one audit entry per mutation that wrote something.
-import { sql, type Transaction } from 'kysely';
+// users, and one audit entry per mutation that wrote something. Reads come from the batch's
+// records (batch-records.ts: read once for the whole push, kept current by these writes).
+import type { Transaction } from 'kysely';
 import type { Database, JsonValue } from '@rescuelog/db/schema';
 import { decideAccess, ownersOf, type Actor } from '@rescuelog/sync-protocol/platform/access';
 import { asJson, sameValue } from '@rescuelog/sync-protocol/platform/json';
@@ -24,15 +25,8 @@ import {
   RejectionCode,
 } from '@rescuelog/sync-protocol/platform/rejections';
 import { toJsonValue } from '../../lib/json-value';
-import {
-  dynamic,
-  nextVersion,
-  readFieldVersions,
-  toDbValues,
-  toWireRecord,
-  toWireValue,
-  type FieldVersions,
-} from './sync-tables';
+import type { BatchRecords } from './batch-records';
+import { dynamic, nextVersion, toDbValues, type FieldVersions } from './sync-tables';
 
 export interface AuditWrite {
   action: string;
@@ -46,18 +40,10 @@ export interface ServerStoreOptions {
   registry: Registry;
   actor: Actor;
   mutation: ParsedMutation;
-  /** Writes an audit entry now (after what the push buffered), for reads of the log. */
-  auditNow: (entry: AuditWrite) => Promise<void>;
-  /**
-   * Optional (the push gives it): true when no row of `table` has `column` = `value`, read
-   * once for the whole batch. Spares a create its existence and number-clash reads.
-   */
-  knownAbsent?: (table: string, column: string, value: string) => boolean;
-  /**
-   * Optional (the push gives it only to a create it knows is one): takes the new row to
-   * insert later together with the creates after it (one statement for many).
-   */
-  insertLater?: (table: string, row: Row) => void;
+  /** What the batch knows of the records it touches (read once, kept current). */
+  records: BatchRecords;
+  /** Adds an audit entry to the push's (an access event's, beside the mutation's own). */
+  audit: (entry: AuditWrite) => void;
 }
 
 export interface ServerStore {
@@ -69,29 +55,15 @@ export interface ServerStore {
 }
 
 export function serverStore(options: ServerStoreOptions): ServerStore {
-  const { tx, registry, actor, mutation } = options;
+  const { tx, registry, actor, mutation, records } = options;
   const d = dynamic(tx);
-  /** Raw rows read by this mutation, so update() needs no second read. */
-  const rows = new Map<string, Row | undefined>();
   const conflicts: ConflictReport[] = [];
   let notes: Record<string, JsonValue> = {};
   let wrote = false;
-  const key = (kind: string, id: string) => `${kind}:${id}`;
-
-  async function readRaw(kind: string, id: string): Promise<Row | undefined> {
-    const k = key(kind, id);
-    if (rows.has(k)) return rows.get(k);
-    const def = registry.get(kind);
-    const row = options.knownAbsent?.(def.table, 'id', id)
-      ? undefined
-      : await d.selectFrom(def.table).selectAll().where('id', '=', id).executeTakeFirst();
-    rows.set(k, row);
-    return row;
-  }
 
   async function get(kind: string, id: string): Promise<Row | undefined> {
-    const row = await readRaw(kind, id);
-    return row ? toWireRecord(registry.get(kind), row) : undefined;
+    const stored = await records.get(kind, id);
+    return stored ? { ...stored.record } : undefined;
   }
 
   function note(details: Record<string, JsonValue>): void {
@@ -109,19 +81,16 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
     const report = { field, serverValue: asJson(serverValue), clientValue: asJson(clientValue) };
     conflicts.push(report);
     // Both names as they are now: the devices show who, offline (decision 015).
-    const names = await tx
-      .selectFrom('users')
-      .select(['id', 'fullName'])
-      .where('id', 'in', [serverAuthor, actor.id])
-      .execute();
-    const nameOf = (userId: number) => names.find((u) => u.id === userId)?.fullName ?? null;
+    const server = await records.author(serverAuthor);
+    const client = await records.author(actor.id);
+    await records.flush();
     await tx
       .insertInto('syncConflicts')
       .values({
         entityType: registry.get(kind).sqlTable,
         recordKind: kind,
-        serverAuthorName: nameOf(serverAuthor),
-        clientAuthorName: nameOf(actor.id),
+        serverAuthorName: server?.fullName ?? null,
+        clientAuthorName: client?.fullName ?? null,
         entityId: id,
         field,
         baseVersion: mutation.baseVersion,
@@ -155,9 +124,8 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
         kind,
       }),
     async list(kind, column, value) {
-      const def = registry.get(kind);
-      const found = await d.selectFrom(def.table).selectAll().where(column, '=', value).execute();
-      return found.map((row) => toWireRecord(def, row));
+      const found = await records.select(kind, (eb) => eb(column, '=', value));
+      return found.map((stored) => stored.record);
     },
     async insert(kind, values) {
       const def = registry.get(kind);
@@ -170,20 +138,13 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
       };
       const humanId = def.humanId ? values[def.humanId.column] : undefined;
       if (def.humanId && typeof humanId === 'string') {
-        const column = def.humanId.column;
-        const clash = options.knownAbsent?.(def.table, column, humanId)
-          ? undefined
-          : await d
-              .selectFrom(def.table)
-              .select(['id'])
-              .where(column, '=', humanId)
-              .executeTakeFirst();
-        if (clash)
+        const clash = await records.numberTaken(kind, humanId);
+        if (clash !== undefined)
           // Two devices made the same number: reported, never merged.
           throw new Rejection(
             RejectionCode.HUMAN_ID_COLLISION,
             `Another record already has the number ${humanId}.`,
-            { humanId, existingId: String(clash.id) },
+            { humanId, existingId: clash },
           );
       }
       const bookkeeping = new Set(['id', def.humanId?.column, def.parent?.column]);
@@ -197,9 +158,7 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
         row.fieldVersions = JSON.stringify(fieldVersions);
       }
       if (def.updatedByColumn) row[def.updatedByColumn] = actor.id;
-      if (options.insertLater) options.insertLater(def.table, row);
-      else await d.insertInto(def.table).values(row).execute();
-      rows.delete(key(kind, id));
+      await records.insert(kind, id, typeof humanId === 'string' ? humanId : undefined, row);
       wrote = true;
       const parent = def.parent ? values[def.parent.column] : undefined;
       note({
@@ -212,14 +171,15 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
     },
     async update(kind, id, changes, updateOptions: UpdateOptions = {}): Promise<UpdateResult> {
       const def = registry.get(kind);
-      const existing = await readRaw(kind, id);
-      if (!existing) throw store.notFound(kind, id);
-      const versions = readFieldVersions(existing);
+      const stored = await records.get(kind, id);
+      if (!stored) throw store.notFound(kind, id);
+      const existing = stored.record;
+      const versions = stored.fieldVersions;
       const base = BigInt(mutation.baseVersion ?? '0');
       const changed: Row = {};
       for (const [field, value] of Object.entries(changes)) {
         if (value === undefined) continue;
-        const serverValue = toWireValue(def, field, existing[field]);
+        const serverValue = existing[field];
         if (sameValue(serverValue, value)) continue;
         const written = def.lww ? versions[field] : undefined;
         const concurrent =
@@ -242,12 +202,12 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
         set.fieldVersions = JSON.stringify(next);
       }
       if (def.updatedByColumn) set[def.updatedByColumn] = actor.id;
-      await d.updateTable(def.table).set(set).where('id', '=', id).execute();
-      rows.set(key(kind, id), {
-        ...existing,
-        ...set,
-        fieldVersions: set.fieldVersions ?? existing.fieldVersions,
-      });
+      await records.write(
+        kind,
+        id,
+        d.updateTable(def.table).set(set).where('id', '=', id),
+        Object.keys(set),
+      );
       wrote = true;
       const mine = conflicts.filter((c) => names.includes(c.field));
       note({
@@ -259,12 +219,12 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
     },
     async tombstone(kind, id) {
       const def = registry.get(kind);
-      await d
-        .updateTable(def.table)
-        .set({ deletedAt: mutation.clientTime })
-        .where('id', '=', id)
-        .execute();
-      rows.delete(key(kind, id));
+      await records.write(
+        kind,
+        id,
+        d.updateTable(def.table).set({ deletedAt: mutation.clientTime }).where('id', '=', id),
+        ['deletedAt'],
+      );
       wrote = true;
     },
     authorize(kind, verb, row) {
@@ -282,25 +242,13 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
           action: decision.action,
         });
     },
-    async author(userId) {
-      const user = await tx
-        .selectFrom('users')
-        .select(['fullName', 'callSign'])
-        .where('id', '=', userId)
-        .executeTakeFirst();
-      return user ?? null;
-    },
+    author: (userId) => records.author(userId),
     note,
     async recordAccess(event: AccessEvent) {
       const def = registry.get(event.kind);
       const record = await get(event.kind, event.recordId);
       const action = `${event.kind}.${event.action}`;
-      const seen = await tx
-        .selectFrom('auditLog')
-        .select(['action', 'entityId'])
-        .where(sql<boolean>`details ? 'accessEventId'`)
-        .where(sql<string>`details->>'accessEventId'`, '=', event.id)
-        .executeTakeFirst();
+      const seen = await records.accessSeen(event.id);
       if (seen) {
         if (seen.action === action && seen.entityId === event.recordId) return;
         throw new Rejection(RejectionCode.APPEND_ONLY, REJECTION_MESSAGES.APPEND_ONLY, {
@@ -308,7 +256,8 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
         });
       }
       const humanId = def.humanId && record ? record[def.humanId.column] : undefined;
-      await options.auditNow({
+      records.accessRecorded(event.id, { action, entityId: event.recordId });
+      options.audit({
         action,
         entityType: event.kind,
         entityId: event.recordId,

@@ -2,7 +2,14 @@
 // wire. The sync engine treats every kind alike, through its definition in the registry and
 // one dynamically typed view of the database; every value written has been validated by the
 // kind's mutator schema first.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SqlBool,
+  type Transaction,
+} from 'kysely';
 import type { Database, DbExecutor } from '@rescuelog/db/schema';
 import type { RecordDefinition } from '@rescuelog/sync-protocol/platform/record';
 
@@ -13,6 +20,9 @@ type DynamicDatabase = Record<string, Row>;
 export function dynamic(db: DbExecutor): Kysely<DynamicDatabase> | Transaction<DynamicDatabase> {
   return db as unknown as Kysely<DynamicDatabase>;
 }
+
+/** A condition on a synced table's rows (camelCase columns, as the rest of the engine). */
+export type RowCondition = (eb: ExpressionBuilder<DynamicDatabase, string>) => Expression<SqlBool>;
 
 /** { field: { version, by } }: the version of each field's last write and its author. */
 export type FieldVersions = Record<string, { version: string; by: number }>;

@@ -1,0 +1,258 @@
+// Synced rows as the wire carries them, built by the database (issue 12). A pull page, the
+// records a push answers with and the rows a mutator reads are JSON made in SQL: the server
+// never turns a wide row into JavaScript values and back (a case has ~190 columns; parsing
+// them was most of a pull's time). The shape is the one the contract defines:
+// - the keys are the kind's record schema (the registry), each read from the column the
+//   driver would name it (CamelCasePlugin: `case_id` -> `caseId`);
+// - each value is written as the drivers hand it to JavaScript (db/src/type-parsers.ts) and
+//   as toWireRecord sends it: timestamps as `YYYY-MM-DDTHH:mm:ss.sssZ` (UTC, milliseconds
+//   truncated), bigint as a decimal string, numeric as a number for the kind's
+//   `numericColumns` and as its exact text otherwise, date as its text, jsonb as JSON;
+// - a change is `{ entity, id, version, deleted, data }`, data null for a tombstone.
+// The column types come from the catalog (read once per database and table).
+// api/test/sync-wire-sql.test.ts proves, on both databases, that this is exactly what the
+// JavaScript mapping (toWireRecord) makes of the same rows and that pullResponseSchema and
+// each kind's record schema accept it.
+import { CamelCasePlugin, sql, type OperationNodeSource, type RawBuilder } from 'kysely';
+import { z } from 'zod';
+import type { DbExecutor } from '@rescuelog/db/schema';
+import type { RecordDefinition } from '@rescuelog/sync-protocol/platform/record';
+import type { Registry } from '@rescuelog/sync-protocol/platform/registry';
+
+/** The mapping the database connection applies to result columns (db/src/connect.ts). */
+class ColumnNames extends CamelCasePlugin {
+  keyOf(column: string): string {
+    return this.camelCase(column);
+  }
+}
+const columnNames = new ColumnNames();
+
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+interface CatalogColumn {
+  column: string;
+  type: string;
+  generated: boolean;
+}
+
+interface CatalogTable {
+  columns: CatalogColumn[];
+  /** The functions of the table's own (not constraint) triggers. */
+  triggers: string[];
+}
+
+/** The triggers every synced table has (db/src/synced-table.ts): version and updated_at. */
+const SYNC_TRIGGERS = new Set(['sync_assign_version', 'touch_updated_at']);
+
+/** Column types written as they are; any other type not handled in valueSql fails the request
+ * that reads it, with its name (never a guessed value). */
+const AS_IS = new Set([
+  'uuid',
+  'text',
+  'character varying',
+  'character',
+  'integer',
+  'smallint',
+  'boolean',
+  'jsonb',
+  'json',
+  'double precision',
+  'real',
+  'text[]',
+  'integer[]',
+]);
+
+/**
+ * A timestamptz as JavaScript's toISOString writes the Date the driver makes of it. Only years
+ * 0001-9999 can be stored through the protocol (timestampSchema's four-digit years; PostgreSQL
+ * refuses toISOString's extended years), and there the two agree, to the millisecond (both
+ * truncate the microseconds). One to_char per value: a guard for other years made the
+ * statement several times longer to plan.
+ */
+function isoTimestamp(ref: string): string {
+  return `to_char(${ref} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+function valueSql(def: RecordDefinition, key: string, column: CatalogColumn, ref: string): string {
+  const { type } = column;
+  if (type === 'timestamp with time zone') return isoTimestamp(ref);
+  if (type === 'bigint' || type === 'date') return `${ref}::text`;
+  if (type === 'numeric') return def.numericColumns?.includes(key) ? ref : `${ref}::text`;
+  if (AS_IS.has(type)) return ref;
+  throw new Error(
+    `${def.sqlTable}.${column.column} has type ${type}, which the sync wire shape (wire-sql.ts) does not write`,
+  );
+}
+
+/** One kind's wire shape, ready to be put into SQL. */
+export interface WireShape {
+  def: RecordDefinition;
+  /** `<value> as "<key>", …` of the row aliased `t` (the record's fields). */
+  fields: string;
+  /** The same, one field at a time. */
+  field: ReadonlyMap<string, string>;
+  /**
+   * An update changes nothing but the columns it sets, `version` and `updatedAt` (the sync
+   * triggers; no trigger of its own, no generated column): what it returns can be only those.
+   */
+  plainUpdates: boolean;
+  /** Whether the table keeps field versions (last-write-wins kinds). */
+  fieldVersions: boolean;
+  /** Whether the ids are uuids (made on the device), which a push may look up by any uuid. */
+  uuidIds: boolean;
+}
+
+function recordKeys(def: RecordDefinition): string[] {
+  const record: unknown = def.record;
+  if (!(record instanceof z.ZodObject))
+    throw new Error(`${def.kind}: the record schema must be an object for the sync wire shape`);
+  return Object.keys(record.shape);
+}
+
+function buildShape(def: RecordDefinition, table: CatalogTable): WireShape {
+  const byKey = new Map(table.columns.map((c) => [columnNames.keyOf(c.column), c]));
+  const field = new Map<string, string>();
+  for (const key of recordKeys(def)) {
+    const column = byKey.get(key);
+    if (!column)
+      throw new Error(`${def.kind}.${key}: the table ${def.sqlTable} has no column for this field`);
+    field.set(
+      key,
+      `${valueSql(def, key, column, `t.${quoteIdent(column.column)}`)} as ${quoteIdent(key)}`,
+    );
+  }
+  return {
+    def,
+    fields: [...field.values()].join(', '),
+    field,
+    plainUpdates:
+      table.columns.every((c) => !c.generated) &&
+      table.triggers.every((fn) => SYNC_TRIGGERS.has(fn)),
+    fieldVersions: table.columns.some((c) => c.column === 'field_versions'),
+    uuidIds: table.columns.some((c) => c.column === 'id' && c.type === 'uuid'),
+  };
+}
+
+/** Column types and triggers per database (the root Kysely instance) and table, read once;
+ * and the shapes built from them, per kind's definition. */
+const catalogs = new WeakMap<object, Map<string, CatalogTable>>();
+const built = new WeakMap<object, WeakMap<RecordDefinition, WireShape>>();
+
+async function readCatalog(
+  db: DbExecutor,
+  tables: readonly string[],
+): Promise<Map<string, CatalogTable>> {
+  const names = sql.join(tables.map((t) => sql`${t}`));
+  const { rows } = await sql<{ table: string; column: string; type: string; generated: boolean }>`
+    select c.relname as table, a.attname as column, format_type(a.atttypid, null) as type,
+      a.attgenerated <> '' as generated
+    from pg_attribute a join pg_class c on c.oid = a.attrelid
+    where c.relname in (${names}) and c.relkind in ('r', 'p') and pg_table_is_visible(c.oid)
+      and a.attnum > 0 and not a.attisdropped
+    order by c.relname, a.attnum`.execute(db);
+  const triggers = await sql<{ table: string; fn: string }>`
+    select c.relname as table, p.proname as fn
+    from pg_trigger tg join pg_class c on c.oid = tg.tgrelid join pg_proc p on p.oid = tg.tgfoid
+    where c.relname in (${names}) and pg_table_is_visible(c.oid) and not tg.tgisinternal`.execute(
+    db,
+  );
+  const out = new Map<string, CatalogTable>();
+  for (const row of rows) {
+    const entry = out.get(row.table) ?? { columns: [], triggers: [] };
+    entry.columns.push({ column: row.column, type: row.type, generated: row.generated });
+    out.set(row.table, entry);
+  }
+  for (const row of triggers.rows) out.get(row.table)?.triggers.push(row.fn);
+  return out;
+}
+
+/** The wire shapes of these kinds on this database. Read with the database, not inside a
+ * transaction on it (the embedded database has one connection). */
+export async function wireShapes(
+  db: DbExecutor,
+  defs: readonly RecordDefinition[],
+): Promise<Map<string, WireShape>> {
+  let catalog = catalogs.get(db);
+  if (!catalog) {
+    catalog = new Map();
+    catalogs.set(db, catalog);
+  }
+  const missing = [...new Set(defs.map((d) => d.sqlTable))].filter((t) => !catalog.has(t));
+  if (missing.length > 0) {
+    const read = await readCatalog(db, missing);
+    for (const table of missing) {
+      const found = read.get(table);
+      if (!found) throw new Error(`The synced table ${table} does not exist`);
+      catalog.set(table, found);
+    }
+  }
+  let shapes = built.get(db);
+  if (!shapes) {
+    shapes = new WeakMap();
+    built.set(db, shapes);
+  }
+  const cache = shapes;
+  const shapeOf = (def: RecordDefinition): WireShape => {
+    const cached = cache.get(def);
+    if (cached) return cached;
+    const table = catalog.get(def.sqlTable);
+    if (!table) throw new Error(`The synced table ${def.sqlTable} does not exist`);
+    const shape = buildShape(def, table);
+    cache.set(def, shape);
+    return shape;
+  };
+  return new Map(defs.map((def) => [def.kind, shapeOf(def)]));
+}
+
+/** Every kind of the registry (the server's reads need the kinds its mutators name). */
+export function registryShapes(
+  db: DbExecutor,
+  registry: Registry,
+): Promise<Map<string, WireShape>> {
+  return wireShapes(db, registry.definitions);
+}
+
+/**
+ * The rows `from` selects (a subquery of the kind's table, or the table) with their wire
+ * record as JSON text: `record` (tombstones keep their data: what a mutator reads), the row's
+ * `id` and `version` as text, `deleted`, and its field versions as JSON text (or null).
+ * With `keys`, the record holds only those fields.
+ */
+export function recordRows(
+  shape: WireShape,
+  from: OperationNodeSource,
+  keys?: readonly string[],
+): RawBuilder<WireRow> {
+  const fieldVersions = shape.fieldVersions ? sql.raw('t.field_versions::text') : sql`null::text`;
+  const fields = keys
+    ? keys.flatMap((key) => {
+        const value = shape.field.get(key);
+        return value === undefined ? [] : [value];
+      })
+    : [shape.fields];
+  return sql<WireRow>`select t.id::text as id, t.version::text as version,
+    t.deleted_at is not null as deleted, row_to_json(r)::text as record, ${fieldVersions} as field_versions
+    from ${from} t cross join lateral (select ${sql.raw(fields.join(', '))}) r`;
+}
+
+export interface WireRow {
+  id: string;
+  version: string;
+  deleted: boolean;
+  record: string;
+  fieldVersions: string | null;
+}
+
+/**
+ * The rows `from` selects as pull changes: `change` is the change's JSON (json type, for
+ * json_agg), with `entity`, `id` and `version` beside it for ordering and the audit.
+ */
+export function changeRows(shape: WireShape, from: OperationNodeSource): RawBuilder<unknown> {
+  return sql`select ${shape.def.kind}::text as entity, t.id::text as id, t.version,
+    json_build_object('entity', ${shape.def.kind}::text, 'id', t.id::text,
+      'version', t.version::text, 'deleted', t.deleted_at is not null,
+      'data', case when t.deleted_at is null then row_to_json(r) end) as change
+    from ${from} t cross join lateral (select ${sql.raw(shape.fields)}) r`;
+}
