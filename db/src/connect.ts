@@ -4,13 +4,15 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import type { LogConfig } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { lockDataDir } from './data-dir-lock';
+import { createDurableNodeFS, EMBEDDED_START_PARAMS, flushFolder } from './durable-fs';
 import { openShortLivedEmbeddedDatabase, type EmbeddedOpenOptions } from './embedded-process';
 import { migrateToLatest, pendingMigrations } from './migrate';
 import {
@@ -114,8 +116,20 @@ export async function createPostgresDatabase(
  *   passes half of max_wal_size (maintenance.ts checkpointIfDue). With PostgreSQL's 1 GB
  *   default a checkpoint kept up to 1 GB (measured: 637 MB of a 741 MB folder at 100,000
  *   cases).
+ * - wal_sync_method = fsync: PostgreSQL's default on Linux, fdatasync, reaches a stub in
+ *   PGlite's Emscripten layer and flushes nothing; fsync reaches the data folder's files
+ *   (durable-fs.ts, decision 034).
+ * - default_statistics_target = 25 instead of 100: ANALYZE (the upkeep, maintenance.ts) holds
+ *   a sample of 300 × the target rows per table in that same memory, so at 100,000 cases the
+ *   upkeep grew it for good by ~80 MiB with 30,000-row samples; with 7,500, by a few MiB, and
+ *   it took half the time (decision 032's addendum). Statistics of 25 buckets still tell
+ *   the planner a table's size and spread, which is what the case list needs (decision 013).
  */
-const SHARED_SETTINGS = ['shared_buffers = 16MB'];
+const SHARED_SETTINGS = [
+  'shared_buffers = 16MB',
+  'wal_sync_method = fsync',
+  'default_statistics_target = 25',
+];
 
 /**
  * Folders created since issue 12 have 1 MB log segments (initdb --wal-segsize=1) instead of
@@ -146,6 +160,7 @@ function embeddedOpenOptions(pgliteDir: string | undefined): EmbeddedOpenOptions
   return {
     settings: small ? EMBEDDED_SETTINGS.smallSegments : EMBEDDED_SETTINGS.largeSegments,
     initdbArgs: NEW_FOLDER_INITDB_ARGS,
+    startParams: EMBEDDED_START_PARAMS,
   };
 }
 
@@ -175,15 +190,27 @@ export async function withShortLivedEmbeddedDatabase<T>(
   return result;
 }
 
-async function openPglite(pgliteDir: string | undefined): Promise<PGlite> {
+/**
+ * PGlite's options for the server's instance on `pgliteDir` (in memory when undefined). A
+ * folder's files are flushed to the disk when PostgreSQL asks (durable-fs.ts, decision 034).
+ */
+export function embeddedPgliteOptions(pgliteDir: string | undefined): PGliteOptions {
   const open = embeddedOpenOptions(pgliteDir);
-  // pg_trgm: trigram indexes for case search by name (migration 2026-11-21T0810-case-search).
-  return PGlite.create(pgliteDir ?? 'memory://', {
+  return {
+    ...(pgliteDir === undefined
+      ? { dataDir: 'memory://' }
+      : { fs: createDurableNodeFS(NodeFS, pgliteDir) }),
     parsers: pgliteParsers,
+    // pg_trgm: trigram indexes for case search by name (migration 2026-11-21T0810-case-search).
     extensions: { pg_trgm },
     postgresqlconf: [...open.settings],
     initDbStartParams: [...open.initdbArgs],
-  });
+    startParams: [...open.startParams],
+  };
+}
+
+async function openPglite(pgliteDir: string | undefined): Promise<PGlite> {
+  return PGlite.create(embeddedPgliteOptions(pgliteDir));
 }
 
 async function hasPendingMigrations(pglite: PGlite): Promise<boolean> {
@@ -210,11 +237,14 @@ export async function createEmbeddedDatabase(
   let migrated: string[] = [];
   try {
     if (pgliteDir) {
-      // A new folder: created, and migrated, in a short-lived process.
-      if (!existsSync(path.join(pgliteDir, 'PG_VERSION')))
+      // A new folder: created, and migrated, in a short-lived process; then flushed to the
+      // disk as a whole, since initdb's files were written without a flush (durable-fs.ts).
+      if (!existsSync(path.join(pgliteDir, 'PG_VERSION'))) {
         migrated = await withShortLivedEmbeddedDatabase(pgliteDir, (db) =>
           opts.migrate ? migrateToLatest(db) : Promise.resolve([]),
         );
+        await flushFolder(pgliteDir);
+      }
       pglite = await openPglite(pgliteDir);
       // An existing folder with migrations to apply (a new version of the app): they run in a
       // short-lived process too, between two openings of this one.

@@ -13,6 +13,7 @@
 // itself: one PostgreSQL at a time on a data folder.
 import { spawn } from 'node:child_process';
 import type { Results } from '@electric-sql/pglite';
+import { DURABLE_NODEFS_SOURCE } from './durable-fs';
 import type { PgliteQueries } from './pglite-pool';
 import { pgTextOids } from './type-parsers';
 
@@ -21,6 +22,8 @@ export interface EmbeddedOpenOptions {
   settings: readonly string[];
   /** initdb's arguments when the folder is new. */
   initdbArgs: readonly string[];
+  /** PostgreSQL's start parameters (durable-fs.ts EMBEDDED_START_PARAMS: fsync on). */
+  startParams: readonly string[];
 }
 
 /** A database error from the child, with the fields PGlite and pg give one (code, …). */
@@ -61,12 +64,16 @@ process.on('message', (message) => {
     if (message.type === 'open') {
       try {
         const { PGlite } = await import(message.pglite);
+        const { NodeFS } = await import(message.nodefs);
         const { pg_trgm } = await import(message.pgTrgm);
-        db = await PGlite.create(message.dir, {
+        const createDurableNodeFS = new Function('return ' + message.durableNodefs)();
+        db = await PGlite.create({
+          fs: createDurableNodeFS(NodeFS, message.dir),
           parsers: Object.fromEntries(message.textOids.map((oid) => [oid, (value) => value])),
           extensions: { pg_trgm },
           postgresqlconf: message.settings,
           initDbStartParams: message.initdbArgs,
+          startParams: message.startParams,
         });
         await send({ type: 'ready' });
       } catch (error) {
@@ -151,10 +158,14 @@ export async function openShortLivedEmbeddedDatabase(
   child.send({
     type: 'open',
     pglite: import.meta.resolve('@electric-sql/pglite'),
+    nodefs: import.meta.resolve('@electric-sql/pglite/nodefs'),
     pgTrgm: import.meta.resolve('@electric-sql/pglite/contrib/pg_trgm'),
+    // The same durable file system as the server's instance (durable-fs.ts).
+    durableNodefs: DURABLE_NODEFS_SOURCE,
     dir: pgliteDir,
     settings: [...open.settings],
     initdbArgs: [...open.initdbArgs],
+    startParams: [...open.startParams],
     textOids: [...pgTextOids],
   });
   try {

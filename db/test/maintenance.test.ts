@@ -94,6 +94,18 @@ describe('embedded write-ahead log', () => {
     expect(rows[0]).toEqual({ buffers: '16MB', segment: '1MB', max: '16MB', min: '4MB' });
   });
 
+  it('keeps the upkeep’s statistics sample small (its memory is held for good)', async () => {
+    await sql`create table sampled (id int primary key)`.execute(h.db);
+    await sql`insert into sampled select g from generate_series(1, 20000) g`.execute(h.db);
+    await vacuumAnalyze(h.db);
+    const { rows } = await sql<{ target: string; buckets: number }>`
+      select current_setting('default_statistics_target') as target,
+             array_length(histogram_bounds, 1) as buckets
+        from pg_stats where tablename = 'sampled' and attname = 'id'`.execute(h.db);
+    // 25 buckets (26 bounds) from a sample of 300 × 25 rows; PostgreSQL's default is 100.
+    expect(rows[0]).toEqual({ target: '25', buckets: 26 });
+  });
+
   it('is cut back to max_wal_size by a checkpoint', async () => {
     await sql`create table wal_fill (id serial primary key, body text)`.execute(h.db);
     await writeLog(150);

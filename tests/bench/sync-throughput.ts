@@ -5,6 +5,9 @@
 //   vital signs recorded on them (each reads its case), in pushes of 200;
 // - pull: a new device's initial pull of every row (13,800 by default) in pages of 1,000,
 //   rows/s;
+// - latency of single requests: a push of one edit (an autosave: one commit, so one flush of
+//   the log on the embedded database, decision 034) and GET /api/cases, p50/p95 of
+//   SINGLE_REQUESTS each;
 // - the server's resident memory idle after start and after the load;
 // - what the data takes on disk (the embedded data folder; PostgreSQL's database size).
 // Targets from the issue are printed next to the figures. Reports only.
@@ -33,6 +36,8 @@ const PUSH_MUTATIONS = 1000;
 const PULL_ROWS = Number(process.env.BENCH_PULL_ROWS ?? 13_800);
 const BATCH = 200;
 const PAGE = 1000;
+/** Single requests timed one by one (per build and round) for their latency. */
+const SINGLE_REQUESTS = 50;
 /** Each measured phase runs this many times (the median counts). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
@@ -196,6 +201,38 @@ async function pushMany(client: Client, count: number, make: Make): Promise<numb
   return performance.now() - started;
 }
 
+/** `count` pushes of one mutation each from a new device, one after the other: each one's ms. */
+async function pushOneByOne(client: Client, count: number, make: Make): Promise<number[]> {
+  const deviceId = randomUUID();
+  const times: number[] = [];
+  for (let seq = 1; seq <= count; seq += 1) {
+    const started = performance.now();
+    await post(client, '/api/sync/push', {
+      protocolVersion: PROTOCOL_VERSION,
+      schemaVersion: SCHEMA_VERSION,
+      deviceId,
+      mutations: [make(client, deviceId, seq)],
+    });
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** `count` GETs of the first page of the case list, one after the other: each one's ms. */
+async function getCasesOneByOne(client: Client, count: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const started = performance.now();
+    const response = await fetch(`${client.origin}/api/cases`, {
+      headers: { cookie: client.cookie },
+    });
+    if (!response.ok) throw new Error(`/api/cases: ${String(response.status)}`);
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
 /** Pushes `count` new cases from a new device in pushes of BATCH; the time in ms. */
 export async function pushCases(client: Client, count: number): Promise<number> {
   return pushMany(client, count, newCase([]));
@@ -231,14 +268,22 @@ interface Side {
   pushVitalsPerSecond: number;
   pullRowsPerSecond: number;
   pulledRows: number;
+  singlePushP50Ms: number;
+  singlePushP95Ms: number;
+  getCasesP50Ms: number;
+  getCasesP95Ms: number;
   afterLoadMiB: number;
   dataMiB: number;
 }
 
 /** The median of measured times (ms). */
 function median(values: number[]): number {
+  return percentile(values, 50);
+}
+
+function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
 }
 
 /**
@@ -274,6 +319,8 @@ async function measureDatabase(
         edits: [] as number[],
         vitals: [] as number[],
         pull: [] as { rows: number; ms: number }[],
+        singlePush: [] as number[],
+        getCases: [] as number[],
       });
     // Warm-up (JIT, plans), then the measured pushes, build after build.
     for (const run of runs) await pushMany(run.client, BATCH, newCase(run.cases));
@@ -284,6 +331,12 @@ async function measureDatabase(
         run.edits.push(await pushMany(run.client, PUSH_MUTATIONS, caseEdit(run.cases)));
       for (const run of runs)
         run.vitals.push(await pushMany(run.client, PUSH_MUTATIONS, vitalSign(run.cases)));
+      for (const run of runs)
+        run.singlePush.push(
+          ...(await pushOneByOne(run.client, SINGLE_REQUESTS, caseEdit(run.cases))),
+        );
+      for (const run of runs)
+        run.getCases.push(...(await getCasesOneByOne(run.client, SINGLE_REQUESTS)));
     }
     // Fill to the pull's size (the cases and vital signs so far included; edits add no row),
     // then new devices pull.
@@ -316,6 +369,10 @@ async function measureDatabase(
         pushVitalsPerSecond: round((PUSH_MUTATIONS / median(run.vitals)) * 1000, 0),
         pullRowsPerSecond: round((pulled / median(run.pull.map((p) => p.ms))) * 1000, 0),
         pulledRows: pulled,
+        singlePushP50Ms: round(percentile(run.singlePush, 50), 1),
+        singlePushP95Ms: round(percentile(run.singlePush, 95), 1),
+        getCasesP50Ms: round(percentile(run.getCases, 50), 1),
+        getCasesP95Ms: round(percentile(run.getCases, 95), 1),
         afterLoadMiB: round(rssMiB(server.state.pid)),
         dataMiB: round(dataMiB),
       });
@@ -353,6 +410,8 @@ export async function runSyncThroughputBench(): Promise<Record<string, unknown>>
       'vitals /s': side.pushVitalsPerSecond,
       'pull rows/s': side.pullRowsPerSecond,
       'pull ÷ target': round(side.pullRowsPerSecond / TARGETS.pullRowsPerSecond, 2),
+      '1-push p50/p95 ms': `${String(side.singlePushP50Ms)} / ${String(side.singlePushP95Ms)}`,
+      'GET cases p50/p95 ms': `${String(side.getCasesP50Ms)} / ${String(side.getCasesP95Ms)}`,
       'idle MiB': side.idleMiB,
       'after load MiB': side.afterLoadMiB,
       'data MiB': side.dataMiB,
@@ -371,7 +430,7 @@ export async function runSyncThroughputBench(): Promise<Record<string, unknown>>
       if (!before) continue;
       const ratio = (a: number, b: number) => String(round(a / b, 2));
       console.log(
-        `${side.database}, this build ÷ before: push ${ratio(side.pushPerSecond, before.pushPerSecond)}×, edits ${ratio(side.pushEditsPerSecond, before.pushEditsPerSecond)}×, vitals ${ratio(side.pushVitalsPerSecond, before.pushVitalsPerSecond)}×, pull ${ratio(side.pullRowsPerSecond, before.pullRowsPerSecond)}×`,
+        `${side.database}, this build ÷ before: push ${ratio(side.pushPerSecond, before.pushPerSecond)}×, edits ${ratio(side.pushEditsPerSecond, before.pushEditsPerSecond)}×, vitals ${ratio(side.pushVitalsPerSecond, before.pushVitalsPerSecond)}×, pull ${ratio(side.pullRowsPerSecond, before.pullRowsPerSecond)}×, 1-push p50 ${ratio(side.singlePushP50Ms, before.singlePushP50Ms)}×, GET cases p50 ${ratio(side.getCasesP50Ms, before.getCasesP50Ms)}×`,
       );
     }
   }
