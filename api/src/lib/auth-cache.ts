@@ -11,6 +11,9 @@
 //   can serve stale data for at most STALE_BOUND_MS (2 s).
 // An entry is stored only when the epoch read in the same statement (one snapshot) is not
 // older than the newest epoch this instance knows, so a load that raced a change is not kept.
+// After (re)listening, the first epoch read decides where the cache starts: a read begun before
+// listening started again is not trusted, and changes notified while that read is in flight
+// count too (its snapshot may predate them).
 // A session entry also remembers the signed cookie that named it (decision 030): while the
 // entry is served, a request bearing exactly that cookie skips the cookie's HMAC; whatever
 // drops the entry (logout, a notification, an epoch gap, a lost listener) drops the cookie.
@@ -58,6 +61,13 @@ export class AuthCache<S extends { userId: number }, U> {
   private readonly cookies = new Map<string, string>();
   private readonly users = new Map<number, U>();
   private knownEpoch: number | null = null;
+  /** The newest epoch notified while the first epoch read after (re)listening was in flight. */
+  private heardWhileUnknown: number | null = null;
+  /** Bumped when listening starts or stops: an epoch read begun before proves nothing after. */
+  private generation = 0;
+  private pollingGeneration = 0;
+  private repoll = false;
+  private stopped = false;
   private verifiedAt = 0;
   private listening = false;
   private timer: NodeJS.Timeout | undefined;
@@ -89,11 +99,14 @@ export class AuthCache<S extends { userId: number }, U> {
         // Anything sent while not listening is lost: start from a fresh epoch read.
         this.flush();
         this.knownEpoch = null;
+        this.heardWhileUnknown = null;
+        this.generation += 1;
         this.listening = true;
         this.poll();
       },
       onLost: (error) => {
         this.listening = false;
+        this.generation += 1;
         this.flush();
         this.log.warn({ err: error }, 'session cache: notification connection lost');
       },
@@ -104,6 +117,7 @@ export class AuthCache<S extends { userId: number }, U> {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     this.listening = false;
     this.flush();
@@ -241,7 +255,13 @@ export class AuthCache<S extends { userId: number }, U> {
       this.log.warn({ payload }, 'session cache: unreadable notification');
       return;
     }
-    if (this.knownEpoch === null) return; // not serving yet; the first poll starts clean
+    if (this.knownEpoch === null) {
+      // Not serving yet: the first epoch read may have begun before this change committed
+      // (its snapshot misses it); it takes the newest epoch heard here as well.
+      if (this.heardWhileUnknown === null || notice.epoch > this.heardWhileUnknown)
+        this.heardWhileUnknown = notice.epoch;
+      return;
+    }
     // Epochs come in commit order: a jump means one was missed.
     const gap = notice.epoch > this.knownEpoch + 1;
     if (notice.kind === '*') this.users.clear();
@@ -251,15 +271,29 @@ export class AuthCache<S extends { userId: number }, U> {
   }
 
   private poll(): void {
-    if (this.polling) return;
+    if (this.stopped) return;
+    if (this.polling) {
+      // A read begun before listening started (or stopped) again cannot confirm anything
+      // now: read again once it is done.
+      if (this.pollingGeneration !== this.generation) this.repoll = true;
+      return;
+    }
     const startedAt = Date.now();
+    const generation = this.generation;
+    this.pollingGeneration = generation;
     this.polling = this.db
       .selectFrom('authEpoch')
       .select(sql<string>`epoch::text`.as('epoch'))
       .executeTakeFirst()
       .then((row) => {
-        const epoch = Number(row?.epoch ?? Number.NaN);
+        if (generation !== this.generation) return;
+        let epoch = Number(row?.epoch ?? Number.NaN);
         if (!Number.isSafeInteger(epoch)) throw new Error('auth_epoch has no row');
+        if (this.knownEpoch === null && this.heardWhileUnknown !== null) {
+          // Changes notified while this read was in flight may be newer than what it saw.
+          epoch = Math.max(epoch, this.heardWhileUnknown);
+          this.heardWhileUnknown = null;
+        }
         // A newer epoch than the notifications told: one may be missing (or in flight).
         if (this.knownEpoch === null || epoch > this.knownEpoch) this.advance(epoch, true);
         if (this.listening) this.verifiedAt = startedAt;
@@ -269,6 +303,10 @@ export class AuthCache<S extends { userId: number }, U> {
       })
       .finally(() => {
         this.polling = undefined;
+        if (this.repoll) {
+          this.repoll = false;
+          this.poll();
+        }
       });
   }
 }
