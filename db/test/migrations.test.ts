@@ -1,4 +1,5 @@
 // Migrations apply, roll back and re-apply; a failing one is named and leaves nothing behind.
+import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -145,6 +146,40 @@ describe('migrations', () => {
       { notificationId: 1, status: 'read' },
       { notificationId: 3, status: 'delivered' },
     ]);
+  });
+
+  it('compute the case search grams in one pass, giving the same arrays as the SQL function before', async () => {
+    const { db } = await emptyDatabase();
+    await migrateToLatest(db);
+    const texts = [
+      '',
+      'a',
+      'ab',
+      'Thandi Mokoena',
+      'sipho dlamini\u001fr7',
+      'x\u{1F600}y',
+      'e\u0301clair',
+      'line\nbreak\ttab',
+      ...fc.sample(
+        fc.string({ unit: 'binary', maxLength: 40 }).map((t) => t.split('\u0000').join('')),
+        { numRuns: 300, seed: 36 },
+      ),
+    ];
+    const grams = async () => {
+      const { rows } = await sql<{ grams: string[] | null }>`
+        select case_search_grams(t) as grams from unnest(${texts}::text[]) with ordinality u(t, i)
+        order by i`.execute(db);
+      return rows.map((r) => r.grams);
+    };
+    const now = await grams();
+    await migrateDown(db, '2026-11-26T0900-notification-delivery');
+    const before = await grams();
+    expect(now).toEqual(before);
+    expect(now[2]).toEqual(['a', 'b', 'ab']);
+    // Strict: no text, no grams.
+    const { rows } = await sql<{ grams: string[] | null }>`
+      select case_search_grams(null) as grams`.execute(db);
+    expect(rows).toEqual([{ grams: null }]);
   });
 
   it('roll back one step at a time', async () => {

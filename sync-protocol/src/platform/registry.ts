@@ -8,6 +8,7 @@ import { conflictRecord } from './conflict-record';
 import { SET_ASIDE_MUTATION, SET_ASIDE_OVERHEAD_BYTES, setAsideArgsSchema } from './set-aside';
 import { mutationEnvelopeSchema, type MutationEnvelope } from './envelope';
 import type { AnyMutator, Mutator, Row } from './mutator';
+import { narrowSafeParse } from './narrow-parse';
 import type { FamilyAccess, RecordDefinition } from './record';
 import { Rejection, RejectionCode } from './rejections';
 import { findUnstorable, jsonBytes, MAX_MUTATION_BYTES } from './storable';
@@ -150,7 +151,8 @@ export class Registry {
     const limit = marker ? MAX_MUTATION_BYTES + SET_ASIDE_OVERHEAD_BYTES : MAX_MUTATION_BYTES;
     if (jsonBytes(m.args) > limit)
       throw new Rejection(RejectionCode.MUTATION_TOO_LARGE, undefined, { limitBytes: limit });
-    const args = schema.safeParse(m.args);
+    // By the mutator's schema, narrowed to the fields the change names (narrow-parse.ts).
+    const args = narrowSafeParse(schema, m.args);
     if (!args.success) throw validationRejection(args.error, 'args');
     return { ...m, args: args.data };
   }
