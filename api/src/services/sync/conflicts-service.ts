@@ -147,9 +147,10 @@ export async function resolveConflict(
     }
     const value = (parsed.data as Record<string, unknown>)[row.field];
     const before = asJson(toWireValue(def, row.field, record[row.field]));
+    // Both writes below take versions (the record's, the conflict's): the ticket first. The
+    // record is locked, so a version taken now is above any a device holds of it.
+    await beginSyncWrite(tx);
     if (!sameValue(before, value)) {
-      // The record is locked: a version taken now is above any a device holds of it.
-      await beginSyncWrite(tx);
       const version = await nextVersion(tx);
       const versions = { ...readFieldVersions(record), [row.field]: { version, by: adminId } };
       const set: Row = { [row.field]: toDbValue(value), fieldVersions: JSON.stringify(versions) };
