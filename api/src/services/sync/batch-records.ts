@@ -11,6 +11,9 @@
 // - a mutation rolled back to its savepoint forgets everything it read or wrote.
 // A miss is a read, never a guess: "absent" is only ever an answer the database gave for
 // this batch. Access events (case.access) are looked up the same way, once per batch.
+// Every record read is locked until the push commits (FOR NO KEY UPDATE, decision 033):
+// pushes run concurrently, and one that touches the same records waits for this one, so
+// what the batch knows stays what the database holds.
 //
 // New rows wait too (when the batch runs without savepoints): consecutive inserts into one
 // table go in as one multi-row INSERT (a single-row insert of a case cost ~1 ms on PGlite,
