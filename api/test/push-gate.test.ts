@@ -1,15 +1,21 @@
-// Pushes wait for the one sync write lock; decision 030 makes the ones beyond PUSHES_AT_ONCE
-// wait in the instance (lib/gate.ts) instead of on a pooled connection, so a burst of pushes
-// (a crew's devices coming back into signal together) cannot take every connection from the
-// screens' reads. The gate itself: its limit, its order, and a failing task's slot.
+// Pushes that touch the same record wait for each other (its row is locked until a push
+// commits, decision 033); decision 030 makes the pushes beyond PUSHES_AT_ONCE wait in the
+// instance (lib/gate.ts) instead of on a pooled connection, so a burst of pushes (a crew's
+// devices coming back into signal together, all writing one case) cannot take every
+// connection from the screens' reads. The gate itself: its limit, its order, and a failing
+// task's slot.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
-import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { Gate } from '../src/lib/gate';
 import { PUSHES_AT_ONCE } from '../src/routes/api/sync/sync-routes';
-import { SYNC_WRITE_LOCK_KEY } from '../src/services/sync/sync-tables';
-import { buildSyncApp, completeCaseFields, Device, syncUser, type SyncUser } from './sync-fixtures';
+import {
+  buildSyncApp,
+  completeCaseFields,
+  Device,
+  newCase,
+  syncUser,
+  type SyncUser,
+} from './sync-fixtures';
 import type { TestApp } from './helpers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,9 +60,9 @@ describe('Gate', () => {
   });
 });
 
-// The lock is held from another connection, which only a PostgreSQL server has (the embedded
-// database is one connection).
-describe.skipIf(process.env.DATABASE_URL === undefined)('pushes waiting for the sync lock', () => {
+// The case's row is locked from another connection, which only a PostgreSQL server has (the
+// embedded database is one connection).
+describe.skipIf(process.env.DATABASE_URL === undefined)('pushes waiting for a record', () => {
   let t: TestApp;
   let responder: SyncUser;
 
@@ -67,7 +73,9 @@ describe.skipIf(process.env.DATABASE_URL === undefined)('pushes waiting for the 
   afterAll(() => t.close());
 
   it('leave the pool to the reads: the stats answer while more pushes wait than the pool has connections', async () => {
-    // One of the test pool's 5 connections holds the lock until told; 8 pushes then wait for it.
+    // One of the test pool's 5 connections holds the case's row until told; 8 pushes of it
+    // (each from its own device) then wait for it.
+    const shared = await newCase(new Device(responder));
     let release = (): void => undefined;
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -78,7 +86,7 @@ describe.skipIf(process.env.DATABASE_URL === undefined)('pushes waiting for the 
     });
     const holder = t.db.connection().execute(async (conn) => {
       await sql`begin`.execute(conn);
-      await sql`select pg_advisory_xact_lock(${SYNC_WRITE_LOCK_KEY})`.execute(conn);
+      await sql`select id from cases where id = ${shared.id} for update`.execute(conn);
       locked();
       await released;
       await sql`commit`.execute(conn);
@@ -90,9 +98,9 @@ describe.skipIf(process.env.DATABASE_URL === undefined)('pushes waiting for the 
         const device = new Device(responder);
         return device.pushRaw([
           device.m('case.upsert', {
-            id: randomUUID(),
-            humanId: generateHumanId('C'),
-            fields: completeCaseFields(),
+            id: shared.id,
+            humanId: shared.caseId,
+            fields: completeCaseFields({ patientName: `Patient ${device.deviceId}` }),
           }),
         ]);
       });

@@ -263,7 +263,7 @@ interface LevelResult {
   clients: number;
   cpu: CpuShares;
   overall: Summary;
-  /** Every route but the push (which waits for the one sync write lock: see the notes). */
+  /** Every route but the push (where the clients end up queued: see the notes). */
   withoutPush: Summary;
   routes: Record<string, Summary>;
   /** This process's (the load generator's) CPU, as a share of one core. */
@@ -587,7 +587,7 @@ export async function runLoadBench(): Promise<Record<string, unknown> | undefine
     );
     if (atTarget)
       console.log(
-        `p99 at ${String(TARGET.clients)} clients: ${String(atTarget.overall.p99Ms)} ms (target <= ${String(TARGET.p99Ms)} ms): ${atTarget.overall.p99Ms <= TARGET.p99Ms ? 'met' : 'not met'}; without the pushes ${String(atTarget.withoutPush.p99Ms)} ms. Every push waits for the one sync write lock (services/sync/sync-tables.ts), so with no think time the clients end up queued there.`,
+        `p99 at ${String(TARGET.clients)} clients: ${String(atTarget.overall.p99Ms)} ms (target <= ${String(TARGET.p99Ms)} ms): ${atTarget.overall.p99Ms <= TARGET.p99Ms ? 'met' : 'not met'}; without the pushes ${String(atTarget.withoutPush.p99Ms)} ms. With no think time the clients end up queued at the narrowest route, the push (decision 033: its statements' round trips in the server).`,
       );
     console.log(`Saved ${writeResult('load-concurrency', result)}`);
     return result;

@@ -15,7 +15,7 @@ import { caseRecordSchema, type CaseRecord } from '@rescuelog/sync-protocol/reco
 import { vitalSignRecordSchema } from '@rescuelog/sync-protocol/records/vital-sign';
 import { ApiError } from '../lib/api-error';
 import type { RequestOrigin } from './sync/push-service';
-import { lockSyncWrites, toWireRecord } from './sync/sync-tables';
+import { beginSyncWrite, toWireRecord } from './sync/sync-tables';
 import { caseRecord } from '@rescuelog/sync-protocol/records/case';
 import { caseAddendumRecord } from '@rescuelog/sync-protocol/records/case-addendum';
 import { vitalSignRecord } from '@rescuelog/sync-protocol/records/vital-sign';
@@ -75,8 +75,8 @@ export async function readCaseRecord(
 }
 
 /**
- * Reopens a completed case (status in_progress, completedAt cleared) under the sync write
- * lock, so the new version reaches every device through pull; the audit entry (with the
+ * Reopens a completed case (status in_progress, completedAt cleared) with a sync write ticket
+ * (its row locked), so the new version reaches every device through pull; the audit entry (with the
  * reason) is written in the same transaction.
  */
 export async function unlockCase(
@@ -87,7 +87,6 @@ export async function unlockCase(
   origin: RequestOrigin,
 ): Promise<CaseRecord> {
   return db.transaction().execute(async (tx) => {
-    await lockSyncWrites(tx);
     const row = await tx
       .selectFrom('cases')
       .selectAll()
@@ -98,6 +97,7 @@ export async function unlockCase(
     if (!row) throw caseNotFound();
     if (row.status !== 'completed')
       throw new ApiError(409, ErrorCode.CONFLICT, CASE_NOT_COMPLETED_MESSAGE);
+    await beginSyncWrite(tx);
     const updated = await tx
       .updateTable('cases')
       .set({ status: 'in_progress', completedAt: null, updatedBy: adminId })

@@ -11,6 +11,9 @@
 // - a mutation rolled back to its savepoint forgets everything it read or wrote.
 // A miss is a read, never a guess: "absent" is only ever an answer the database gave for
 // this batch. Access events (case.access) are looked up the same way, once per batch.
+// Every record read is locked until the push commits (FOR NO KEY UPDATE, decision 033):
+// pushes run concurrently, and one that touches the same records waits for this one, so
+// what the batch knows stays what the database holds.
 //
 // New rows wait too (when the batch runs without savepoints): consecutive inserts into one
 // table go in as one multi-row INSERT (a single-row insert of a case cost ~1 ms on PGlite,
@@ -163,11 +166,19 @@ export class BatchRecords {
     batch.deferInserts = options.deferInserts;
     for (const [m, p] of positions) batch.positions.set(m, p);
     for (const [k, p] of lastUse) batch.lastUse.set(k, p);
-    for (const [kind, { ids, numbers }] of wanted) {
+    // Locked in one order by every push (ancestors' kinds first, then by kind, then by id), so
+    // two pushes that touch the same records wait for each other instead of deadlocking.
+    const order = [...wanted.keys()].sort(
+      (a, b) =>
+        lineage(registry, a).length - lineage(registry, b).length || (a < b ? -1 : a > b ? 1 : 0),
+    );
+    for (const kind of order) {
+      const { ids, numbers } = wanted.get(kind) as { ids: Set<string>; numbers: Set<string> };
       if (ids.size === 0 && numbers.size === 0) continue;
       const def = registry.get(kind);
       const column = def.humanId?.column;
-      // Which exist (a narrow read: a batch of creates finds none), then those whole.
+      // Which exist (a narrow read: a batch of creates finds none), locked until the push
+      // commits, then those whole (read after the lock: the rows as they now are).
       const existing = await dynamic(tx)
         .selectFrom(def.table)
         .select(column ? ['id', column] : ['id'])
@@ -177,6 +188,8 @@ export class BatchRecords {
             ...(column && numbers.size > 0 ? [eb(column, 'in', [...numbers])] : []),
           ]),
         )
+        .orderBy('id')
+        .forNoKeyUpdate()
         .execute();
       const found = existing.map((row) => String(row.id));
       if (found.length > 0)
@@ -198,11 +211,19 @@ export class BatchRecords {
     return shape;
   }
 
-  /** Rows of a kind, as the wire carries them, with their field versions. */
+  /**
+   * Rows of a kind, as the wire carries them, with their field versions; locked until the
+   * push commits (a concurrent push that writes them waits, and this one reads them as they are).
+   */
   async select(kind: string, where: RowCondition): Promise<StoredRecord[]> {
     await this.flush();
     const def = this.registry.get(kind);
-    const query = dynamic(this.tx).selectFrom(def.table).selectAll().where(where);
+    const query = dynamic(this.tx)
+      .selectFrom(def.table)
+      .selectAll()
+      .where(where)
+      .orderBy('id')
+      .forNoKeyUpdate();
     const { rows } = await recordRows(this.shape(kind), query).execute(this.tx);
     return rows.map(parseStored);
   }

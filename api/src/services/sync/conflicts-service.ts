@@ -12,7 +12,7 @@ import type { Registry } from '@rescuelog/sync-protocol/platform/registry';
 import { ApiError } from '../../lib/api-error';
 import {
   dynamic,
-  lockSyncWrites,
+  beginSyncWrite,
   nextVersion,
   readFieldVersions,
   toDbValue,
@@ -115,7 +115,6 @@ export async function resolveConflict(
   custom: JsonValue | undefined,
 ): Promise<ResolvedConflict> {
   const result = await db.transaction().execute(async (tx) => {
-    await lockSyncWrites(tx);
     const row = await tx
       .selectFrom('syncConflicts')
       .selectAll()
@@ -131,6 +130,7 @@ export async function resolveConflict(
       .selectFrom(table)
       .selectAll()
       .where('id', '=', row.entityId)
+      .forNoKeyUpdate()
       .executeTakeFirst();
     if (!record) throw new ApiError(404, ErrorCode.NOT_FOUND, 'The record no longer exists');
 
@@ -147,6 +147,9 @@ export async function resolveConflict(
     }
     const value = (parsed.data as Record<string, unknown>)[row.field];
     const before = asJson(toWireValue(def, row.field, record[row.field]));
+    // Both writes below take versions (the record's, the conflict's): the ticket first. The
+    // record is locked, so a version taken now is above any a device holds of it.
+    await beginSyncWrite(tx);
     if (!sameValue(before, value)) {
       const version = await nextVersion(tx);
       const versions = { ...readFieldVersions(record), [row.field]: { version, by: adminId } };

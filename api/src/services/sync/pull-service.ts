@@ -1,8 +1,9 @@
 // POST /api/sync/pull: the changes (tombstones included) after a cursor, in version order,
-// read from one REPEATABLE READ snapshot. Versions come from one global sequence and every
-// sync write holds the sync write lock until it commits (sync-tables.ts), so the snapshot
-// always holds every version up to its highest one and the returned cursor never skips a
-// change. Only what the user may see is returned: every kind by its definition (registry).
+// read from one REPEATABLE READ snapshot. Versions come from one global sequence and sync
+// writes commit concurrently, out of version order; a page holds only versions below the safe
+// horizon read just before its snapshot (sync-tables.ts syncHorizon, decision 033), under
+// which the snapshot holds every version there will ever be, so the returned cursor never
+// skips a change. Only what the user may see is returned: every kind by its definition.
 // The page is one statement whose answer is the page's JSON (wire-sql.ts): the server
 // passes it on without parsing it (issue 12: most of a pull's time was wide rows becoming
 // JavaScript values and JSON again).
@@ -13,7 +14,7 @@ import type { SyncChange } from '@rescuelog/sync-protocol/platform/push-pull';
 import type { RecordDefinition } from '@rescuelog/sync-protocol/platform/record';
 import type { Registry } from '@rescuelog/sync-protocol/platform/registry';
 import { SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
-import { dynamic, type Row } from './sync-tables';
+import { dynamic, syncHorizon, type Row } from './sync-tables';
 import { changeRows, wireShapes, type WireShape } from './wire-sql';
 
 type DynamicBuilder = ExpressionBuilder<Record<string, Row>, string>;
@@ -128,6 +129,8 @@ export async function pullChanges(
   const kinds = registry.kindsFor(request.schemaVersion ?? SCHEMA_VERSION);
   const shapes = await wireShapes(db, kinds);
   const limit = request.limit;
+  // Before the snapshot (the transaction's first statement takes it): see syncHorizon.
+  const below = (await syncHorizon(db)).toString();
   return db
     .transaction()
     .setIsolationLevel('repeatable read')
@@ -138,7 +141,9 @@ export async function pullChanges(
       // across kinds (one sequence).
       const heads = kinds.map(
         (def) =>
-          sql`(${visibleRows(tx, registry, actor, def, (eb) => eb.and([eb('version', '>', after)]))
+          sql`(${visibleRows(tx, registry, actor, def, (eb) =>
+            eb.and([eb('version', '>', after), eb('version', '<', below)]),
+          )
             .clearSelect()
             .select([
               sql<string>`${def.kind}::text`.as('entity'),

@@ -33,7 +33,7 @@ import { BatchRecords, RetryWithSavepoints, serverFault } from './batch-records'
 import { readVisibleRecords } from './pull-service';
 import { registryShapes, type WireShape } from './wire-sql';
 import { runOnServer, type AuditWrite } from './server-store';
-import { lockSyncWrites, reserveVersions } from './sync-tables';
+import { beginSyncWrite, reserveVersions } from './sync-tables';
 
 /** A stored rejection keeps at most this much of the refused args (the device keeps all of it). */
 export const REJECTION_ARGS_LIMIT_BYTES = 64 * 1024;
@@ -371,6 +371,28 @@ function replayedResult(
   };
 }
 
+/** The device's row, locked until the push commits (none for a device not seen before). */
+function lockDevice(tx: Transaction<Database>, deviceId: string) {
+  return tx
+    .selectFrom('devices')
+    .selectAll()
+    .where('deviceId', '=', deviceId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/**
+ * Concurrent pushes that lock the same records in different orders (a record read after the
+ * batch's first read) can deadlock; the database then refuses one of them. Its transaction
+ * rolled back whole, so it runs again, a few times, before the device is told to retry.
+ */
+const PUSH_ATTEMPTS = 4;
+
+function mustRunAgain(error: unknown): boolean {
+  const code = databaseError(error)?.code;
+  return code === '40P01' || code === '40001';
+}
+
 export async function pushBatch(
   db: Kysely<Database>,
   registry: Registry,
@@ -399,31 +421,30 @@ export async function pushBatch(
   // failing one is undone. Either way one transaction commits, in seq order.
   // Read before the transaction opens (the embedded database has one connection).
   const shapes = await registryShapes(db, registry);
+  const attempt = async (savepoints: boolean): Promise<PushResponse> => {
+    for (let i = 1; ; i++) {
+      try {
+        return await applyBatch(
+          db,
+          shapes,
+          registry,
+          actor,
+          origin,
+          batch.deviceId,
+          ordered,
+          savepoints,
+          onFailure,
+        );
+      } catch (error) {
+        if (i >= PUSH_ATTEMPTS || !mustRunAgain(error)) throw error;
+      }
+    }
+  };
   try {
-    return await applyBatch(
-      db,
-      shapes,
-      registry,
-      actor,
-      origin,
-      batch.deviceId,
-      ordered,
-      false,
-      onFailure,
-    );
+    return await attempt(false);
   } catch (error) {
     if (!(error instanceof RetryWithSavepoints)) throw error;
-    return applyBatch(
-      db,
-      shapes,
-      registry,
-      actor,
-      origin,
-      batch.deviceId,
-      ordered,
-      true,
-      onFailure,
-    );
+    return attempt(true);
   }
 }
 
@@ -439,18 +460,18 @@ async function applyBatch(
   onFailure: PushFailureReport,
 ): Promise<PushResponse> {
   return db.transaction().execute(async (tx) => {
-    await lockSyncWrites(tx);
-    let device = await tx
-      .selectFrom('devices')
-      .selectAll()
-      .where('deviceId', '=', deviceId)
-      .executeTakeFirst();
+    // Pushes run concurrently (decision 033). Two pushes of one device take their turns on
+    // its row, so what this one reads of the device (its seq, handled mutations, rejections)
+    // stays true until it commits.
+    let device = await lockDevice(tx, deviceId);
     if (!device) {
-      device = await tx
+      await tx
         .insertInto('devices')
         .values({ deviceId, userId: actor.id, userAgent: origin.userAgent })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+        .onConflict((oc) => oc.column('deviceId').doNothing())
+        .execute();
+      device = await lockDevice(tx, deviceId);
+      if (!device) throw new Error('The device row was neither found nor inserted');
     }
     if (device.userId !== actor.id)
       throw new ApiError(409, ErrorCode.DEVICE_USER_MISMATCH, DEVICE_USER_MISMATCH_MESSAGE);
@@ -469,7 +490,6 @@ async function applyBatch(
       deviceId,
       ordered.filter((raw) => raw.seq <= last || handled.has(raw.mutationId)),
     );
-    if (fresh.length > 1) await reserveVersions(tx, fresh.length);
     // Each new mutation checked once (a pure function of the registry), and every record the
     // valid ones name read at once (batch-records.ts) instead of one read per mutation.
     // (A check that throws something other than a rejection throws when its mutation's turn
@@ -483,7 +503,8 @@ async function applyBatch(
         checks.set(raw, { error });
       }
     }
-    // Without savepoints, new rows wait and go in together (batch-records.ts).
+    // Without savepoints, new rows wait and go in together (batch-records.ts). The records
+    // read are locked until commit: a concurrent push that touches them waits its turn.
     const records = await BatchRecords.read(
       tx,
       shapes,
@@ -491,6 +512,10 @@ async function applyBatch(
       [...checks.values()].flatMap((c) => ('mutation' in c ? [c.mutation] : [])),
       { deferInserts: !savepoints },
     );
+    // The ticket comes before the first version this push takes (sync-tables.ts): pulls hold
+    // their cursor below it until this push commits or rolls back.
+    await beginSyncWrite(tx);
+    if (fresh.length > 1) await reserveVersions(tx, fresh.length);
     const audit: AuditBuffer = { rows: [] };
     auditBuffers.set(tx, audit);
     const quota = new RejectionQuota(tx, actor.id);

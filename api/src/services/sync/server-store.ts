@@ -196,7 +196,11 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
       const set: Row = toDbValues(changed);
       let version: string | undefined;
       if (def.lww) {
-        version = await nextVersion(tx);
+        // Above the version of the row as read (and locked): sync-tables.ts reserveVersions.
+        version = await nextVersion(
+          tx,
+          typeof existing.version === 'string' ? existing.version : undefined,
+        );
         const next: FieldVersions = { ...versions };
         for (const field of names) next[field] = { version, by: actor.id };
         set.fieldVersions = JSON.stringify(next);

@@ -65,16 +65,54 @@ export function toDbValues(values: Record<string, unknown>): Row {
 }
 
 /**
- * Every write to a synced table happens under this transaction-scoped lock, so versions
- * (sync_version_seq, assigned by trigger) become visible in the order they were taken: a
- * pull snapshot then always sees a prefix of the version sequence and its cursor can never
- * skip a change committed later with a smaller version. Any code that writes a synced
- * table outside the sync routes must take it too.
+ * The pull cursor's safe horizon (decision 033). Versions come from one sequence
+ * (sync_version_seq, assigned by trigger) and sync writes run concurrently, so they may commit
+ * out of version order: a pull that returned a version while a smaller one was still in flight
+ * would move its cursor past a change that commits later. So every transaction that writes a
+ * synced table first takes a ticket (beginSyncWrite): a value of the sequence, held as a
+ * transaction-scoped advisory lock keyed by it until it commits or rolls back. It takes no
+ * version before its ticket, so all of its versions are above it. A pull (syncHorizon) returns
+ * only versions below the lowest ticket still held, and below every value handed out before
+ * it looked at the tickets. Tickets never wait for one another (each key is new).
  */
-export const SYNC_WRITE_LOCK_KEY = 7_447_001;
+const TICKET_BASE = 1n << 40n;
 
-export async function lockSyncWrites(tx: Transaction<Database>): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${SYNC_WRITE_LOCK_KEY})`.execute(tx);
+/** Takes the transaction's ticket: call before the first statement that takes a version. */
+export async function beginSyncWrite(tx: Transaction<Database>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(nextval('sync_version_seq') + ${String(TICKET_BASE)}::bigint)`.execute(
+    tx,
+  );
+}
+
+/**
+ * The versions a pull may return now: those below this. Read before the pull's snapshot, in
+ * this order: (1) the last value the sequence handed out, then (2) the tickets held. A write
+ * whose ticket is seen holds the horizon below all of its versions; a write that took its
+ * ticket after (2) takes its versions after (1), so above it; any other write has committed
+ * before (2) (a ticket is released after its transaction becomes visible), so the pull's
+ * snapshot, taken later, holds it. Either way nothing below the horizon can still appear.
+ * The sequence must hand out values one at a time (no CACHE above 1).
+ */
+export async function syncHorizon(db: DbExecutor): Promise<bigint> {
+  const { rows: seq } = await sql<{
+    last: string | null;
+  }>`select case when is_called then last_value::text end as last from sync_version_seq`.execute(
+    db,
+  );
+  const handedOut = BigInt(seq[0]?.last ?? '0');
+  // A bigint advisory key is (classid << 32 | objid), objsubid 1; tickets are the keys at or
+  // above TICKET_BASE in this database (other advisory locks use small keys).
+  const { rows: held } = await sql<{ low: string | null }>`
+    select min(((l.classid::bigint << 32) | l.objid::bigint) - ${String(TICKET_BASE)}::bigint)::text as low
+    from pg_locks l
+    where l.locktype = 'advisory' and l.objsubid = 1
+      and l.database = (select oid from pg_database where datname = current_database())
+      and ((l.classid::bigint << 32) | l.objid::bigint) >= ${String(TICKET_BASE)}::bigint`.execute(
+    db,
+  );
+  const low = held[0]?.low;
+  const horizon = handedOut + 1n;
+  return low !== null && low !== undefined && BigInt(low) < horizon ? BigInt(low) : horizon;
 }
 
 /** Versions taken ahead for one transaction (reserveVersions), handed out in ascending order. */
@@ -83,12 +121,14 @@ const reservedVersions = new WeakMap<Transaction<Database>, string[]>();
 /**
  * Takes `count` values of the version sequence in one statement, for a push that will need
  * about that many field versions (one per applied write): one read for the batch instead of
- * one per mutation. Only under the sync write lock, which makes this safe: every value is
- * above every version a device could have pulled before this transaction commits, and below
- * the row versions the trigger assigns later in it, so a device that pulled the written row
- * has a base version at or above the field's version and one that did not has one below it
- * (the only comparison field versions take part in). Values left unused are skipped numbers,
- * as after a rolled-back nextval; cursors never need the sequence to be dense.
+ * one per mutation. Only after the transaction's ticket (beginSyncWrite), and after the rows
+ * the values will be written to are locked: then every value is above the version any device
+ * can hold of those rows (nothing else can write them until this transaction commits) and
+ * below the row versions the trigger assigns later in it, so a device that pulled the written
+ * row has a base version at or above the field's version and one that did not has one below
+ * it (the only comparison field versions take part in). nextVersion's `above` keeps that true
+ * for a row locked after the values were taken. Values left unused are skipped numbers, as
+ * after a rolled-back nextval; cursors never need the sequence to be dense.
  */
 export async function reserveVersions(tx: Transaction<Database>, count: number): Promise<void> {
   const { rows } = await sql<{
@@ -103,10 +143,17 @@ export async function reserveVersions(tx: Transaction<Database>, count: number):
   reservedVersions.set(tx, [...(reservedVersions.get(tx) ?? []), ...values]);
 }
 
-/** Takes the next value of the version sequence (for field versions written with a row). */
-export async function nextVersion(tx: Transaction<Database>): Promise<string> {
-  const reserved = reservedVersions.get(tx)?.shift();
-  if (reserved !== undefined) return reserved;
+/**
+ * The next value of the version sequence (for field versions written with a row): a reserved
+ * one when there is one above `above` (the locked row's current version), else a new one.
+ */
+export async function nextVersion(tx: Transaction<Database>, above?: string): Promise<string> {
+  const reserved = reservedVersions.get(tx);
+  const floor = above === undefined ? undefined : BigInt(above);
+  while (reserved && reserved.length > 0) {
+    const value = reserved.shift() as string;
+    if (floor === undefined || BigInt(value) > floor) return value;
+  }
   const { rows } = await sql<{ v: string }>`select nextval('sync_version_seq')::text as v`.execute(
     tx,
   );

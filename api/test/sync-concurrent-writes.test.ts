@@ -1,0 +1,313 @@
+// Pushes run concurrently (decision 033): writes commit out of version order, and a pull's
+// cursor must still never pass a change that commits later with a smaller version (the safe
+// horizon, services/sync/sync-tables.ts). Pushes of one device, and pushes of one record,
+// still take their turns. The interleavings need a second connection holding a transaction
+// open, which only a PostgreSQL server has; the pull-while-pushing check also runs on the
+// embedded database (one connection: the writes are then serial).
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PullResponse } from '@rescuelog/sync-protocol/platform/push-pull';
+import { beginSyncWrite } from '../src/services/sync/sync-tables';
+import {
+  buildSyncApp,
+  Device,
+  humanId,
+  pull,
+  pullAll,
+  syncUser,
+  uuid,
+  type SyncUser,
+} from './sync-fixtures';
+import type { TestApp } from './helpers';
+
+const onPostgres = process.env.DATABASE_URL !== undefined;
+
+/** What a device holds after pulling: each record's latest version and patient name. */
+type Replica = Map<string, { version: bigint; patientName: unknown }>;
+
+function apply(replica: Replica, changes: PullResponse['changes']): void {
+  for (const change of changes) {
+    const version = BigInt(change.version);
+    const known = replica.get(change.id);
+    if (known && known.version >= version) continue;
+    const record = change.data;
+    replica.set(change.id, { version, patientName: record?.patientName });
+  }
+}
+
+describe('sync writes running concurrently', () => {
+  let t: TestApp;
+  let alice: SyncUser;
+  let bob: SyncUser;
+  let admin: SyncUser;
+
+  beforeAll(async () => {
+    t = await buildSyncApp();
+    alice = await syncUser(t);
+    bob = await syncUser(t);
+    admin = await syncUser(t, {}, 'administrator');
+  });
+  afterAll(() => t.close());
+
+  async function caseVersion(id: string): Promise<string> {
+    const row = await t.db
+      .selectFrom('cases')
+      .select('version')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return String(row.version);
+  }
+
+  it.skipIf(!onPostgres)(
+    'a pull holds its cursor below a write that took its version first and commits last',
+    async () => {
+      const device = new Device(alice);
+      const held = uuid();
+      await device.push(
+        device.m('case.upsert', { id: held, humanId: humanId('C'), fields: { patientName: 'A' } }),
+      );
+      const { cursor: start } = await pullAll(bob.client);
+
+      // Another writer (a conflict resolution, a case reopened: any sync write) takes its
+      // ticket and a version for the case, and stays open.
+      let release = (): void => undefined;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let wrote = (_version: string): void => undefined;
+      const written = new Promise<string>((resolve) => {
+        wrote = resolve;
+      });
+      const writer = t.db.transaction().execute(async (tx) => {
+        await beginSyncWrite(tx);
+        const row = await tx
+          .updateTable('cases')
+          .set({ patientName: 'A, held back' })
+          .where('id', '=', held)
+          .returning('version')
+          .executeTakeFirstOrThrow();
+        wrote(String(row.version));
+        await released;
+      });
+      try {
+        const heldVersion = BigInt(await written);
+        // A push that starts later takes a larger version and commits first.
+        const later = uuid();
+        await device.push(
+          device.m('case.upsert', {
+            id: later,
+            humanId: humanId('C'),
+            fields: { patientName: 'B' },
+          }),
+        );
+        const laterVersion = BigInt(await caseVersion(later));
+        expect(laterVersion).toBeGreaterThan(heldVersion);
+        // Without the horizon a pull would answer from its snapshot, which holds the later
+        // change and not the held one: its cursor would pass the held version.
+        const naive = await t.db
+          .transaction()
+          .setIsolationLevel('repeatable read')
+          .execute(async (tx) => {
+            const { rows } = await sql<{
+              top: string;
+            }>`select max(version)::text as top from cases where version > ${start}`.execute(tx);
+            return BigInt(rows[0]?.top ?? '0');
+          });
+        expect(naive).toBeGreaterThanOrEqual(laterVersion);
+
+        const page = await pull(bob.client, start);
+        expect(BigInt(page.cursor)).toBeLessThan(heldVersion);
+        expect(page.changes.map((c) => c.id)).not.toContain(later);
+        expect(page.hasMore).toBe(false);
+        release();
+        await writer;
+        const rest = await pullAll(bob.client, page.cursor);
+        const replica: Replica = new Map();
+        apply(replica, [...page.changes, ...rest.changes]);
+        expect(replica.get(held)).toEqual({ version: heldVersion, patientName: 'A, held back' });
+        expect(replica.get(later)).toEqual({ version: laterVersion, patientName: 'B' });
+      } finally {
+        release();
+        await writer.catch(() => undefined);
+      }
+    },
+  );
+
+  it('every puller ends with every record in its final state while pushes commit out of order', async () => {
+    // On PostgreSQL a case written as "slow" then waits 40 ms after taking its version, so
+    // pushes that started later commit first (a trigger of the test database only).
+    if (onPostgres) {
+      await sql`create or replace function test_commit_later() returns trigger
+        language plpgsql as $$ begin
+          if new.patient_name like '%slow%' then perform pg_sleep(0.04); end if;
+          return null;
+        end $$`.execute(t.db);
+      await sql`create trigger test_commit_later after insert or update on cases
+        for each row execute function test_commit_later()`.execute(t.db);
+    }
+    try {
+      const { cursor: start } = await pullAll(alice.client);
+      const owners = [alice, alice, bob, bob, alice, bob];
+      const created = new Set<string>();
+      const pushing = owners.map(async (owner, d) => {
+        const device = new Device(owner);
+        const mine: string[] = [];
+        for (let i = 0; i < 6; i++) {
+          const batch = [];
+          for (let k = 0; k < 1 + (i % 2); k++) {
+            const id = uuid();
+            mine.push(id);
+            created.add(id);
+            batch.push(
+              device.m('case.upsert', {
+                id,
+                humanId: humanId('C'),
+                fields: {
+                  patientName: `d${String(d)} p${String(i)} c${String(k)}${(d + i) % 3 === 0 ? ' slow' : ''}`,
+                },
+              }),
+            );
+          }
+          // And a later edit of one of this device's earlier cases.
+          const earlier = mine[Math.floor(mine.length / 3)];
+          if (earlier !== undefined && i > 0)
+            batch.push(
+              device.m('case.upsert', {
+                id: earlier,
+                fields: { patientName: `d${String(d)} edit ${String(i)}` },
+              }),
+            );
+          const res = await device.push(...batch);
+          expect(res.results.map((r) => r.status)).toEqual(batch.map(() => 'applied'));
+        }
+      });
+      let done = false;
+      const pullers = [alice, bob, alice, bob].map(async (user) => {
+        const replica: Replica = new Map();
+        let cursor = start;
+        while (!done) {
+          const page = await pull(user.client, cursor, 2);
+          apply(replica, page.changes);
+          cursor = page.cursor;
+        }
+        const rest = await pullAll(user.client, cursor);
+        apply(replica, rest.changes);
+        return replica;
+      });
+      await Promise.all(pushing);
+      done = true;
+      const replicas = await Promise.all(pullers);
+      const rows = await t.db
+        .selectFrom('cases')
+        .select(['id', 'version', 'patientName'])
+        .where('id', 'in', [...created])
+        .execute();
+      expect(rows).toHaveLength(created.size);
+      for (const replica of replicas)
+        for (const row of rows)
+          expect({ id: row.id, ...replica.get(row.id) }).toEqual({
+            id: row.id,
+            version: BigInt(row.version),
+            patientName: row.patientName,
+          });
+    } finally {
+      if (onPostgres) {
+        await sql`drop trigger test_commit_later on cases`.execute(t.db);
+        await sql`drop function test_commit_later()`.execute(t.db);
+      }
+    }
+  });
+
+  it.skipIf(!onPostgres)(
+    'one batch sent four times at once by one device is applied once',
+    async () => {
+      const device = new Device(alice);
+      const id = uuid();
+      const batch = [
+        device.m('case.upsert', { id, humanId: humanId('C'), fields: { patientName: 'Once' } }),
+        device.m('case.upsert', { id, fields: { patientName: 'Once, edited' } }),
+      ];
+      const answers = await Promise.all([1, 2, 3, 4].map(() => device.push(...batch)));
+      const statuses = answers.map((a) => a.results.map((r) => r.status).join());
+      expect(statuses.filter((s) => s === 'applied,applied')).toHaveLength(1);
+      expect(statuses.filter((s) => s === 'duplicate,duplicate')).toHaveLength(3);
+      for (const a of answers) expect(a.lastAppliedSeq).toBe(2);
+      const handled = await t.db
+        .selectFrom('appliedMutations')
+        .select('seq')
+        .where('deviceId', '=', device.deviceId)
+        .execute();
+      expect(handled.map((h) => Number(h.seq)).sort()).toEqual([1, 2]);
+      const audit = await t.db
+        .selectFrom('auditLog')
+        .select('action')
+        .where('entityId', '=', id)
+        .where('action', '=', 'sync.case.upsert')
+        .execute();
+      expect(audit).toHaveLength(2);
+      const row = await t.db
+        .selectFrom('cases')
+        .select('patientName')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row.patientName).toBe('Once, edited');
+    },
+  );
+
+  it.skipIf(!onPostgres)(
+    'two people changing one field from the same base at once: the later write wins and the conflict is kept',
+    async () => {
+      const aliceDevice = new Device(alice);
+      const adminDevice = new Device(admin);
+      for (let round = 0; round < 3; round++) {
+        const id = uuid();
+        await aliceDevice.push(
+          aliceDevice.m('case.upsert', {
+            id,
+            humanId: humanId('C'),
+            fields: { patientName: 'Initial' },
+          }),
+        );
+        const base = await caseVersion(id);
+        const [fromAlice, fromAdmin] = await Promise.all([
+          aliceDevice.push(
+            aliceDevice.m(
+              'case.upsert',
+              { id, fields: { patientName: `Alice ${String(round)}` } },
+              { baseVersion: base },
+            ),
+          ),
+          adminDevice.push(
+            adminDevice.m(
+              'case.upsert',
+              { id, fields: { patientName: `Admin ${String(round)}` } },
+              { baseVersion: base },
+            ),
+          ),
+        ]);
+        expect(fromAlice.results[0]?.status).toBe('applied');
+        expect(fromAdmin.results[0]?.status).toBe('applied');
+        // Whichever went second replaced the other's newer value: exactly that one reports it,
+        // and the conflict kept names the value the case now holds as the client's.
+        const reported = [fromAlice, fromAdmin].map((r) => r.results[0]?.conflicts?.length ?? 0);
+        expect(reported.sort()).toEqual([0, 1]);
+        const conflicts = await t.db
+          .selectFrom('syncConflicts')
+          .select(['field', 'serverValue', 'clientValue'])
+          .where('entityId', '=', id)
+          .execute();
+        const row = await t.db
+          .selectFrom('cases')
+          .select(['patientName'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        expect(conflicts).toHaveLength(1);
+        expect(conflicts[0]?.field).toBe('patientName');
+        expect(conflicts[0]?.clientValue).toBe(row.patientName);
+        expect([`Alice ${String(round)}`, `Admin ${String(round)}`]).toContain(
+          conflicts[0]?.serverValue,
+        );
+      }
+    },
+  );
+});
