@@ -193,6 +193,12 @@ async function call(
   }
 }
 
+/** Whether every mutation of a push's answer was applied (the bench pushes only new cases). */
+function allApplied(body: string): boolean {
+  const answer = JSON.parse(body) as { results?: Array<{ status?: string }> };
+  return (answer.results ?? []).every((result) => result.status === 'applied');
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -296,14 +302,17 @@ async function runLevel(
       const started = performance.now();
       let status = 0;
       try {
-        status = (await call(origin, client, route)).status;
+        const res = await call(origin, client, route);
+        // A push answered 200 whose mutation was refused is an error too (counted as 'refused').
+        status = route === 'push' && res.status === 200 && !allApplied(res.body) ? 0 : res.status;
       } catch {
         status = -1;
       }
       const ms = performance.now() - started;
       if (measuring && !stop) {
         (latencies[route] ??= []).push(ms);
-        statuses[String(status)] = (statuses[String(status)] ?? 0) + 1;
+        const label = status === 0 ? 'refused' : String(status);
+        statuses[label] = (statuses[label] ?? 0) + 1;
         if (status < 200 || status >= 300) errors += 1;
       }
       if (THINK_MS > 0) await sleep(THINK_MS);
@@ -367,9 +376,16 @@ async function pool<T>(items: T[], concurrency: number, task: (item: T) => Promi
   );
 }
 
-async function post(origin: string, cookie: string, path: string, body: unknown, ip: string) {
+async function post(
+  origin: string,
+  cookie: string,
+  path: string,
+  body: unknown,
+  ip: string,
+  method: 'POST' | 'PATCH' = 'POST',
+) {
   const res = await fetch(`${origin}${path}`, {
-    method: 'POST',
+    method,
     headers: { ...writeHeaders(origin), cookie, 'x-forwarded-for': ip },
     body: JSON.stringify(body),
   });
@@ -481,6 +497,17 @@ async function prepare(build: string, serverUrl: string, entry?: string): Promis
         {},
         '10.9.0.1',
       );
+      // A crew member who documents patients: may create and edit cases (and sees their own,
+      // decision 024). Without this the loop's pushes are refused (FORBIDDEN) and the bench
+      // would measure the refusal path (decision 017) instead of a crew member's push.
+      await post(
+        origin,
+        admin.cookie,
+        `/api/admin/users/${String(member.userId)}`,
+        { permissions: { newCase: { read: true, create: true, edit: true, delete: false } } },
+        '10.9.0.1',
+        'PATCH',
+      );
       clients.push({
         cookie: member.cookie,
         userId: member.userId,
@@ -494,7 +521,8 @@ async function prepare(build: string, serverUrl: string, entry?: string): Promis
     await pool(clients, 8, async (client) => {
       for (const route of ['push', 'push', 'pull'] as const) {
         const res = await call(originUrl, client, route);
-        if (res.status !== 200) throw new Error(`set-up ${route}: ${String(res.status)}`);
+        if (res.status !== 200 || (route === 'push' && !allApplied(res.body)))
+          throw new Error(`set-up ${route}: ${String(res.status)} ${res.body.slice(0, 300)}`);
       }
     });
     console.log(
