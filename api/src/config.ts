@@ -13,6 +13,8 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   /** PostgreSQL connections per instance (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
+  /** Sync pushes an instance runs at once (SYNC_PUSHES_AT_ONCE). */
+  syncPushesAtOnce: number;
   dataDir: string;
   webDist: string;
   sessionSecret: string;
@@ -76,6 +78,7 @@ export function resolveConfig(env: Env): AppConfig {
     host: env.host,
     databaseUrl: env.databaseUrl,
     databasePoolSize: env.databasePoolSize,
+    syncPushesAtOnce: env.syncPushesAtOnce,
     dataDir,
     webDist,
     sessionSecret: resolveSessionSecret(env, dataDir),

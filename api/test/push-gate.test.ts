@@ -1,5 +1,5 @@
 // Pushes that touch the same record wait for each other (its row is locked until a push
-// commits, decision 033); decision 030 makes the pushes beyond PUSHES_AT_ONCE wait in the
+// commits, decision 033); decision 030 makes the pushes beyond SYNC_PUSHES_AT_ONCE wait in the
 // instance (lib/gate.ts) instead of on a pooled connection, so a burst of pushes (a crew's
 // devices coming back into signal together, all writing one case) cannot take every
 // connection from the screens' reads. The gate itself: its limit, its order, and a failing
@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gate } from '../src/lib/gate';
-import { PUSHES_AT_ONCE } from '../src/routes/api/sync/sync-routes';
+import { DEFAULT_SYNC_PUSHES_AT_ONCE } from '@rescuelog/sync-protocol/env';
 import {
   buildSyncApp,
   completeCaseFields,
@@ -116,6 +116,6 @@ describe.skipIf(process.env.DATABASE_URL === undefined)('pushes waiting for a re
     }
     const answers = await Promise.all(pushes);
     expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
-    expect(PUSHES_AT_ONCE).toBeLessThan(4);
+    expect(DEFAULT_SYNC_PUSHES_AT_ONCE).toBeLessThan(4);
   });
 });

@@ -138,6 +138,12 @@ const mebibytes = (fallback: number) =>
 /** A positive whole number of some unit, with a default. */
 /** PostgreSQL connections per API instance (docs/decisions/030). */
 export const DEFAULT_DATABASE_POOL_SIZE = 10;
+/**
+ * Sync pushes an instance runs at once; the others wait in the instance, holding no database
+ * connection (decisions 030 and 033). Below the pool size, so the screens' reads always
+ * find a connection.
+ */
+export const DEFAULT_SYNC_PUSHES_AT_ONCE = 2;
 
 const positiveWhole = (fallback: number) =>
   optionalString.transform((v, ctx) => {
@@ -209,6 +215,7 @@ export const rawEnvSchema = z.object({
       .optional(),
   ),
   DATABASE_POOL_SIZE: positiveWhole(DEFAULT_DATABASE_POOL_SIZE),
+  SYNC_PUSHES_AT_ONCE: positiveWhole(DEFAULT_SYNC_PUSHES_AT_ONCE),
   DATA_DIR: optionalString,
   WEB_DIST: optionalString,
   SESSION_SECRET: optionalString.pipe(
@@ -261,6 +268,8 @@ export interface Env {
   databaseUrl: string | undefined;
   /** Connections in the PostgreSQL pool of one instance (unused on the embedded database). */
   databasePoolSize: number;
+  /** Sync pushes an instance runs at once (SYNC_PUSHES_AT_ONCE). */
+  syncPushesAtOnce: number;
   /** As given; the API resolves the default (`data/` at the repository root) and relative paths. */
   dataDir: string | undefined;
   webDist: string | undefined;
@@ -330,6 +339,14 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(variable, issue?.message ?? 'invalid value');
   }
   const raw = result.data;
+  if (raw.SYNC_PUSHES_AT_ONCE >= raw.DATABASE_POOL_SIZE) {
+    // Pushes at once hold that many connections; with none left the screens' reads wait
+    // behind every push (decision 030).
+    throw new EnvError(
+      'SYNC_PUSHES_AT_ONCE',
+      `must be smaller than DATABASE_POOL_SIZE (${String(raw.DATABASE_POOL_SIZE)}), so reads always find a connection`,
+    );
+  }
   if ((raw.PUBLIC_ORIGIN ?? '').startsWith('https:') && raw.TRUST_PROXY.length === 0) {
     // The server speaks plain HTTP: an https origin means a TLS proxy, and without trusting
     // it no request looks https, so the Secure session cookie would never be set.
@@ -349,6 +366,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     host: raw.HOST,
     databaseUrl: raw.DATABASE_URL,
     databasePoolSize: raw.DATABASE_POOL_SIZE,
+    syncPushesAtOnce: raw.SYNC_PUSHES_AT_ONCE,
     dataDir: raw.DATA_DIR,
     webDist: raw.WEB_DIST,
     sessionSecret: raw.SESSION_SECRET,

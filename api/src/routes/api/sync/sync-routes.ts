@@ -14,14 +14,6 @@ export const UPDATE_REQUIRED_MESSAGE =
   'This version of the app is out of date. Update it to keep syncing.';
 /** 200 mutations with long free-text fields can pass the default 1 MiB. */
 export const PUSH_BODY_LIMIT = 16 * 1024 * 1024;
-/**
- * Pushes of one instance that may hold a database connection at once; the others wait here,
- * so under load they do not take every pooled connection from the reads (decision 030).
- * Pushes no longer wait for one another in the database (decision 033: only for a device or
- * records they share), but under load a push's time is mostly the server's own between its
- * statements: 8 at once measured no more pushes per second than 2, and slowed the reads.
- */
-export const PUSHES_AT_ONCE = 2;
 
 const versionProbe = z.object({ protocolVersion: z.number() });
 
@@ -38,7 +30,10 @@ function origin(request: FastifyRequest): RequestOrigin {
 }
 
 export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
-  const pushes = new Gate(PUSHES_AT_ONCE);
+  // Pushes of this instance that may hold a database connection at once
+  // (SYNC_PUSHES_AT_ONCE, default 2); the others wait here, so under load they do not take
+  // every pooled connection from the screens' reads (decisions 030 and 033).
+  const pushes = new Gate(fastify.config.syncPushesAtOnce);
   fastify.post('/sync/push', { bodyLimit: PUSH_BODY_LIMIT }, async (request) => {
     const user = request.user;
     if (!user) throw unauthenticated();
