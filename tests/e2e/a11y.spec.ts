@@ -1,7 +1,6 @@
 // axe (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) on every screen of the web shell and the patient
 // case screens, on a 360 px phone and on a tablet. Zero violations expected. One registration
 // per screen (registration is rate limited per address: 10 an hour).
-import type { Page } from '@playwright/test';
 import {
   ADMIN,
   fillRegisterForm,
@@ -10,31 +9,7 @@ import {
   signInAsNewMember,
 } from './support/accounts';
 import { caseIdFromUrl, choose, tick } from './support/cases';
-import { animationsFinished, expect, expectNoAxeViolations, test } from './support/fixtures';
-
-const VIEWPORTS = [
-  { name: 'phone', size: { width: 360, height: 740 } },
-  { name: 'tablet', size: { width: 1024, height: 768 } },
-] as const;
-
-async function settle(page: Page): Promise<void> {
-  // Let the toast/dialog enter animations finish so colours are final.
-  await animationsFinished(page);
-}
-
-/** Runs axe at each viewport on the screen as it is; `ready` waits for its content. */
-async function scanAtEachViewport(
-  page: Page,
-  screen: string,
-  ready: () => Promise<void>,
-): Promise<void> {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize(viewport.size);
-    await ready();
-    await settle(page);
-    await expectNoAxeViolations(page, `${screen} (${viewport.name})`);
-  }
-}
+import { expect, scanAtEachViewport, test } from './support/fixtures';
 
 test('auth screen: Sign In tab, validation messages, Register tab with Other', async ({ page }) => {
   await page.goto('/auth');

@@ -6,21 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { zonedDay } from '@rescuelog/sync-protocol/time';
 import { signInAsAdmin, signInAsNewMember, writeHeaders } from './support/accounts';
-import { animationsFinished, expect, expectNoAxeViolations, test } from './support/fixtures';
-
-const VIEWPORTS = [
-  { name: 'phone', size: { width: 360, height: 740 } },
-  { name: 'tablet', size: { width: 1024, height: 768 } },
-] as const;
-
-async function scanAtEachViewport(page: Page, screen: string, ready: () => Promise<void>) {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize(viewport.size);
-    await ready();
-    await animationsFinished(page);
-    await expectNoAxeViolations(page, `${screen} (${viewport.name})`);
-  }
-}
+import { expect, scanAtEachViewport, test } from './support/fixtures';
 
 function bell(page: Page) {
   return page.getByRole('button', { name: /^Notifications/ });

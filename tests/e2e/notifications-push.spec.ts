@@ -15,21 +15,15 @@ import type { Browser, BrowserContext, CDPSession, Page } from '@playwright/test
 import { pushPayloadSchema, vapidPublicKeySchema } from '@rescuelog/sync-protocol/notifications';
 import { apiApprove, apiRegister, newPerson, writeHeaders } from './support/accounts';
 import {
-  animationsFinished,
   expect,
-  expectNoAxeViolations,
   guardConsole,
+  scanAtEachViewport,
   test,
   type ConsoleGuard,
 } from './support/fixtures';
 import { startPushServers, type PushServers } from './support/push-server';
 
 test.describe.configure({ mode: 'serial' });
-
-const VIEWPORTS = [
-  { name: 'phone', size: { width: 360, height: 740 } },
-  { name: 'tablet', size: { width: 1024, height: 768 } },
-] as const;
 
 /** Chrome says this when a page in an incognito-like profile asks for a subscription. */
 const NO_PUSH_IN_INCOGNITO = {
@@ -246,11 +240,7 @@ test('the profile says what this device receives, sends a test to the member’s
   await expect(fact('Permission')).toHaveText('Allowed');
   // The member's registered device is the stand-in, not this browser.
   await expect(fact('This device')).toHaveText('Does not receive notifications');
-  for (const viewport of VIEWPORTS) {
-    await member.setViewportSize(viewport.size);
-    await animationsFinished(member);
-    await expectNoAxeViolations(member, `profile, notifications on this device (${viewport.name})`);
-  }
+  await scanAtEachViewport(member, 'profile, notifications on this device');
 
   await section.getByRole('button', { name: 'Send me a test' }).click();
   await expect(section.getByRole('status')).toHaveText(

@@ -110,6 +110,29 @@ export async function animationsFinished(page: Page): Promise<void> {
   );
 }
 
+/** The widths every screen is checked at: a phone and a tablet (WCAG 2.2 AA at both). */
+export const VIEWPORTS = [
+  { name: 'phone', size: { width: 360, height: 740 } },
+  { name: 'tablet', size: { width: 1024, height: 768 } },
+] as const;
+
+/**
+ * Runs axe at each viewport on the screen as it is; `ready` waits for its content after the
+ * resize (a layout that changes with the width may re-render).
+ */
+export async function scanAtEachViewport(
+  page: Page,
+  screen: string,
+  ready: () => Promise<void> = () => Promise.resolve(),
+): Promise<void> {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport.size);
+    await ready();
+    await animationsFinished(page);
+    await expectNoAxeViolations(page, `${screen} (${viewport.name})`);
+  }
+}
+
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /** Runs axe on the page as it is now and fails with a readable list of violations. */
