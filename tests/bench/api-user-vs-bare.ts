@@ -22,6 +22,7 @@ import { freePort } from '../e2e/support/server';
 import {
   BEFORE_ENTRY,
   createBenchDatabase,
+  machineInfo,
   registerAndSignIn,
   round,
   sessionCookie,
@@ -441,12 +442,7 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
     const hashesPerSecond = hashCount / hashSeconds;
 
     const result = {
-      machine: {
-        cpus: os.cpus().length,
-        model: os.cpus()[0]?.model ?? 'unknown',
-        node: process.version,
-        loadAverage: os.loadavg().map((l) => round(l, 2)),
-      },
+      machine: machineInfo(),
       settings: {
         durationSeconds: DURATION_SECONDS,
         rounds: ROUNDS,

@@ -13,7 +13,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
-import os from 'node:os';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -22,6 +21,7 @@ import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/platf
 import {
   BEFORE_ENTRY,
   type BenchServer,
+  machineInfo,
   registerAndSignIn,
   round,
   startBenchServer,
@@ -559,12 +559,7 @@ export async function runLoadBench(): Promise<Record<string, unknown> | undefine
 
     const atTarget = levels.find((l) => l.clients === TARGET.clients && l.build === 'this build');
     const result = {
-      machine: {
-        cpus: os.cpus().length,
-        model: os.cpus()[0]?.model ?? 'unknown',
-        node: process.version,
-        loadAverage: os.loadavg().map((l) => round(l, 2)),
-      },
+      machine: machineInfo(),
       settings: {
         users: USERS,
         durationSeconds: DURATION_SECONDS,

@@ -2,7 +2,7 @@
 // results folder, and small formatting helpers. Benchmarks report; they never fail on speed.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -102,6 +102,16 @@ export function writeResult(name: string, result: unknown): string {
 
 export function table(rows: Array<Record<string, string | number>>): void {
   console.table(rows);
+}
+
+/** The machine a result was measured on, saved with it (the figures mean little without it). */
+export function machineInfo() {
+  return {
+    cpus: cpus().length,
+    model: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    loadAverage: loadavg().map((l) => round(l, 2)),
+  };
 }
 
 export function round(value: number, digits = 1): number {
