@@ -137,15 +137,9 @@ export async function queuePushes(
     on conflict (delivery_id, subscription_id) do nothing`.execute(db);
 }
 
-export interface PushJob {
-  id: number;
+/** What a push shows: its notification's content, as a claimed push carries it. */
+export interface PushContent {
   notificationId: number;
-  deliveryId: number;
-  subscriptionId: number | null;
-  attempts: number;
-  endpoint: string | null;
-  p256dh: string | null;
-  auth: string | null;
   title: string;
   message: string;
   type: NotificationType;
@@ -155,6 +149,16 @@ export interface PushJob {
   badge: string;
   sound: string | null;
   createdAt: Date;
+}
+
+export interface PushJob extends PushContent {
+  id: number;
+  deliveryId: number;
+  subscriptionId: number | null;
+  attempts: number;
+  endpoint: string | null;
+  p256dh: string | null;
+  auth: string | null;
 }
 
 /** Claims up to `limit` queued pushes that are due, counting the attempt, under a lease. */

@@ -1,11 +1,8 @@
 // What one web push carries (sync-protocol pushPayloadSchema) and how it is sent: TTL and
 // Urgency from the priority, a Topic per notification, and a body that fits the push
 // services' 4,096-byte limit once encrypted (docs/decisions/028).
-import type {
-  NotificationPriority,
-  NotificationType,
-  PushPayload,
-} from '@rescuelog/sync-protocol/notifications';
+import type { NotificationPriority, PushPayload } from '@rescuelog/sync-protocol/notifications';
+import type { PushContent } from '../../repositories/notification-queue-repository';
 
 /**
  * aes128gcm (RFC 8188/8291) adds an 86-byte header (salt, record size, key id length, the
@@ -46,17 +43,7 @@ export function topicFor(notificationId: number): string {
   return `rescuelog-n${String(notificationId)}`;
 }
 
-export interface PayloadSource {
-  notificationId: number;
-  title: string;
-  message: string;
-  type: NotificationType;
-  priority: NotificationPriority;
-  url: string | null;
-  icon: string;
-  badge: string;
-  sound: string | null;
-  createdAt: Date;
+export interface PayloadSource extends PushContent {
   receipt: string;
   test?: boolean;
 }
