@@ -3,6 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { z } from 'zod';
+import { createSyncedTable } from '@rescuelog/db/synced-table';
+import {
+  serverColumns,
+  timestampSchema,
+  uuidSchema,
+} from '@rescuelog/sync-protocol/platform/values';
 import { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import {
   createFetchTransport,
@@ -304,4 +311,51 @@ export async function pullAll(
     next = page.cursor;
     if (!page.hasMore) return { cursor: page.cursor, changes };
   }
+}
+
+/**
+ * A throwaway record kind for tests of the sync engine itself: a note with a title and a body,
+ * owned by its author, written by whoever may write incident reports (record-platform.test.ts
+ * spells such a kind out as the example of adding one). Its fields for `upsertMutator`, and
+ * `migrateNotes` for `buildSyncApp({ migrate })`.
+ */
+export function noteKind<const K extends string, const T extends string>(
+  kind: K,
+  table: T,
+  sqlTable: string,
+) {
+  return {
+    kind,
+    label: kind,
+    table,
+    sqlTable,
+    record: z.object({
+      id: uuidSchema,
+      title: z.string(),
+      body: z.string().nullable(),
+      userId: z.number().int(),
+      createdAt: timestampSchema,
+      ...serverColumns,
+    }),
+    defaults: { body: null },
+    lww: true,
+    access: { module: 'incidentReports', logModule: 'incidentReports', viewAction: 'read' },
+    device: { indexes: 'userId' },
+  } as const;
+}
+
+export const noteFields = z.strictObject({
+  title: z.string().min(1).max(200),
+  body: z.string().max(5000).nullable(),
+});
+
+/** Creates a note kind's table (noteKind) with the one synced-table helper. */
+export function migrateNotes(sqlTable: string): (db: unknown) => Promise<void> {
+  return (db) =>
+    createSyncedTable(
+      db as Parameters<typeof createSyncedTable>[0],
+      sqlTable,
+      { lww: true },
+      (table) => table.addColumn('title', 'text', (c) => c.notNull()).addColumn('body', 'text'),
+    );
 }

@@ -7,16 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSyncedTable } from '@rescuelog/db/synced-table';
 import { defineMutator } from '@rescuelog/sync-protocol/platform/mutator';
 import { defineRecord } from '@rescuelog/sync-protocol/platform/record';
 import { createRegistry } from '@rescuelog/sync-protocol/platform/registry';
 import { Rejection, RejectionCode } from '@rescuelog/sync-protocol/platform/rejections';
-import {
-  serverColumns,
-  timestampSchema,
-  uuidSchema,
-} from '@rescuelog/sync-protocol/platform/values';
+import { uuidSchema } from '@rescuelog/sync-protocol/platform/values';
 import { upsertMutator } from '@rescuelog/sync-protocol/platform/verbs';
 import { pushResponseSchema, type PushResponse } from '@rescuelog/sync-protocol/platform/push-pull';
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
@@ -27,6 +22,9 @@ import {
   completeCaseFields,
   Device,
   humanId,
+  migrateNotes,
+  noteFields,
+  noteKind,
   pullAll,
   RESPONDER,
   syncUser,
@@ -36,28 +34,7 @@ import {
 
 // A throwaway kind whose `gearCheck.stamp` writes the record and then fails: refused (a
 // rejection) or broken (a TypeError, a fault in the server's code), as the test asks.
-const gearKind = {
-  kind: 'gearCheck',
-  label: 'gear check',
-  table: 'gearChecks',
-  sqlTable: 'gear_checks',
-  record: z.object({
-    id: uuidSchema,
-    title: z.string(),
-    body: z.string().nullable(),
-    userId: z.number().int(),
-    createdAt: timestampSchema,
-    ...serverColumns,
-  }),
-  defaults: { body: null },
-  lww: true,
-  access: { module: 'incidentReports', logModule: 'incidentReports', viewAction: 'read' },
-  device: { indexes: 'userId' },
-} as const;
-const gearFields = z.strictObject({
-  title: z.string().min(1).max(200),
-  body: z.string().max(5000).nullable(),
-});
+const gearKind = noteKind('gearCheck', 'gearChecks', 'gear_checks');
 const stamp = defineMutator({
   name: 'gearCheck.stamp',
   label: 'Gear check stamp',
@@ -92,7 +69,7 @@ const snapshot = defineMutator({
 });
 const gearCheck = defineRecord({
   ...gearKind,
-  mutators: [upsertMutator(gearKind, gearFields, { requiredOnCreate: ['title'] }), stamp, snapshot],
+  mutators: [upsertMutator(gearKind, noteFields, { requiredOnCreate: ['title'] }), stamp, snapshot],
 });
 const registry = createRegistry([...APP_RECORDS, gearCheck]);
 
@@ -102,13 +79,7 @@ let alice: SyncUser;
 beforeAll(async () => {
   t = await buildSyncApp({
     registry,
-    migrate: (db) =>
-      createSyncedTable(
-        db as unknown as Parameters<typeof createSyncedTable>[0],
-        'gear_checks',
-        { lww: true },
-        (table) => table.addColumn('title', 'text', (c) => c.notNull()).addColumn('body', 'text'),
-      ),
+    migrate: migrateNotes('gear_checks'),
   });
   alice = await syncUser(t, {
     ...RESPONDER,

@@ -7,52 +7,34 @@
 // server's sync_rejections, and "Try again" stores them, in order, once the server is fixed.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createSyncedTable } from '@rescuelog/db/synced-table';
+import type { z } from 'zod';
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
 import { readLocalRecord } from '@rescuelog/sync-protocol/client/local-records';
 import { readOutbox, readRejections, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { trySetAsideAgain } from '@rescuelog/sync-protocol/client/set-aside';
 import { defineRecord } from '@rescuelog/sync-protocol/platform/record';
 import { createRegistry } from '@rescuelog/sync-protocol/platform/registry';
-import {
-  serverColumns,
-  timestampSchema,
-  uuidSchema,
-} from '@rescuelog/sync-protocol/platform/values';
 import { upsertMutator } from '@rescuelog/sync-protocol/platform/verbs';
 import { APP_RECORDS } from '@rescuelog/sync-protocol/records/registry';
 import type { TestApp } from './helpers';
-import { buildSyncApp, deviceOf, RESPONDER, syncUser, type SyncUser } from './sync-fixtures';
+import {
+  buildSyncApp,
+  deviceOf,
+  migrateNotes,
+  noteFields,
+  noteKind,
+  RESPONDER,
+  syncUser,
+  type SyncUser,
+} from './sync-fixtures';
 
 /** The server's fault, switched on and off by the test (a deploy with the bug, then the fix). */
 const server = { broken: true };
 
-const noteKind = {
-  kind: 'rigNote',
-  label: 'rig note',
-  table: 'rigNotes',
-  sqlTable: 'rig_notes',
-  record: z.object({
-    id: uuidSchema,
-    title: z.string(),
-    body: z.string().nullable(),
-    userId: z.number().int(),
-    createdAt: timestampSchema,
-    ...serverColumns,
-  }),
-  defaults: { body: null },
-  lww: true,
-  access: { module: 'incidentReports', logModule: 'incidentReports', viewAction: 'read' },
-  device: { indexes: 'userId' },
-} as const;
-const upsert = upsertMutator(
-  noteKind,
-  z.strictObject({ title: z.string().min(1).max(200), body: z.string().max(5000).nullable() }),
-  { requiredOnCreate: ['title'] },
-);
+const rigNoteKind = noteKind('rigNote', 'rigNotes', 'rig_notes');
+const upsert = upsertMutator(rigNoteKind, noteFields, { requiredOnCreate: ['title'] });
 const rigNote = defineRecord({
-  ...noteKind,
+  ...rigNoteKind,
   mutators: [
     {
       ...upsert,
@@ -73,13 +55,7 @@ const statuses: number[] = [];
 beforeAll(async () => {
   t = await buildSyncApp({
     registry,
-    migrate: (db) =>
-      createSyncedTable(
-        db as unknown as Parameters<typeof createSyncedTable>[0],
-        'rig_notes',
-        { lww: true },
-        (table) => table.addColumn('title', 'text', (c) => c.notNull()).addColumn('body', 'text'),
-      ),
+    migrate: migrateNotes('rig_notes'),
   });
   alice = await syncUser(t, RESPONDER);
 });
