@@ -91,6 +91,24 @@ describe('the end of a session on the device', () => {
     expect(await listHeldUsers(deps)).toEqual([]);
   });
 
+  it('a connection still open elsewhere (the worker’s drain, a screen) does not create the deleted database again', async () => {
+    const deps = browser();
+    const alice = await syncUser(t);
+    await resumeDeviceSession(alice.id, deps);
+    const page = openAppDatabase(alice.id, deps);
+    const worker = openAppDatabase(alice.id, deps);
+    await saveCase(page, alice, 'Sipho Dlamini');
+    expect(await syncOnce(page, alice)).toBe('idle');
+    expect(await worker.records('case').count()).toBeGreaterThan(0);
+
+    expect((await alice.client.post('/api/logout')).status).toBe(200);
+    expect(await endDeviceSession(page, { name: 'Alice', deps })).toEqual({ kind: 'cleared' });
+    // The worker's instance was open during the delete; its next query must not reopen (and
+    // so create) the database. Dexie's own handler would reopen it, empty, under the name.
+    await expect(worker.records('case').count()).rejects.toThrow(/closed/i);
+    expect(await databaseNames(deps)).not.toContain(syncDatabaseName(alice.id));
+  });
+
   it('with unsynced changes, holds them: another user cannot reach or delete them, the same user syncs them', async () => {
     const deps = browser();
     const bob = await syncUser(t);

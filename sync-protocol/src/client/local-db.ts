@@ -142,6 +142,14 @@ export class SyncDatabase extends Dexie {
       if (step.upgrade) version.upgrade(step.upgrade);
     }
     for (const middleware of schema.middleware ?? []) this.use(middleware);
+    // Another connection deletes this database (the user's session ended, decision 023):
+    // close for good. Dexie's own handler closes and reopens on the next query, so a drain or
+    // a screen still holding this instance would create the deleted database again, empty.
+    this.on('versionchange', (event) => {
+      if (event.newVersion) return undefined;
+      this.close({ disableAutoOpen: true });
+      return false;
+    });
   }
 
   /** A store by name: a record kind's table (registry) or a derived store. */
