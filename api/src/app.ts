@@ -124,6 +124,8 @@ export function toErrorResponse(error: unknown): {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const fastify = Fastify({
     logger: withRedactedRequests(options.logger ?? { level: 'info' }),
+    // One line per request, when it is answered (below), instead of Fastify's two.
+    disableRequestLogging: true,
     trustProxy: options.config.trustProxy,
     // Upload routes take raw bodies through their own parser with their own limit.
     bodyLimit: 1024 * 1024,
@@ -156,6 +158,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return;
     }
     defaultJsonParser(request, text, done);
+  });
+
+  fastify.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { req: request, res: reply, responseTime: reply.elapsedTime },
+      'request completed',
+    );
+    done();
   });
 
   fastify.addHook('onSend', (request, reply, _payload, done) => {
