@@ -55,6 +55,15 @@ export class RetryWithSavepoints extends Error {
 /** Values per insert statement: far below PostgreSQL's 65,535 parameters. */
 const INSERT_PARAMETERS = 30_000;
 
+/**
+ * Types whose bare name means one length (`character` is char(1), `bit` is bit(1)): a value
+ * cast to them would be cut; cast to their unbounded kin, the column's assignment checks it.
+ */
+const CAST_TYPES = new Map([
+  ['character', 'bpchar'],
+  ['bit', 'varbit'],
+]);
+
 /** A record as the wire carries it, with its field versions (the server's bookkeeping). */
 export interface StoredRecord {
   record: Row;
@@ -379,14 +388,16 @@ export class BatchRecords {
     };
     const id = column('id');
     const columns = keys.map(column);
+    // Each value typed as its column (a VALUES list of parameters would otherwise be text),
+    // without the column's modifier: the assignment applies it (rounding, length checks) as a
+    // one-row update's parameter does, where an explicit cast would truncate.
+    const cast = (type: string) => sql.raw(CAST_TYPES.get(type) ?? type);
     const values = sql.join(
       updates.map(
         (u) =>
           sql`(${sql.join([
-            sql`${u.id}::${sql.raw(id.type)}`,
-            ...keys.map(
-              (k, i) => sql`${u.set[k]}::${sql.raw((columns[i] as { type: string }).type)}`,
-            ),
+            sql`${u.id}::${cast(id.type)}`,
+            ...keys.map((k, i) => sql`${u.set[k]}::${cast(columns[i]?.type ?? 'text')}`),
           ])})`,
       ),
     );

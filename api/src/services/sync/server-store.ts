@@ -216,7 +216,6 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
       return { changed: names, conflicts: mine };
     },
     async tombstone(kind, id) {
-      const def = registry.get(kind);
       await records.write(kind, id, { deletedAt: mutation.clientTime });
       wrote = true;
     },
