@@ -288,4 +288,47 @@ describe('a push of edits whose updates go in together', () => {
       await sql`alter table cases drop constraint edit_batch_test_refuse`.execute(t.db);
     }
   });
+
+  it('writes a batch of edits of different cases that set the same fields in one UPDATE', async () => {
+    const device = new Device(alice);
+    const ids = Array.from({ length: 40 }, () => uuid());
+    await device.push(
+      ...ids.map((id) =>
+        device.m('case.upsert', { id, humanId: humanId('C'), fields: { patientName: 'New' } }),
+      ),
+    );
+    // Counts the UPDATE statements on cases (a statement trigger of this database only).
+    await sql`create table edit_batch_updates (n int not null)`.execute(t.db);
+    await sql`create function edit_batch_count() returns trigger language plpgsql as
+      $$ begin insert into edit_batch_updates values (1); return null; end $$`.execute(t.db);
+    await sql`create trigger edit_batch_count after update on cases
+      for each statement execute function edit_batch_count()`.execute(t.db);
+    try {
+      const res = await device.push(
+        ...ids.map((id, i) =>
+          device.m('case.upsert', {
+            id,
+            fields: { patientName: `Edited ${String(i)}`, approximateAge: i },
+          }),
+        ),
+      );
+      expect(res.results.every((r) => r.status === 'applied')).toBe(true);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*)::int as n from edit_batch_updates`.execute(t.db);
+      expect(rows[0]?.n).toBe(1);
+      const names = await t.db
+        .selectFrom('cases')
+        .select(['id', 'patientName', 'approximateAge'])
+        .where('id', 'in', ids)
+        .execute();
+      expect(new Map(names.map((r) => [r.id, [r.patientName, r.approximateAge]]))).toEqual(
+        new Map(ids.map((id, i) => [id, [`Edited ${String(i)}`, i]])),
+      );
+    } finally {
+      await sql`drop trigger edit_batch_count on cases`.execute(t.db);
+      await sql`drop function edit_batch_count()`.execute(t.db);
+      await sql`drop table edit_batch_updates`.execute(t.db);
+    }
+  });
 });
