@@ -354,8 +354,9 @@ export class BatchRecords {
 
   /**
    * Waiting updates of one table (no record twice: write and get flush first), one statement
-   * per kind and set of columns. The order between different records does not matter: nothing reads
-   * them before the last one is in, and the triggers give each row its own version.
+   * per kind and set of columns. The order between different records does not matter:
+   * nothing reads them before the last one is in, and the triggers give each row its own
+   * version.
    */
   private async updateRows(table: string, updates: PendingUpdate[]): Promise<void> {
     const groups = new Map<string, PendingUpdate[]>();
