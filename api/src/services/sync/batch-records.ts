@@ -155,7 +155,8 @@ export class BatchRecords {
     mutations: readonly ParsedMutation[],
     options: { deferInserts: boolean },
   ): Promise<BatchRecords> {
-    const wanted = new Map<string, { ids: Set<string>; numbers: Set<string> }>();
+    /** Per kind: the ids and numbers named, and whether only creates name it (`fresh`). */
+    const wanted = new Map<string, { ids: Set<string>; numbers: Set<string>; fresh: boolean }>();
     const named = new Set<string>();
     const positions = new Map<ParsedMutation, number>();
     const lastUse = new Map<string, number>();
@@ -169,20 +170,26 @@ export class BatchRecords {
         for (const id of ids) lastUse.set(key(kind, id), position);
         const shape = shapes.get(kind);
         if (!shape?.uuidIds) continue;
-        const entry = wanted.get(kind) ?? { ids: new Set<string>(), numbers: new Set<string>() };
+        const entry = wanted.get(kind) ?? {
+          ids: new Set<string>(),
+          numbers: new Set<string>(),
+          fresh: true,
+        };
         wanted.set(kind, entry);
         for (const id of ids) entry.ids.add(id);
         const args: unknown = mutation.args;
-        if (
-          kind === mutator.kind &&
-          mutator.creates &&
-          registry.get(kind).humanId &&
+        const number =
           args !== null &&
           typeof args === 'object' &&
           'humanId' in args &&
           typeof args.humanId === 'string'
-        )
-          entry.numbers.add(args.humanId);
+            ? args.humanId
+            : undefined;
+        const creates = kind === mutator.kind && mutator.creates === true;
+        if (creates && registry.get(kind).humanId && number !== undefined)
+          entry.numbers.add(number);
+        // A create (with its number, for a kind that has them) most likely finds nothing.
+        if (!creates || (registry.get(kind).humanId && number === undefined)) entry.fresh = false;
       }
     }
     const batch = new BatchRecords(tx, shapes, registry, named);
@@ -196,17 +203,35 @@ export class BatchRecords {
         lineage(registry, a).length - lineage(registry, b).length || (a < b ? -1 : a > b ? 1 : 0),
     );
     for (const kind of order) {
-      const { ids, numbers } = wanted.get(kind) as { ids: Set<string>; numbers: Set<string> };
+      const { ids, numbers, fresh } = wanted.get(kind) as {
+        ids: Set<string>;
+        numbers: Set<string>;
+        fresh: boolean;
+      };
       if (ids.size === 0 && numbers.size === 0) continue;
-      const column = registry.get(kind).humanId?.column;
-      // The records that exist, whole, locked until the push commits (a locking read returns
-      // each row as it is once locked). A batch of creates finds none: one cheap statement.
-      const hits = await batch.select(kind, (eb) =>
+      const def = registry.get(kind);
+      const column = def.humanId?.column;
+      const named: RowCondition = (eb) =>
         eb.or([
           ...(ids.size > 0 ? [eb('id', 'in', [...ids])] : []),
           ...(column && numbers.size > 0 ? [eb(column, 'in', [...numbers])] : []),
-        ]),
-      );
+        ]);
+      // The records that exist, whole, locked until the push commits (a locking read returns
+      // each row as it is once locked): one statement. When only creates name the kind, they
+      // most likely find none: a narrow read first (the whole row's JSON costs planning even
+      // when no row matches), then the few it finds whole.
+      let hits: StoredRecord[] = [];
+      if (fresh) {
+        const existing = await dynamic(tx)
+          .selectFrom(def.table)
+          .select(['id'])
+          .where(named)
+          .orderBy('id')
+          .forNoKeyUpdate()
+          .execute();
+        const found = existing.map((row) => String(row.id));
+        if (found.length > 0) hits = await batch.select(kind, (eb) => eb('id', 'in', found));
+      } else hits = await batch.select(kind, named);
       for (const stored of hits) batch.known.set(key(kind, String(stored.record.id)), stored);
       for (const id of ids)
         if (!batch.known.has(key(kind, id))) batch.known.set(key(kind, id), null);
