@@ -17,17 +17,22 @@
 //
 // New rows wait too (when the batch runs without savepoints): consecutive inserts into one
 // table go in as one multi-row INSERT (a single-row insert of a case cost ~1 ms on PGlite,
-// nearly all of it per statement). Every other statement of the push flushes them first, so
-// statements run in the order they would have one at a time, and a read finds the rows; a
-// flush the database refuses is a mutation that failed to apply (RetryWithSavepoints: the
-// batch runs again with a savepoint per mutation and inserts at once).
-import { sql, type OperationNodeSource, type Transaction } from 'kysely';
+// nearly all of it per statement). So do updates: consecutive updates of one table go in as
+// one `UPDATE t SET … FROM (VALUES …) v WHERE t.id = v.id` per set of columns (each row its
+// own values, field versions merged per row by the server store as before). Every other
+// statement of the push flushes what waits first, so statements run in the order they would
+// have one at a time, and a read finds the rows; a record that waits to be updated is
+// flushed before it is read or written again (two changes of one record apply in order, the
+// second one seeing the first). A flush the database refuses is a mutation that failed to
+// apply (RetryWithSavepoints: the batch runs again with a savepoint per mutation, and rows
+// are then inserted and updated at once).
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
 import { databaseError } from '@rescuelog/db/errors';
 import type { Row } from '@rescuelog/sync-protocol/platform/mutator';
 import type { ParsedMutation, Registry } from '@rescuelog/sync-protocol/platform/registry';
 import { dynamic, readFieldVersions, type FieldVersions, type RowCondition } from './sync-tables';
-import { recordRows, type WireRow, type WireShape } from './wire-sql';
+import { quoteIdent, recordRows, type WireRow, type WireShape } from './wire-sql';
 
 /**
  * A failure of the server as a whole, not of one mutation: the connection, a deadlock or
@@ -50,6 +55,15 @@ export class RetryWithSavepoints extends Error {
 /** Values per insert statement: far below PostgreSQL's 65,535 parameters. */
 const INSERT_PARAMETERS = 30_000;
 
+/**
+ * Types whose bare name means one length (`character` is char(1), `bit` is bit(1)): a value
+ * cast to them would be cut; cast to their unbounded kin, the column's assignment checks it.
+ */
+const CAST_TYPES = new Map([
+  ['character', 'bpchar'],
+  ['bit', 'varbit'],
+]);
+
 /** A record as the wire carries it, with its field versions (the server's bookkeeping). */
 export interface StoredRecord {
   record: Row;
@@ -58,10 +72,16 @@ export interface StoredRecord {
 
 export type Author = { fullName: string; callSign: string | null } | null;
 
-/** An update query of the push's dynamic view (sync-tables.ts dynamic). */
-interface UpdateOfOne {
-  returningAll(): OperationNodeSource;
-  execute(): Promise<unknown>;
+/** An update that waits for the next statement (BatchRecords.write). */
+interface PendingUpdate {
+  kind: string;
+  id: string;
+  /** Column values by key (camelCase), as the server store wrote them. */
+  set: Row;
+  /** A later mutation of the batch names the record: keep the row the update leaves. */
+  keep: boolean;
+  /** The record as known before the update, if it was. */
+  before: StoredRecord | undefined;
 }
 
 interface AccessSeen {
@@ -110,9 +130,12 @@ export class BatchRecords {
   private readonly positions = new Map<ParsedMutation, number>();
   private readonly lastUse = new Map<string, number>();
   private position = Number.MAX_SAFE_INTEGER;
-  /** Rows waiting to be inserted together, all into one table. */
+  /** Rows waiting to be inserted together, all into one table; or updates waiting, of one. */
   private pendingTable: string | null = null;
   private pending: Row[] = [];
+  private pendingUpdates: PendingUpdate[] = [];
+  /** kind:id of the records in pendingUpdates. */
+  private readonly waiting = new Set<string>();
   private deferInserts = false;
 
   private constructor(
@@ -132,7 +155,8 @@ export class BatchRecords {
     mutations: readonly ParsedMutation[],
     options: { deferInserts: boolean },
   ): Promise<BatchRecords> {
-    const wanted = new Map<string, { ids: Set<string>; numbers: Set<string> }>();
+    /** Per kind: the ids and numbers named, and whether only creates name it (`fresh`). */
+    const wanted = new Map<string, { ids: Set<string>; numbers: Set<string>; fresh: boolean }>();
     const named = new Set<string>();
     const positions = new Map<ParsedMutation, number>();
     const lastUse = new Map<string, number>();
@@ -146,20 +170,26 @@ export class BatchRecords {
         for (const id of ids) lastUse.set(key(kind, id), position);
         const shape = shapes.get(kind);
         if (!shape?.uuidIds) continue;
-        const entry = wanted.get(kind) ?? { ids: new Set<string>(), numbers: new Set<string>() };
+        const entry = wanted.get(kind) ?? {
+          ids: new Set<string>(),
+          numbers: new Set<string>(),
+          fresh: true,
+        };
         wanted.set(kind, entry);
         for (const id of ids) entry.ids.add(id);
         const args: unknown = mutation.args;
-        if (
-          kind === mutator.kind &&
-          mutator.creates &&
-          registry.get(kind).humanId &&
+        const number =
           args !== null &&
           typeof args === 'object' &&
           'humanId' in args &&
           typeof args.humanId === 'string'
-        )
-          entry.numbers.add(args.humanId);
+            ? args.humanId
+            : undefined;
+        const creates = kind === mutator.kind && mutator.creates === true;
+        if (creates && registry.get(kind).humanId && number !== undefined)
+          entry.numbers.add(number);
+        // A create (with its number, for a kind that has them) most likely finds nothing.
+        if (!creates || (registry.get(kind).humanId && number === undefined)) entry.fresh = false;
       }
     }
     const batch = new BatchRecords(tx, shapes, registry, named);
@@ -173,32 +203,40 @@ export class BatchRecords {
         lineage(registry, a).length - lineage(registry, b).length || (a < b ? -1 : a > b ? 1 : 0),
     );
     for (const kind of order) {
-      const { ids, numbers } = wanted.get(kind) as { ids: Set<string>; numbers: Set<string> };
+      const { ids, numbers, fresh } = wanted.get(kind) as {
+        ids: Set<string>;
+        numbers: Set<string>;
+        fresh: boolean;
+      };
       if (ids.size === 0 && numbers.size === 0) continue;
       const def = registry.get(kind);
       const column = def.humanId?.column;
-      // Which exist (a narrow read: a batch of creates finds none), locked until the push
-      // commits, then those whole (read after the lock: the rows as they now are).
-      const existing = await dynamic(tx)
-        .selectFrom(def.table)
-        .select(column ? ['id', column] : ['id'])
-        .where((eb) =>
-          eb.or([
-            ...(ids.size > 0 ? [eb('id', 'in', [...ids])] : []),
-            ...(column && numbers.size > 0 ? [eb(column, 'in', [...numbers])] : []),
-          ]),
-        )
-        .orderBy('id')
-        .forNoKeyUpdate()
-        .execute();
-      const found = existing.map((row) => String(row.id));
-      if (found.length > 0)
-        for (const stored of await batch.select(kind, (eb) => eb('id', 'in', found)))
-          batch.known.set(key(kind, String(stored.record.id)), stored);
+      const named: RowCondition = (eb) =>
+        eb.or([
+          ...(ids.size > 0 ? [eb('id', 'in', [...ids])] : []),
+          ...(column && numbers.size > 0 ? [eb(column, 'in', [...numbers])] : []),
+        ]);
+      // The records that exist, whole, locked until the push commits (a locking read returns
+      // each row as it is once locked): one statement. When only creates name the kind, they
+      // most likely find none: a narrow read first (the whole row's JSON costs planning even
+      // when no row matches), then the few it finds whole.
+      let hits: StoredRecord[] = [];
+      if (fresh) {
+        const existing = await dynamic(tx)
+          .selectFrom(def.table)
+          .select(['id'])
+          .where(named)
+          .orderBy('id')
+          .forNoKeyUpdate()
+          .execute();
+        const found = existing.map((row) => String(row.id));
+        if (found.length > 0) hits = await batch.select(kind, (eb) => eb('id', 'in', found));
+      } else hits = await batch.select(kind, named);
+      for (const stored of hits) batch.known.set(key(kind, String(stored.record.id)), stored);
       for (const id of ids)
         if (!batch.known.has(key(kind, id))) batch.known.set(key(kind, id), null);
       if (column) {
-        const taken = new Set(existing.map((row) => String(row[column])));
+        const taken = new Set(hits.map((stored) => String(stored.record[column])));
         batch.freeNumbers.set(kind, new Set([...numbers].filter((n) => !taken.has(n))));
       }
     }
@@ -246,6 +284,8 @@ export class BatchRecords {
   async get(kind: string, id: string): Promise<StoredRecord | undefined> {
     const k = key(kind, id);
     this.touched.add(k);
+    // Its update waits: in first, so this reads the record as it left it.
+    if (this.waiting.has(k)) await this.flush();
     const known = this.known.get(k);
     if (known !== undefined) return known ?? undefined;
     const [found] = await this.select(kind, (eb) => eb('id', '=', id));
@@ -271,7 +311,7 @@ export class BatchRecords {
   async insert(kind: string, id: string, number: string | undefined, row: Row): Promise<void> {
     const table = this.registry.get(kind).table;
     if (this.deferInserts) {
-      if (this.pendingTable !== table) await this.flush();
+      if (this.pendingTable !== table || this.pendingUpdates.length > 0) await this.flush();
       this.pendingTable = table;
       this.pending.push(row);
     } else {
@@ -299,73 +339,167 @@ export class BatchRecords {
   }
 
   /**
-   * Inserts the rows that wait. Call before any statement of the push that is not one of
-   * these methods (they call it themselves). A refusal of the rows, or any failure but the
-   * server's own, runs the batch again with savepoints (they are then inserted one at a time).
+   * Inserts the rows that wait, or runs the updates that wait. Call before any statement of
+   * the push that is not one of these methods (they call it themselves). A refusal of the
+   * rows, or any failure but the server's own, runs the batch again with savepoints (they
+   * are then written one at a time).
    */
   async flush(): Promise<void> {
     const table = this.pendingTable;
     const rows = this.pending.splice(0);
+    const updates = this.pendingUpdates.splice(0);
     this.pendingTable = null;
-    if (table === null || rows.length === 0) return;
-    const d = dynamic(this.tx);
+    this.waiting.clear();
+    if (table === null) return;
     try {
-      let chunk: Row[] = [];
-      const columns = new Set<string>();
-      for (const row of rows) {
-        for (const column of Object.keys(row)) columns.add(column);
-        if (chunk.length > 0 && (chunk.length + 1) * columns.size > INSERT_PARAMETERS) {
-          await d.insertInto(table).values(chunk).execute();
-          chunk = [];
-          columns.clear();
-          for (const column of Object.keys(row)) columns.add(column);
-        }
-        chunk.push(row);
-      }
-      if (chunk.length > 0) await d.insertInto(table).values(chunk).execute();
+      if (rows.length > 0) await this.insertRows(table, rows);
+      if (updates.length > 0) await this.updateRows(table, updates);
     } catch (error) {
       if (serverFault(error)) throw error;
       throw new RetryWithSavepoints();
     }
   }
 
+  private async insertRows(table: string, rows: Row[]): Promise<void> {
+    const d = dynamic(this.tx);
+    let chunk: Row[] = [];
+    const columns = new Set<string>();
+    for (const row of rows) {
+      for (const column of Object.keys(row)) columns.add(column);
+      if (chunk.length > 0 && (chunk.length + 1) * columns.size > INSERT_PARAMETERS) {
+        await d.insertInto(table).values(chunk).execute();
+        chunk = [];
+        columns.clear();
+        for (const column of Object.keys(row)) columns.add(column);
+      }
+      chunk.push(row);
+    }
+    if (chunk.length > 0) await d.insertInto(table).values(chunk).execute();
+  }
+
   /**
-   * Runs an update of one record (a query of its table without RETURNING) that sets `keys`
-   * (record fields; bookkeeping columns aside). When a later mutation of the batch names the
-   * record, keeps the row the update leaves, as the database returns it: the fields it set
-   * and the triggers' version and updated_at over the record as it was (or the whole row,
-   * for a table whose updates may change more: wire-sql.ts plainUpdates). Otherwise the
-   * record is forgotten.
+   * Waiting updates of one table (no record twice: write and get flush first), one statement
+   * per kind and set of columns. The order between different records does not matter:
+   * nothing reads them before the last one is in, and the triggers give each row its own
+   * version.
    */
-  async write(
-    kind: string,
-    id: string,
-    update: UpdateOfOne,
-    keys: readonly string[],
+  private async updateRows(table: string, updates: PendingUpdate[]): Promise<void> {
+    const groups = new Map<string, PendingUpdate[]>();
+    for (const update of updates) {
+      const signature = `${update.kind}:${Object.keys(update.set).sort().join(',')}`;
+      const group = groups.get(signature) ?? [];
+      group.push(update);
+      groups.set(signature, group);
+    }
+    for (const group of groups.values()) {
+      const first = group[0] as PendingUpdate;
+      const keys = Object.keys(first.set).sort();
+      const per = Math.max(1, Math.floor(INSERT_PARAMETERS / (keys.length + 1)));
+      for (let i = 0; i < group.length; i += per)
+        await this.updateChunk(table, keys, group.slice(i, i + per));
+    }
+  }
+
+  private async updateChunk(
+    table: string,
+    keys: string[],
+    updates: PendingUpdate[],
   ): Promise<void> {
+    const first = updates[0] as PendingUpdate;
+    const shape = this.shape(first.kind);
+    const column = (k: string): { column: string; type: string } => {
+      const found = shape.columns.get(k);
+      if (!found) throw new Error(`${shape.def.sqlTable} has no column for ${k}`);
+      return found;
+    };
+    const id = column('id');
+    const columns = keys.map(column);
+    // Each value typed as its column (a VALUES list of parameters would otherwise be text),
+    // without the column's modifier: the assignment applies it (rounding, length checks) as a
+    // one-row update's parameter does, where an explicit cast would truncate.
+    const cast = (type: string) => sql.raw(CAST_TYPES.get(type) ?? type);
+    const values = sql.join(
+      updates.map(
+        (u) =>
+          sql`(${sql.join([
+            sql`${u.id}::${cast(id.type)}`,
+            ...keys.map((k, i) => sql`${u.set[k]}::${cast(columns[i]?.type ?? 'text')}`),
+          ])})`,
+      ),
+    );
+    const names = sql.raw(['id', ...columns.map((c) => c.column)].map(quoteIdent).join(', '));
+    const assignments = sql.raw(
+      columns.map((c) => `${quoteIdent(c.column)} = v.${quoteIdent(c.column)}`).join(', '),
+    );
+    const update = sql`update ${sql.table(table)} as t set ${assignments}
+      from (values ${values}) as v(${names}) where t.id = v.id`;
+    const kept = updates.filter((u) => u.keep);
+    if (kept.length === 0) {
+      await update.execute(this.tx);
+      return;
+    }
+    // Rows a later mutation names: as the database left them (the fields set, the triggers'
+    // version and updated_at; or the whole row, see write).
+    const partial =
+      shape.plainUpdates && kept.every((u) => u.before)
+        ? [...keys, 'version', 'updatedAt']
+        : undefined;
+    const wanted = sql.join(kept.map((u) => sql`${u.id}`));
+    const { rows } = await sql<WireRow>`with u as (${update} returning t.*)
+      ${recordRows(shape, sql`(select * from u where u.id::text in (${wanted}))`, partial)}`.execute(
+      this.tx,
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const u of kept) {
+      const row = byId.get(u.id);
+      if (row) this.remember(key(u.kind, u.id), row, partial ? u.before : undefined);
+    }
+  }
+
+  private remember(k: string, row: WireRow, before: StoredRecord | undefined): void {
+    const after = parseStored(row);
+    this.known.set(k, before ? { ...after, record: { ...before.record, ...after.record } } : after);
+  }
+
+  /**
+   * Updates one record: sets `set` (column values by key: record fields and bookkeeping
+   * columns). When the batch defers writes, the update waits with the table's others (flush).
+   * When a later mutation of the batch names the record, keeps the row the update leaves, as
+   * the database returns it: the fields it set and the triggers' version and updated_at over
+   * the record as it was (or the whole row, for a table whose updates may change more:
+   * wire-sql.ts plainUpdates). Otherwise the record is forgotten.
+   */
+  async write(kind: string, id: string, set: Row): Promise<void> {
     const k = key(kind, id);
     this.touched.add(k);
-    const before = this.known.get(k);
+    const before = this.known.get(k) ?? undefined;
+    const keep = (this.lastUse.get(k) ?? -1) > this.position;
+    const table = this.registry.get(kind).table;
+    const shape = this.shape(kind);
+    this.known.delete(k);
+    if (
+      this.deferInserts &&
+      ['id', ...Object.keys(set)].every((column) => shape.columns.has(column))
+    ) {
+      if (this.pendingTable !== table || this.pending.length > 0 || this.waiting.has(k))
+        await this.flush();
+      this.pendingTable = table;
+      this.pendingUpdates.push({ kind, id, set, keep, before });
+      this.waiting.add(k);
+      return;
+    }
     await this.flush();
-    if ((this.lastUse.get(k) ?? -1) <= this.position) {
-      this.known.delete(k);
+    const update = dynamic(this.tx).updateTable(table).set(set).where('id', '=', id);
+    if (!keep) {
       await update.execute();
       return;
     }
-    const shape = this.shape(kind);
-    const partial = shape.plainUpdates && before ? [...keys, 'version', 'updatedAt'] : undefined;
+    const partial =
+      shape.plainUpdates && before ? [...Object.keys(set), 'version', 'updatedAt'] : undefined;
     const { rows } = await sql<WireRow>`with u as (${update.returningAll()})
       ${recordRows(shape, sql`u`, partial)}`.execute(this.tx);
     const [row] = rows;
-    if (!row) {
-      this.known.delete(k);
-      return;
-    }
-    const after = parseStored(row);
-    this.known.set(
-      k,
-      partial && before ? { ...after, record: { ...before.record, ...after.record } } : after,
-    );
+    if (row) this.remember(k, row, partial ? before : undefined);
   }
 
   async author(userId: number): Promise<Author> {

@@ -26,7 +26,7 @@ import {
 } from '@rescuelog/sync-protocol/platform/rejections';
 import { toJsonValue } from '../../lib/json-value';
 import type { BatchRecords } from './batch-records';
-import { dynamic, nextVersion, toDbValues, type FieldVersions } from './sync-tables';
+import { nextVersion, toDbValues, type FieldVersions } from './sync-tables';
 
 export interface AuditWrite {
   action: string;
@@ -56,7 +56,6 @@ export interface ServerStore {
 
 export function serverStore(options: ServerStoreOptions): ServerStore {
   const { tx, registry, actor, mutation, records } = options;
-  const d = dynamic(tx);
   const conflicts: ConflictReport[] = [];
   let notes: Record<string, JsonValue> = {};
   let wrote = false;
@@ -206,12 +205,7 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
         set.fieldVersions = JSON.stringify(next);
       }
       if (def.updatedByColumn) set[def.updatedByColumn] = actor.id;
-      await records.write(
-        kind,
-        id,
-        d.updateTable(def.table).set(set).where('id', '=', id),
-        Object.keys(set),
-      );
+      await records.write(kind, id, set);
       wrote = true;
       const mine = conflicts.filter((c) => names.includes(c.field));
       note({
@@ -222,13 +216,7 @@ export function serverStore(options: ServerStoreOptions): ServerStore {
       return { changed: names, conflicts: mine };
     },
     async tombstone(kind, id) {
-      const def = registry.get(kind);
-      await records.write(
-        kind,
-        id,
-        d.updateTable(def.table).set({ deletedAt: mutation.clientTime }).where('id', '=', id),
-        ['deletedAt'],
-      );
+      await records.write(kind, id, { deletedAt: mutation.clientTime });
       wrote = true;
     },
     authorize(kind, verb, row) {

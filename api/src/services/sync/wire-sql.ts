@@ -102,6 +102,8 @@ export interface WireShape {
   fieldVersions: boolean;
   /** Whether the ids are uuids (made on the device), which a push may look up by any uuid. */
   uuidIds: boolean;
+  /** Every column of the table by the key the engine names it (`caseId`): its name and type. */
+  columns: ReadonlyMap<string, { column: string; type: string }>;
 }
 
 function recordKeys(def: RecordDefinition): string[] {
@@ -132,6 +134,9 @@ function buildShape(def: RecordDefinition, table: CatalogTable): WireShape {
       table.triggers.every((fn) => SYNC_TRIGGERS.has(fn)),
     fieldVersions: table.columns.some((c) => c.column === 'field_versions'),
     uuidIds: table.columns.some((c) => c.column === 'id' && c.type === 'uuid'),
+    columns: new Map(
+      table.columns.map((c) => [columnNames.keyOf(c.column), { column: c.column, type: c.type }]),
+    ),
   };
 }
 
