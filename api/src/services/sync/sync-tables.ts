@@ -75,7 +75,7 @@ export function toDbValues(values: Record<string, unknown>): Row {
  * only versions below the lowest ticket still held, and below every value handed out before
  * it looked at the tickets. Tickets never wait for one another (each key is new).
  */
-const TICKET_BASE = 1n << 40n;
+export const TICKET_BASE = 1n << 40n;
 
 /** Takes the transaction's ticket: call before the first statement that takes a version. */
 export async function beginSyncWrite(tx: Transaction<Database>): Promise<void> {
