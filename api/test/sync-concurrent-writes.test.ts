@@ -4,15 +4,18 @@
 // still take their turns. The interleavings need a second connection holding a transaction
 // open, which only a PostgreSQL server has; the pull-while-pushing check also runs on the
 // embedded database (one connection: the writes are then serial).
-import { sql, type Transaction } from 'kysely';
+import { RawNode, sql, type KyselyPlugin, type QueryId, type Transaction } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PullResponse } from '@rescuelog/sync-protocol/platform/push-pull';
+import { pullChanges } from '../src/services/sync/pull-service';
 import { beginSyncWrite, syncHorizon, TICKET_BASE } from '../src/services/sync/sync-tables';
 import {
   buildSyncApp,
+  completeCaseVital,
   Device,
   humanId,
+  OWN_CASES_ONLY,
   pull,
   pullAll,
   syncUser,
@@ -211,6 +214,70 @@ describe('sync writes running concurrently', () => {
         last: string;
       }>`select last_value::text as last from sync_version_seq`.execute(t.db);
       expect(await syncHorizon(t.db)).toBe(BigInt(rows[0]?.last ?? '0') + 1n);
+    },
+  );
+
+  it.skipIf(!onPostgres)(
+    'a page is one snapshot: a row that becomes visible while the pull runs is on the page with its change, or not at all',
+    async () => {
+      // Carol sees only her own cases and what is under them. While her pull runs, between its
+      // first read of the page and the next statement, Alice's case is given to Carol: the
+      // vital sign under it (an older version, below the horizon) becomes hers to see. The
+      // answer must then agree with itself: every version on the page (its cursor, its count,
+      // the audit's ids) has its change in the body. A page whose versions and rows came from
+      // two snapshots, or whose JSON covered only the kinds seen first, could name the vital
+      // sign and not send it, and the cursor would pass it.
+      // (This fails with readPage's JSON left to the kinds the first read saw: the page
+      // names the vital sign, the body has only Carol's case.)
+      const carol = await syncUser(t, OWN_CASES_ONLY);
+      const alices = new Device(alice);
+      const given = uuid();
+      const vital = completeCaseVital(given);
+      await alices.push(
+        alices.m('case.upsert', { id: given, humanId: humanId('C'), fields: { patientName: 'A' } }),
+        alices.m('vitalSign.record', vital),
+      );
+      const own = uuid();
+      const carols = new Device(carol);
+      await carols.push(
+        carols.m('case.upsert', { id: own, humanId: humanId('C'), fields: { patientName: 'C' } }),
+      );
+      // Once the statement after the horizon's has answered.
+      let horizon: QueryId | undefined;
+      let state: 'before' | 'horizon read' | 'given' = 'before';
+      const between: KyselyPlugin = {
+        transformQuery: (args) => {
+          if (RawNode.is(args.node) && args.node.sqlFragments.join('').includes('sync_horizon'))
+            horizon = args.queryId;
+          return args.node;
+        },
+        transformResult: async (args) => {
+          if (args.queryId === horizon) state = 'horizon read';
+          else if (state === 'horizon read') {
+            state = 'given';
+            await t.db
+              .updateTable('cases')
+              .set({ userId: carol.id })
+              .where('id', '=', given)
+              .execute();
+          }
+          return args.result;
+        },
+      };
+      const page = await pullChanges(
+        t.db.withPlugin(between),
+        t.app.records,
+        { id: carol.id, role: 'member', permissions: OWN_CASES_ONLY },
+        { cursor: null, limit: 100 },
+      );
+      expect(state).toBe('given');
+      const body = JSON.parse(page.body) as PullResponse;
+      // This implementation reads the page after the kinds, so it holds the vital sign; one
+      // that answered from the first read would hold only Carol's case, which is as right.
+      expect(body.changes.map((c) => c.id)).toEqual([vital.id, own]);
+      expect(page.count).toBe(body.changes.length);
+      expect(page.ids).toEqual({ vitalSign: [vital.id], case: [own] });
+      expect(body.cursor).toBe(body.changes.at(-1)?.version);
     },
   );
 
