@@ -206,6 +206,9 @@ export async function pullChanges(
   actor: Actor,
   request: { cursor: string | null; limit: number; schemaVersion?: number },
 ): Promise<PullPage> {
+  // Inside a transaction the first statement would be the snapshot of every later one: the
+  // horizon's, taken before its reads.
+  if (db.isTransaction) throw new Error('A pull runs on the database, not in a transaction');
   const after = BigInt(request.cursor ?? '0').toString();
   const empty = { cursor: after, hasMore: false, count: 0, ids: {}, body: emptyPage(after) };
   // No version is above bigint's range: nothing after such a cursor (and it is no SQL value).
