@@ -222,20 +222,31 @@ export async function pullChanges(
   // Nothing was handed out after the cursor: the page is empty without reading it.
   if (below <= BigInt(after) + 1n) return empty;
   const range = { after, below: below.toString(), limit: request.limit };
-  // Round trip 2: the kinds on the page, a statement without row projections (cheap to plan).
-  // None: the page is empty (the device is up to date: most pulls), and this statement was
-  // its snapshot. Otherwise only its kinds are wanted; the page itself is read again below,
-  // in one statement, since this statement's snapshot is gone.
-  const { rows: onPage } = await sql<{ entity: string }>`select distinct entity from (
-      select entity from (${sql.join(
-        kinds.map((def) => headOf(db, registry, actor, def, range)),
-        sql` union all `,
-      )}) u order by u.version limit ${range.limit}) p`.execute(db);
-  if (onPage.length === 0) return empty;
+  // Round trip 2: the kinds with a version to send, a statement without row projections (cheap
+  // to plan; each kind's scan stops at its first visible version). None: the page is empty
+  // (the device is up to date: most pulls), and this statement was its snapshot. Otherwise
+  // only their JSON is wanted; the page itself is read below, in one statement, since this
+  // statement's snapshot is gone.
+  const { rows: toSend } = await sql<{ entity: string }>`${sql.join(
+    kinds.map(
+      (def) =>
+        sql`select ${def.kind}::text as entity where exists (${visibleRows(
+          db,
+          registry,
+          actor,
+          def,
+          (eb) => eb.and([eb('version', '>', range.after), eb('version', '<', range.below)]),
+        )
+          .clearSelect()
+          .select(sql`1`.as('one'))})`,
+    ),
+    sql` union all `,
+  )}`.execute(db);
+  if (toSend.length === 0) return empty;
   // Round trip 3: the page, one statement (readPage). Its snapshot is later than round trip
   // 2's: a kind may have come onto the page since (a row that became visible); then it is
   // read again with every kind's JSON, rather than answer a page without that row's change.
-  const seen = new Set(onPage.map((row) => row.entity));
+  const seen = new Set(toSend.map((row) => row.entity));
   let page = await readPage(
     db,
     registry,
