@@ -4,14 +4,18 @@
 // still take their turns. The interleavings need a second connection holding a transaction
 // open, which only a PostgreSQL server has; the pull-while-pushing check also runs on the
 // embedded database (one connection: the writes are then serial).
-import { sql } from 'kysely';
+import { RawNode, sql, type KyselyPlugin, type QueryId, type Transaction } from 'kysely';
+import type { Database } from '@rescuelog/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PullResponse } from '@rescuelog/sync-protocol/platform/push-pull';
-import { beginSyncWrite } from '../src/services/sync/sync-tables';
+import { pullChanges } from '../src/services/sync/pull-service';
+import { beginSyncWrite, syncHorizon, TICKET_BASE } from '../src/services/sync/sync-tables';
 import {
   buildSyncApp,
+  completeCaseVital,
   Device,
   humanId,
+  OWN_CASES_ONLY,
   pull,
   pullAll,
   syncUser,
@@ -130,6 +134,150 @@ describe('sync writes running concurrently', () => {
         release();
         await writer.catch(() => undefined);
       }
+    },
+  );
+
+  /** Runs `open` in a transaction of its own connection and keeps it open until the returned
+   * release is called (then it rolls back). */
+  async function holdOpen(
+    open: (tx: Transaction<Database>) => Promise<void>,
+  ): Promise<{ release: () => Promise<void> }> {
+    let done = (): void => undefined;
+    const finished = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    let opened = (): void => undefined;
+    const ready = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    const holder = t.db
+      .transaction()
+      .execute(async (tx) => {
+        await open(tx);
+        opened();
+        await finished;
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    await ready;
+    return {
+      release: async () => {
+        done();
+        await holder;
+      },
+    };
+  }
+
+  it.skipIf(!onPostgres)(
+    'the horizon reads the sequence first, then the tickets: a ticket taken between the two reads holds it',
+    async () => {
+      // The horizon's argument needs (1) the sequence's last value read before (2) the tickets
+      // held (sync-tables.ts syncHorizon). Another connection holds the sequence locked
+      // (ALTER SEQUENCE … OWNER takes an ACCESS EXCLUSIVE lock), so the horizon waits at the
+      // read of the sequence; meanwhile a third connection takes a ticket below the last
+      // value, then the sequence is let go. Read in this order, the horizon sees the ticket
+      // (the ticket's value, 1); with the tickets read first it would not (last value + 1).
+      const device = new Device(alice);
+      await device.push(
+        device.m('case.upsert', {
+          id: uuid(),
+          humanId: humanId('C'),
+          fields: { patientName: 'A' },
+        }),
+      );
+      const locked = await holdOpen(async (tx) => {
+        await sql`alter sequence sync_version_seq owner to current_user`.execute(tx);
+      });
+      let ticket: { release: () => Promise<void> } | undefined;
+      try {
+        const horizon = syncHorizon(t.db);
+        // Until the horizon waits for the sequence's lock.
+        for (let i = 0; ; i++) {
+          const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'
+              and query like '%sync_horizon%'`.execute(t.db);
+          if ((rows[0]?.n ?? 0) > 0) break;
+          if (i > 200) throw new Error('The horizon never waited for the sequence');
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        ticket = await holdOpen(async (tx) => {
+          await sql`select pg_advisory_xact_lock(${String(TICKET_BASE + 1n)}::bigint)`.execute(tx);
+        });
+        await locked.release();
+        expect(await horizon).toBe(1n);
+      } finally {
+        await locked.release();
+        await ticket?.release();
+      }
+      // With no ticket held, the horizon is the last value handed out + 1.
+      const { rows } = await sql<{
+        last: string;
+      }>`select last_value::text as last from sync_version_seq`.execute(t.db);
+      expect(await syncHorizon(t.db)).toBe(BigInt(rows[0]?.last ?? '0') + 1n);
+    },
+  );
+
+  it.skipIf(!onPostgres)(
+    'a page is one snapshot: a row that becomes visible while the pull runs is on the page with its change, or not at all',
+    async () => {
+      // Carol sees only her own cases and what is under them. While her pull runs, between its
+      // first read of the page and the next statement, Alice's case is given to Carol: the
+      // vital sign under it (an older version, below the horizon) becomes hers to see. The
+      // answer must then agree with itself: every version on the page (its cursor, its count,
+      // the audit's ids) has its change in the body. A page whose versions and rows came from
+      // two snapshots, or whose JSON covered only the kinds seen first, could name the vital
+      // sign and not send it, and the cursor would pass it.
+      // (This fails with readPage's JSON left to the kinds the first read saw: the page
+      // names the vital sign, the body has only Carol's case.)
+      const carol = await syncUser(t, OWN_CASES_ONLY);
+      const alices = new Device(alice);
+      const given = uuid();
+      const vital = completeCaseVital(given);
+      await alices.push(
+        alices.m('case.upsert', { id: given, humanId: humanId('C'), fields: { patientName: 'A' } }),
+        alices.m('vitalSign.record', vital),
+      );
+      const own = uuid();
+      const carols = new Device(carol);
+      await carols.push(
+        carols.m('case.upsert', { id: own, humanId: humanId('C'), fields: { patientName: 'C' } }),
+      );
+      // Once the statement after the horizon's has answered.
+      let horizon: QueryId | undefined;
+      let state: 'before' | 'horizon read' | 'given' = 'before';
+      const between: KyselyPlugin = {
+        transformQuery: (args) => {
+          if (RawNode.is(args.node) && args.node.sqlFragments.join('').includes('sync_horizon'))
+            horizon = args.queryId;
+          return args.node;
+        },
+        transformResult: async (args) => {
+          if (args.queryId === horizon) state = 'horizon read';
+          else if (state === 'horizon read') {
+            state = 'given';
+            await t.db
+              .updateTable('cases')
+              .set({ userId: carol.id })
+              .where('id', '=', given)
+              .execute();
+          }
+          return args.result;
+        },
+      };
+      const page = await pullChanges(
+        t.db.withPlugin(between),
+        t.app.records,
+        { id: carol.id, role: 'member', permissions: OWN_CASES_ONLY },
+        { cursor: null, limit: 100 },
+      );
+      expect(state).toBe('given');
+      const body = JSON.parse(page.body) as PullResponse;
+      // This implementation reads the page after the kinds, so it holds the vital sign; one
+      // that answered from the first read would hold only Carol's case, which is as right.
+      expect(body.changes.map((c) => c.id)).toEqual([vital.id, own]);
+      expect(page.count).toBe(body.changes.length);
+      expect(page.ids).toEqual({ vitalSign: [vital.id], case: [own] });
+      expect(body.cursor).toBe(body.changes.at(-1)?.version);
     },
   );
 

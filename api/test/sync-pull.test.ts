@@ -1,11 +1,14 @@
 // POST /api/sync/pull over real HTTP: version order and cursor paging, tombstones, only what
 // the user may see, round trips of what a device saved, and cursor correctness while
 // pushes run at the same time.
+import { type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncChange } from '@rescuelog/sync-protocol/platform/push-pull';
+import { pullChanges } from '../src/services/sync/pull-service';
 import { build, type TestApp } from './helpers';
 import {
   Device,
+  OWN_CASES_ONLY,
   RESPONDER,
   ensureSyncSchema,
   humanId,
@@ -207,6 +210,45 @@ describe('sync pull', () => {
     const rest = await pullAll(alice.client, cursor);
     for (const c of rest.changes) seen.add(c.id);
     for (const id of created) expect(seen.has(id)).toBe(true);
+  });
+
+  it('reads a page in three statements, an empty one in two, and nothing at the horizon (issue 12)', async () => {
+    // Each statement waits its turn in a busy server while holding a connection: the horizon,
+    // the kinds on the page, the page (pull-service.ts); none in a transaction of its own.
+    const statements: string[] = [];
+    const counted: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements.push(args.queryId.queryId);
+        return args.result;
+      },
+    };
+    const db = t.db.withPlugin(counted);
+    // Alice as one who sees only her own cases.
+    const actor = { id: alice.id, role: 'member' as const, permissions: OWN_CASES_ONLY };
+    const pullOnce = async (cursor: string | null) => {
+      statements.length = 0;
+      const page = await pullChanges(db, t.app.records, actor, { cursor, limit: 100 });
+      return { page, statements: statements.length };
+    };
+    await pullOnce(null); // reads the catalog once for this Kysely instance
+    const device = new Device(alice);
+    const { page: start } = await pullOnce(null);
+    await device.push(
+      device.m('case.upsert', { id: uuid(), humanId: humanId('C'), fields: { patientName: 'A' } }),
+    );
+    const full = await pullOnce(start.cursor);
+    expect(full.page.count).toBe(1);
+    expect(full.statements).toBe(3);
+    // Up to date: nothing handed out since, one statement (the horizon).
+    expect((await pullOnce(full.page.cursor)).statements).toBe(1);
+    // Something handed out that Alice does not see: the page is read and is empty.
+    const bobs = new Device(bob);
+    await bobs.push(bobs.m('case.upsert', { id: uuid(), humanId: humanId('C'), fields: {} }));
+    const hidden = await pullOnce(full.page.cursor);
+    expect(hidden.page.count).toBe(0);
+    expect(hidden.page.cursor).toBe(full.page.cursor);
+    expect(hidden.statements).toBe(2);
   });
 
   it('refuses a malformed pull with 400', async () => {

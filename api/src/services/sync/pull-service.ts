@@ -1,11 +1,12 @@
 // POST /api/sync/pull: the changes (tombstones included) after a cursor, in version order,
-// read from one REPEATABLE READ snapshot. Versions come from one global sequence and sync
-// writes commit concurrently, out of version order; a page holds only versions below the safe
-// horizon read just before its snapshot (sync-tables.ts syncHorizon, decision 033), under
-// which the snapshot holds every version there will ever be, so the returned cursor never
-// skips a change. Only what the user may see is returned: every kind by its definition.
-// The page is one statement whose answer is the page's JSON (wire-sql.ts): the server
-// passes it on without parsing it (issue 12: most of a pull's time was wide rows becoming
+// read from one snapshot. Versions come from one global sequence and sync writes commit
+// concurrently, out of version order; a page holds only versions below the safe horizon read
+// just before its snapshot (sync-tables.ts syncHorizon, decision 033), under which the
+// snapshot holds every version there will ever be, so the returned cursor never skips a
+// change. Only what the user may see is returned: every kind by its definition.
+// Two round trips (issue 12: each one waits its turn in a busy server): the horizon, then the
+// page as one statement (its snapshot) whose answer is the page's JSON (wire-sql.ts): the
+// server passes it on without parsing it (most of a pull's time was wide rows becoming
 // JavaScript values and JSON again).
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database, DbExecutor } from '@rescuelog/db/schema';
@@ -116,77 +117,154 @@ function emptyPage(cursor: string): string {
   return `{"cursor":${JSON.stringify(cursor)},"hasMore":false,"changes":[]}`;
 }
 
+/** A kind's first `limit` + 1 visible versions in (after, below), with its kind's name. */
+function headOf(
+  db: Kysely<Database>,
+  registry: Registry,
+  actor: Actor,
+  def: RecordDefinition,
+  range: { after: string; below: string; limit: number },
+) {
+  return sql`(${visibleRows(db, registry, actor, def, (eb) =>
+    eb.and([eb('version', '>', range.after), eb('version', '<', range.below)]),
+  )
+    .clearSelect()
+    .select([
+      sql<string>`${def.kind}::text`.as('entity'),
+      sql<string>`id::text`.as('id'),
+      'version',
+    ])
+    .orderBy('version')
+    .limit(range.limit + 1)})`;
+}
+
+interface PageRow {
+  hasMore: boolean;
+  last: string | null;
+  count: number;
+  ids: string | null;
+  changes: string | null;
+  /** Whether every kind on the page had its JSON branch. */
+  covered: boolean;
+}
+
+/**
+ * One page as ONE statement, so one snapshot (READ COMMITTED takes one per statement; no
+ * transaction around it): the first `limit` visible versions in (after, below) over every kind
+ * (each kind's first limit + 1, merged; one more tells whether there is more; versions are
+ * unique across kinds, one sequence), and the JSON of the rows up to the page's last version,
+ * the same visible rows, so exactly the page's. Only `json` kinds have a JSON branch (a branch
+ * is a kind's whole wire projection, ~190 columns for a case, and planning every kind's took
+ * longer than running the page); `covered` says whether that was every kind on the page.
+ */
+async function readPage(
+  db: Kysely<Database>,
+  registry: Registry,
+  actor: Actor,
+  kinds: readonly RecordDefinition[],
+  shapes: Map<string, WireShape>,
+  json: readonly RecordDefinition[],
+  range: { after: string; below: string; limit: number },
+): Promise<PageRow> {
+  const heads = kinds.map((def) => headOf(db, registry, actor, def, range));
+  // On an empty page the bound is null and a branch's index scan reads nothing.
+  const last = sql<string>`(select max(version) from page)`;
+  const branches = json.map((def) =>
+    changeRows(
+      shapeOf(shapes, def),
+      visibleRows(db, registry, actor, def, (eb) =>
+        eb.and([eb('version', '>', range.after), eb('version', '<=', last)]),
+      ),
+    ),
+  );
+  if (branches.length === 0)
+    throw new Error('A pull page is read with the JSON of one kind or more');
+  const covering = sql.join(json.map((def) => sql`${def.kind}`));
+  const { rows } = await sql<PageRow>`with head as materialized (
+      select entity, id, version from (${sql.join(heads, sql` union all `)}) u
+      order by u.version limit ${range.limit + 1}
+    ), page as materialized (
+      select entity, id, version from head order by version limit ${range.limit}
+    )
+    select (select count(*) from head) > ${range.limit} as has_more,
+      (select max(version)::text from page) as last,
+      (select count(*)::int from page) as count,
+      (select json_object_agg(g.entity, g.ids)::text from (
+        select entity, json_agg(id order by version) as ids from page group by entity
+      ) g) as ids,
+      not exists (select 1 from page where entity not in (${covering})) as covered,
+      (select json_agg(p.change order by p.version)::text
+        from (${sql.join(branches, sql` union all `)}) p) as changes`.execute(db);
+  const row = rows[0];
+  if (row === undefined) throw new Error('The pull statement returned no row');
+  return row;
+}
+
 export async function pullChanges(
   db: Kysely<Database>,
   registry: Registry,
   actor: Actor,
   request: { cursor: string | null; limit: number; schemaVersion?: number },
 ): Promise<PullPage> {
+  // Inside a transaction the first statement would be the snapshot of every later one: the
+  // horizon's, taken before its reads.
+  if (db.isTransaction) throw new Error('A pull runs on the database, not in a transaction');
   const after = BigInt(request.cursor ?? '0').toString();
+  const empty = { cursor: after, hasMore: false, count: 0, ids: {}, body: emptyPage(after) };
   // No version is above bigint's range: nothing after such a cursor (and it is no SQL value).
-  if (BigInt(after) >= MAX_VERSION)
-    return { cursor: after, hasMore: false, count: 0, ids: {}, body: emptyPage(after) };
+  if (BigInt(after) >= MAX_VERSION) return empty;
   const kinds = registry.kindsFor(request.schemaVersion ?? SCHEMA_VERSION);
   const shapes = await wireShapes(db, kinds);
-  const limit = request.limit;
-  // Before the snapshot (the transaction's first statement takes it): see syncHorizon.
-  const below = (await syncHorizon(db)).toString();
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute(async (tx) => {
-      // The page: the first `limit` versions after the cursor over every kind (each kind's
-      // first limit + 1, merged; one more tells whether there is more). Versions are unique
-      // across kinds (one sequence).
-      const heads = kinds.map(
-        (def) =>
-          sql`(${visibleRows(tx, registry, actor, def, (eb) =>
-            eb.and([eb('version', '>', after), eb('version', '<', below)]),
-          )
-            .clearSelect()
-            .select([
-              sql<string>`${def.kind}::text`.as('entity'),
-              sql<string>`id::text`.as('id'),
-              'version',
-            ])
-            .orderBy('version')
-            .limit(limit + 1)})`,
-      );
-      const { rows: head } = await sql<{ entity: string; id: string; version: string }>`
-        select entity, id, version::text as version from (${sql.join(heads, sql` union all `)}) u
-        order by u.version limit ${limit + 1}`.execute(tx);
-      const hasMore = head.length > limit;
-      const page = head.slice(0, limit);
-      const last = page.at(-1)?.version;
-      if (last === undefined)
-        return { cursor: after, hasMore: false, count: 0, ids: {}, body: emptyPage(after) };
-      const ids: Record<string, string[]> = {};
-      for (const row of page) (ids[row.entity] ??= []).push(row.id);
-      // Then the rows up to the page's last version become the page's JSON: only the kinds on
-      // the page (a statement over every kind's 190-column projection took longer to plan
-      // than to run).
-      const branches = kinds
-        .filter((def) => ids[def.kind] !== undefined)
-        .map((def) =>
-          changeRows(
-            shapeOf(shapes, def),
-            visibleRows(tx, registry, actor, def, (eb) =>
-              eb.and([eb('version', '>', after), eb('version', '<=', last)]),
-            ),
-          ),
-        );
-      const { rows } = await sql<{ changes: string }>`
-        select json_agg(p.change order by p.version)::text as changes
-        from (${sql.join(branches, sql` union all `)}) p`.execute(tx);
-      const changes = rows[0]?.changes;
-      if (changes === undefined) throw new Error('The pull statement returned no row');
-      return {
-        cursor: last,
-        hasMore,
-        count: page.length,
-        ids,
-        body: `{"cursor":${JSON.stringify(last)},"hasMore":${String(hasMore)},"changes":${changes}}`,
-      };
-    });
+  // Round trip 1, the horizon (decision 033 and its issue 12 addendum): its own statement,
+  // before every statement that reads the page, each of which takes its snapshot when it
+  // starts, so after the horizon's reads, as syncHorizon's argument needs.
+  const below = await syncHorizon(db);
+  // Nothing was handed out after the cursor: the page is empty without reading it.
+  if (below <= BigInt(after) + 1n) return empty;
+  const range = { after, below: below.toString(), limit: request.limit };
+  // Round trip 2: the kinds with a version to send, a statement without row projections (cheap
+  // to plan; each kind's scan stops at its first visible version). None: the page is empty
+  // (the device is up to date: most pulls), and this statement was its snapshot. Otherwise
+  // only their JSON is wanted; the page itself is read below, in one statement, since this
+  // statement's snapshot is gone.
+  const { rows: toSend } = await sql<{ entity: string }>`${sql.join(
+    kinds.map(
+      (def) =>
+        sql`select ${def.kind}::text as entity where exists (${visibleRows(
+          db,
+          registry,
+          actor,
+          def,
+          (eb) => eb.and([eb('version', '>', range.after), eb('version', '<', range.below)]),
+        )
+          .clearSelect()
+          .select(sql`1`.as('one'))})`,
+    ),
+    sql` union all `,
+  )}`.execute(db);
+  if (toSend.length === 0) return empty;
+  // Round trip 3: the page, one statement (readPage). Its snapshot is later than round trip
+  // 2's: a kind may have come onto the page since (a row that became visible); then it is
+  // read again with every kind's JSON, rather than answer a page without that row's change.
+  const seen = new Set(toSend.map((row) => row.entity));
+  let page = await readPage(
+    db,
+    registry,
+    actor,
+    kinds,
+    shapes,
+    kinds.filter((d) => seen.has(d.kind)),
+    range,
+  );
+  if (!page.covered) page = await readPage(db, registry, actor, kinds, shapes, kinds, range);
+  if (page.last === null) return empty;
+  if (page.ids === null || page.changes === null)
+    throw new Error('The pull statement returned a page without its changes');
+  return {
+    cursor: page.last,
+    hasMore: page.hasMore,
+    count: page.count,
+    ids: JSON.parse(page.ids) as Record<string, string[]>,
+    body: `{"cursor":${JSON.stringify(page.last)},"hasMore":${String(page.hasMore)},"changes":${page.changes}}`,
+  };
 }

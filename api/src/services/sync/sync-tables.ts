@@ -75,7 +75,7 @@ export function toDbValues(values: Record<string, unknown>): Row {
  * only versions below the lowest ticket still held, and below every value handed out before
  * it looked at the tickets. Tickets never wait for one another (each key is new).
  */
-const TICKET_BASE = 1n << 40n;
+export const TICKET_BASE = 1n << 40n;
 
 /** Takes the transaction's ticket: call before the first statement that takes a version. */
 export async function beginSyncWrite(tx: Transaction<Database>): Promise<void> {
@@ -92,27 +92,18 @@ export async function beginSyncWrite(tx: Transaction<Database>): Promise<void> {
  * before (2) (a ticket is released after its transaction becomes visible), so the pull's
  * snapshot, taken later, holds it. Either way nothing below the horizon can still appear.
  * The sequence must hand out values one at a time (no CACHE above 1).
+ * One round trip: the database function sync_horizon (migration 2026-11-26T1500-sync-horizon)
+ * makes the two reads as two plpgsql statements, in that order (one SQL statement would not
+ * order them). Run it on its own, never as the first statement of the pull's REPEATABLE READ
+ * transaction: that statement's start would be the snapshot, before (1) and (2).
  */
 export async function syncHorizon(db: DbExecutor): Promise<bigint> {
-  const { rows: seq } = await sql<{
-    last: string | null;
-  }>`select case when is_called then last_value::text end as last from sync_version_seq`.execute(
-    db,
-  );
-  const handedOut = BigInt(seq[0]?.last ?? '0');
-  // A bigint advisory key is (classid << 32 | objid), objsubid 1; tickets are the keys at or
-  // above TICKET_BASE in this database (other advisory locks use small keys).
-  const { rows: held } = await sql<{ low: string | null }>`
-    select min(((l.classid::bigint << 32) | l.objid::bigint) - ${String(TICKET_BASE)}::bigint)::text as low
-    from pg_locks l
-    where l.locktype = 'advisory' and l.objsubid = 1
-      and l.database = (select oid from pg_database where datname = current_database())
-      and ((l.classid::bigint << 32) | l.objid::bigint) >= ${String(TICKET_BASE)}::bigint`.execute(
-    db,
-  );
-  const low = held[0]?.low;
-  const horizon = handedOut + 1n;
-  return low !== null && low !== undefined && BigInt(low) < horizon ? BigInt(low) : horizon;
+  const { rows } = await sql<{
+    below: string;
+  }>`select sync_horizon(${String(TICKET_BASE)}::bigint)::text as below`.execute(db);
+  const below = rows[0]?.below;
+  if (below === undefined) throw new Error('sync_horizon returned no row');
+  return BigInt(below);
 }
 
 /** Versions taken ahead for one transaction (reserveVersions), handed out in ascending order. */
