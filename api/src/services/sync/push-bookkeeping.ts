@@ -68,13 +68,14 @@ export async function openPush(
       insert into devices (device_id, user_id, user_agent)
       values (${deviceId}, ${userId}, ${userAgent})
       on conflict (device_id) do nothing
-      returning user_id
+      returning user_id, last_applied_seq
     ),
     locked as (
       select user_id, last_applied_seq, xmin from devices where device_id = ${deviceId} for update
     ),
     seen as (select xmin from devices where device_id = ${deviceId})
-    select i.user_id as inserted, l.user_id as owner, l.last_applied_seq::text as last,
+    select i.user_id as inserted, coalesce(i.last_applied_seq, l.last_applied_seq)::text as last,
+      l.user_id as owner,
       l.xmin::text is distinct from s.xmin::text as stale,
       (${handledJson(deviceId, batch)}) as handled,
       (${rejectionsJson(deviceId, batch)}) as rejections
@@ -84,12 +85,10 @@ export async function openPush(
       left join seen s on true`.execute(tx);
   const row = rows[0];
   if (!row) throw new Error('The push opening returned no row');
-  let device: DeviceRow;
-  if (row.inserted !== null) device = { userId: row.inserted, lastAppliedSeq: 0 };
-  else if (row.owner !== null && row.last !== null && !row.stale)
-    device = { userId: row.owner, lastAppliedSeq: Number(row.last) };
-  else return undefined;
-  return { device, ...parseReads(row) };
+  // The row as this statement inserted it, or as it locked it if no push committed between.
+  const owner = row.inserted ?? (row.stale ? null : row.owner);
+  if (owner === null || row.last === null) return undefined;
+  return { device: { userId: owner, lastAppliedSeq: Number(row.last) }, ...parseReads(row) };
 }
 
 /**
