@@ -436,8 +436,9 @@ async function applyBatch(
     );
     // The ticket comes before the first version this push takes (sync-tables.ts): pulls hold
     // their cursor below it until this push commits or rolls back. The field versions the
-    // batch will need are taken in the same statement, above the ticket.
-    await beginSyncWriteReserving(tx, fresh.length > 1 ? fresh.length : 0);
+    // batch will need (about one per mutation) are taken in the same statement, above the
+    // ticket: for a push of one mutation too, since they no longer cost a statement of their own.
+    await beginSyncWriteReserving(tx, fresh.length);
     const audit: AuditBuffer = { rows: [] };
     auditBuffers.set(tx, audit);
     const quota = new RejectionQuota(tx, actor.id);
