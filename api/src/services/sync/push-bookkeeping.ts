@@ -1,7 +1,7 @@
 // A push's bookkeeping statements (push-service.ts), each one round trip (decision 038):
-// - openPush, the first statement: the device's row locked (inserted first for a device not
-//   seen before), which of the batch's mutations it has had handled before, and the rejections
-//   stored under the batch's seqs;
+// - openPush, the first statement: the device's row locked, which of the batch's mutations
+//   it has had handled before, and the rejections stored under the batch's seqs (a device not
+//   seen before, or one another push got in ahead of, takes pushDeviceReads instead);
 // - closePush, the last before commit: the audit entries, the handled mutations and the
 //   device's last applied seq, as one statement of data-modifying CTEs.
 // Every statement is a round trip the push holds a connection through (on PostgreSQL under
@@ -32,8 +32,6 @@ export interface PushOpening {
 }
 
 interface OpeningRow {
-  /** The device's owner when this statement inserted its row (a device not seen before). */
-  inserted: number | null;
   owner: number | null;
   last: string | null;
   /** The locked row is not the one the statement's snapshot holds (see openPush). */
@@ -43,57 +41,44 @@ interface OpeningRow {
 }
 
 /**
- * The device's row, locked until the push commits (inserted first when the device is new),
- * with the batch's handled mutation ids and the rejections stored under its seqs: one
- * statement where there were three or four.
+ * The device's row, locked until the push commits, with the batch's handled mutation ids and
+ * the rejections stored under its seqs: one statement where there were three.
  *
  * The reads of a statement use the snapshot it started with, while its `for update` waits for
  * and returns the row's newest version. When another push of this device committed in
  * between (it held the row: every push updates it last, in the transaction that writes its
  * handled mutations and rejections), the locked row is a newer version than the snapshot's,
  * and what the statement read of applied_mutations and sync_rejections may predate that push.
- * Then, and when neither the insert nor the lock found the row (another push inserted it and
- * committed after this snapshot), the answer is `undefined`: the caller locks the row and
- * reads again in statements that start after the lock is held (pushDeviceReads).
+ * Then, and when the row is not there (a device not seen before: once in its life), the
+ * answer is `undefined`: the caller inserts the row if need be, locks it and reads again in
+ * statements that start after the lock is held (pushDeviceReads).
  */
 export async function openPush(
   tx: Transaction<Database>,
   deviceId: string,
-  userId: number,
-  userAgent: string | null,
   batch: readonly RawMutation[],
 ): Promise<PushOpening | undefined> {
   const { rows } = await sql<OpeningRow>`
-    with inserted as (
-      insert into devices (device_id, user_id, user_agent)
-      values (${deviceId}, ${userId}, ${userAgent})
-      on conflict (device_id) do nothing
-      returning user_id, last_applied_seq
-    ),
-    locked as (
+    with locked as (
       select user_id, last_applied_seq, xmin from devices where device_id = ${deviceId} for update
     ),
     seen as (select xmin from devices where device_id = ${deviceId})
-    select i.user_id as inserted, coalesce(i.last_applied_seq, l.last_applied_seq)::text as last,
-      l.user_id as owner,
+    select l.user_id as owner, l.last_applied_seq::text as last,
       l.xmin::text is distinct from s.xmin::text as stale,
       (${handledJson(deviceId, batch)}) as handled,
       (${rejectionsJson(deviceId, batch)}) as rejections
     from (select) one
-      left join inserted i on true
       left join locked l on true
       left join seen s on true`.execute(tx);
   const row = rows[0];
   if (!row) throw new Error('The push opening returned no row');
-  // The row as this statement inserted it, or as it locked it if no push committed between.
-  const owner = row.inserted ?? (row.stale ? null : row.owner);
-  if (owner === null || row.last === null) return undefined;
-  return { device: { userId: owner, lastAppliedSeq: Number(row.last) }, ...parseReads(row) };
+  if (row.owner === null || row.last === null || row.stale) return undefined;
+  return { device: { userId: row.owner, lastAppliedSeq: Number(row.last) }, ...parseReads(row) };
 }
 
 /**
- * The slow path of openPush (a concurrent push of this device got in between): the row
- * locked (inserted if missing), then the reads in a statement of their own, which starts with
+ * The slow path of openPush (a new device, or a concurrent push of this device got in
+ * between): the row locked (inserted if missing), then the reads in a statement of their own, which starts with
  * the lock held and so sees everything the pushes before it committed.
  */
 export async function pushDeviceReads(

@@ -404,7 +404,7 @@ async function applyBatch(
     // mutation would otherwise look up on its own: which ones were handled before (under
     // their seq, or renumbered) and their rejections (push-bookkeeping.ts).
     const opening =
-      (await openPush(tx, deviceId, actor.id, origin.userAgent, ordered)) ??
+      (await openPush(tx, deviceId, ordered)) ??
       (await pushDeviceReads(tx, deviceId, actor.id, origin.userAgent, ordered));
     const { device, handled, rejections } = opening;
     if (device.userId !== actor.id)
