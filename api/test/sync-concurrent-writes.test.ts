@@ -8,6 +8,7 @@ import { RawNode, sql, type KyselyPlugin, type QueryId, type Transaction } from 
 import type { Database } from '@rescuelog/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PullResponse } from '@rescuelog/sync-protocol/platform/push-pull';
+import { RejectionCode } from '@rescuelog/sync-protocol/platform/rejections';
 import { pullChanges } from '../src/services/sync/pull-service';
 import { beginSyncWrite, syncHorizon, TICKET_BASE } from '../src/services/sync/sync-tables';
 import {
@@ -399,6 +400,40 @@ describe('sync writes running concurrently', () => {
         .where('id', '=', id)
         .executeTakeFirstOrThrow();
       expect(row.patientName).toBe('Once, edited');
+    },
+  );
+
+  it.skipIf(!onPostgres)(
+    'a known device sending one batch with a refused change several times at once: every answer repeats the refusal',
+    async () => {
+      // The push's first statement locks the device's row and reads its handled mutations and
+      // rejections (push-bookkeeping.ts openPush). A push that waited there for another one
+      // of the device must not answer from reads older than what that push committed.
+      const device = new Device(alice);
+      const id = uuid();
+      await device.push(
+        device.m('case.upsert', { id, humanId: humanId('C'), fields: { patientName: 'Known' } }),
+      );
+      for (let round = 0; round < 3; round++) {
+        const batch = [
+          device.m('case.upsert', { id, fields: { gcsEyeOpening: 9 } }),
+          device.m('case.upsert', { id, fields: { patientName: `Round ${String(round)}` } }),
+        ];
+        const answers = await Promise.all([1, 2, 3, 4].map(() => device.push(...batch)));
+        for (const a of answers) {
+          expect(a.results.map((r) => [r.status, r.code])).toEqual([
+            ['rejected', RejectionCode.VALIDATION_FAILED],
+            [expect.stringMatching(/^(applied|duplicate)$/), undefined],
+          ]);
+        }
+        expect(answers.filter((a) => a.results[1]?.status === 'applied')).toHaveLength(1);
+      }
+      const rejections = await t.db
+        .selectFrom('syncRejections')
+        .select('seq')
+        .where('deviceId', '=', device.deviceId)
+        .execute();
+      expect(rejections).toHaveLength(3);
     },
   );
 

@@ -33,7 +33,15 @@ import { BatchRecords, RetryWithSavepoints, serverFault } from './batch-records'
 import { readVisibleRecords } from './pull-service';
 import { registryShapes, type WireShape } from './wire-sql';
 import { runOnServer, type AuditWrite } from './server-store';
-import { beginSyncWrite, reserveVersions } from './sync-tables';
+import { beginSyncWriteReserving } from './sync-tables';
+import {
+  closePush,
+  insertAuditRows,
+  openPush,
+  pushDeviceReads,
+  replayKey,
+  type StoredRejections,
+} from './push-bookkeeping';
 
 /** A stored rejection keeps at most this much of the refused args (the device keeps all of it). */
 export const REJECTION_ARGS_LIMIT_BYTES = 64 * 1024;
@@ -97,17 +105,6 @@ interface AuditBuffer {
   rows: NewAuditEntry[];
 }
 const auditBuffers = new WeakMap<Transaction<Database>, AuditBuffer>();
-/** 500 rows of 8 values stay far below PostgreSQL's 65,535 parameters per statement. */
-const INSERT_CHUNK = 500;
-
-async function insertAuditRows(tx: Transaction<Database>, rows: NewAuditEntry[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await tx
-      .insertInto('auditLog')
-      .values(rows.slice(i, i + INSERT_CHUNK))
-      .execute();
-  }
-}
 
 /** Writes what the push's buffer holds, in order (before commit, or before a savepoint). */
 async function flushAudit(tx: Transaction<Database>): Promise<void> {
@@ -186,26 +183,6 @@ function validateMutation(
     if (error instanceof Rejection) return error;
     throw error;
   }
-}
-
-/**
- * The mutation ids of these that this device has had handled before (applied or rejected),
- * under any seq. Scoped to the device, and so to its user: another user's mutation that
- * happens to carry the same id is not this one.
- */
-async function readHandled(
-  tx: Transaction<Database>,
-  deviceId: string,
-  mutationIds: string[],
-): Promise<Set<string>> {
-  if (mutationIds.length === 0) return new Set();
-  const rows = await tx
-    .selectFrom('appliedMutations')
-    .select('mutationId')
-    .where('deviceId', '=', deviceId)
-    .where('mutationId', 'in', mutationIds)
-    .execute();
-  return new Set(rows.map((row) => row.mutationId));
 }
 
 type NewAppliedMutation = Insertable<Database['appliedMutations']>;
@@ -319,36 +296,6 @@ async function recordSetAside(
   await recordRejection(tx, quota, registry, actor, origin, deviceId, change, rejection);
 }
 
-/** Rejections recorded for replayed mutations, by replayKey. */
-type StoredRejections = Map<string, { reason: string; details: Record<string, JsonValue> }>;
-
-function replayKey(raw: { seq: number | string; mutationId: string }): string {
-  return `${String(raw.seq)}:${raw.mutationId}`;
-}
-
-/** One read for every replayed mutation of the batch: (device_id, seq) is indexed, and the
- * mutation id makes sure it is the same mutation. */
-async function readRejections(
-  tx: Transaction<Database>,
-  deviceId: string,
-  replays: RawMutation[],
-): Promise<StoredRejections> {
-  const found: StoredRejections = new Map();
-  if (replays.length === 0) return found;
-  const rows = await tx
-    .selectFrom('syncRejections')
-    .select(['seq', 'mutationId', 'reason', 'details'])
-    .where('deviceId', '=', deviceId)
-    .where(
-      'seq',
-      'in',
-      replays.map((raw) => String(raw.seq)),
-    )
-    .execute();
-  for (const row of rows) found.set(replayKey(row), row);
-  return found;
-}
-
 /**
  * The answer for a mutation the server has already handled. A rejection is answered again as
  * a rejection: when the first answer was lost, the device would otherwise drop the entry as a
@@ -369,16 +316,6 @@ function replayedResult(
     ...(code.success && code.data !== undefined ? { code: code.data } : {}),
     ...(typeof message === 'string' ? { message } : {}),
   };
-}
-
-/** The device's row, locked until the push commits (none for a device not seen before). */
-function lockDevice(tx: Transaction<Database>, deviceId: string) {
-  return tx
-    .selectFrom('devices')
-    .selectAll()
-    .where('deviceId', '=', deviceId)
-    .forUpdate()
-    .executeTakeFirst();
 }
 
 /**
@@ -463,33 +400,18 @@ async function applyBatch(
     // Pushes run concurrently (decision 033). Two pushes of one device take their turns on
     // its row, so what this one reads of the device (its seq, handled mutations, rejections)
     // stays true until it commits.
-    let device = await lockDevice(tx, deviceId);
-    if (!device) {
-      await tx
-        .insertInto('devices')
-        .values({ deviceId, userId: actor.id, userAgent: origin.userAgent })
-        .onConflict((oc) => oc.column('deviceId').doNothing())
-        .execute();
-      device = await lockDevice(tx, deviceId);
-      if (!device) throw new Error('The device row was neither found nor inserted');
-    }
+    // Read once for the whole batch, in the statement that locks the device's row, what each
+    // mutation would otherwise look up on its own: which ones were handled before (under
+    // their seq, or renumbered) and their rejections (push-bookkeeping.ts).
+    const opening =
+      (await openPush(tx, deviceId, ordered)) ??
+      (await pushDeviceReads(tx, deviceId, actor.id, origin.userAgent, ordered));
+    const { device, handled, rejections } = opening;
     if (device.userId !== actor.id)
       throw new ApiError(409, ErrorCode.DEVICE_USER_MISMATCH, DEVICE_USER_MISMATCH_MESSAGE);
 
-    let last = Number(device.lastAppliedSeq);
-    // Read once for the whole batch what each mutation would otherwise look up on its own:
-    // which ones were handled before (under their seq, or renumbered) and their rejections.
+    let last = device.lastAppliedSeq;
     const fresh = ordered.filter((raw) => raw.seq > last);
-    const handled = await readHandled(
-      tx,
-      deviceId,
-      fresh.map((raw) => raw.mutationId),
-    );
-    const rejections = await readRejections(
-      tx,
-      deviceId,
-      ordered.filter((raw) => raw.seq <= last || handled.has(raw.mutationId)),
-    );
     // Each new mutation checked once (a pure function of the registry), and every record the
     // valid ones name read at once (batch-records.ts) instead of one read per mutation.
     // (A check that throws something other than a rejection throws when its mutation's turn
@@ -513,9 +435,10 @@ async function applyBatch(
       { deferInserts: !savepoints },
     );
     // The ticket comes before the first version this push takes (sync-tables.ts): pulls hold
-    // their cursor below it until this push commits or rolls back.
-    await beginSyncWrite(tx);
-    if (fresh.length > 1) await reserveVersions(tx, fresh.length);
+    // their cursor below it until this push commits or rolls back. The field versions the
+    // batch will need (about one per mutation) are taken in the same statement, above the
+    // ticket: for a push of one mutation too, since they no longer cost a statement of their own.
+    await beginSyncWriteReserving(tx, fresh.length);
     const audit: AuditBuffer = { rows: [] };
     auditBuffers.set(tx, audit);
     const quota = new RejectionQuota(tx, actor.id);
@@ -617,19 +540,10 @@ async function applyBatch(
       last = raw.seq;
     }
     await records.flush();
-    await flushAudit(tx);
     auditBuffers.delete(tx);
-    for (let i = 0; i < handledNow.length; i += INSERT_CHUNK) {
-      await tx
-        .insertInto('appliedMutations')
-        .values(handledNow.slice(i, i + INSERT_CHUNK))
-        .execute();
-    }
-    await tx
-      .updateTable('devices')
-      .set({ lastAppliedSeq: last, lastSeenAt: new Date() })
-      .where('deviceId', '=', deviceId)
-      .execute();
+    // The audit entries still buffered, the handled mutations and the device's seq: one
+    // statement (push-bookkeeping.ts).
+    await closePush(tx, deviceId, last, audit.rows.splice(0), handledNow);
     // The device undoes a rejected change (and rebuilds a duplicate's records) from these,
     // without waiting for a pull (push-pull.ts `records`).
     const undoIds = new Set<string>();

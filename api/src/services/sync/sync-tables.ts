@@ -135,6 +135,32 @@ export async function reserveVersions(tx: Transaction<Database>, count: number):
 }
 
 /**
+ * beginSyncWrite and reserveVersions(count) in one statement (one round trip for a push).
+ * The ticket is taken and locked in a CTE the versions are joined to: every row of the join
+ * needs the ticket's row first, so each version's nextval comes after the ticket's and is
+ * above it (checked below). With `count` 0 it only takes the ticket.
+ */
+export async function beginSyncWriteReserving(
+  tx: Transaction<Database>,
+  count: number,
+): Promise<void> {
+  const { rows } = await sql<{ ticket: string; v: string | null }>`
+    with ticket as materialized (select nextval('sync_version_seq') as t),
+    held as materialized (
+      select t, pg_advisory_xact_lock(t + ${String(TICKET_BASE)}::bigint) from ticket
+    )
+    select held.t::text as ticket, case when g > 0 then nextval('sync_version_seq')::text end as v
+    from held cross join generate_series(0, ${count}::int) g`.execute(tx);
+  const ticket = rows[0]?.ticket;
+  if (ticket === undefined) throw new Error('The sync write ticket was not taken');
+  const values = rows.flatMap((row) => (row.v === null ? [] : [BigInt(row.v)]));
+  if (values.some((v) => v <= BigInt(ticket)))
+    throw new Error('A version was taken before the sync write ticket');
+  values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  reservedVersions.set(tx, [...(reservedVersions.get(tx) ?? []), ...values.map(String)]);
+}
+
+/**
  * The next value of the version sequence (for field versions written with a row): a reserved
  * one when there is one above `above` (the locked row's current version), else a new one.
  */
