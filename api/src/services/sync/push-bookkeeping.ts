@@ -1,4 +1,4 @@
-// A push's bookkeeping statements (push-service.ts), each one round trip (decision 038):
+// A push's bookkeeping statements (push-service.ts), each one round trip (decision 037):
 // - openPush, the first statement: the device's row locked, which of the batch's mutations
 //   it has had handled before, and the rejections stored under the batch's seqs (a device not
 //   seen before, or one another push got in ahead of, takes pushDeviceReads instead);
