@@ -18,6 +18,7 @@ import type { AuthCacheOptions } from './lib/auth-cache';
 import { ApiError } from './lib/api-error';
 import { answerClientError } from './lib/client-errors';
 import { withRedactedRequests } from './lib/log-redaction';
+import { OneLinePerRequest } from './lib/request-log';
 import { envPlugin } from './plugins/external/env';
 import { databaseError } from '@rescuelog/db/errors';
 import { databasePlugin, type EmbeddedMaintenanceSchedule } from './plugins/external/database';
@@ -124,8 +125,8 @@ export function toErrorResponse(error: unknown): {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const fastify = Fastify({
     logger: withRedactedRequests(options.logger ?? { level: 'info' }),
-    // One line per request, when it is answered (below), instead of Fastify's two.
-    disableRequestLogging: true,
+    // One line per request, when it is answered, instead of Fastify's two.
+    logController: new OneLinePerRequest(),
     trustProxy: options.config.trustProxy,
     // Upload routes take raw bodies through their own parser with their own limit.
     bodyLimit: 1024 * 1024,
@@ -158,14 +159,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return;
     }
     defaultJsonParser(request, text, done);
-  });
-
-  fastify.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { req: request, res: reply, responseTime: reply.elapsedTime },
-      'request completed',
-    );
-    done();
   });
 
   fastify.addHook('onSend', (request, reply, _payload, done) => {
