@@ -94,8 +94,9 @@ export async function beginSyncWrite(tx: Transaction<Database>): Promise<void> {
  * The sequence must hand out values one at a time (no CACHE above 1).
  * One round trip: the database function sync_horizon (migration 2026-11-26T1500-sync-horizon)
  * makes the two reads as two plpgsql statements, in that order (one SQL statement would not
- * order them). Run it on its own, never as the first statement of the pull's REPEATABLE READ
- * transaction: that statement's start would be the snapshot, before (1) and (2).
+ * order them). Run it on its own, outside a transaction, as the pull does: inside a REPEATABLE
+ * READ transaction its statement's start would be the snapshot, before (1) and (2); the pull's
+ * page is a statement of its own, whose snapshot is taken after this one returns.
  */
 export async function syncHorizon(db: DbExecutor): Promise<bigint> {
   const { rows } = await sql<{
