@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_STALE_BOUND_MS } from '../src/lib/auth-cache';
 import { build, loginAs, type TestApp } from './helpers';
 
 async function guardedRoutes(fastify: FastifyInstance): Promise<void> {
@@ -81,7 +82,14 @@ describe('guards', () => {
       .set({ permissions: { newCase: { create: true } } })
       .where('id', '=', member.row.id)
       .execute();
-    expect((await client.get('/api/guarded/cases-create')).status).toBe(200);
+    // Written behind the server's back: its cache hears of it by a database notification
+    // (decision 026), which arrives a moment later on PostgreSQL.
+    await expect
+      .poll(async () => (await client.get('/api/guarded/cases-create')).status, {
+        timeout: AUTH_STALE_BOUND_MS,
+        interval: 5,
+      })
+      .toBe(200);
     const admin = await loginAs(t, await t.createUser({ role: 'administrator' }));
     expect((await admin.get('/api/guarded/cases-create')).status).toBe(200);
   });
@@ -159,9 +167,17 @@ describe('sessions end', () => {
       .set({ status: 'suspended' })
       .where('id', '=', user.row.id)
       .execute();
-    const res = await client.get('/api/user');
-    expect(res.status).toBe(403);
-    expect(((await res.json()) as { code: string }).code).toBe('ACCOUNT_SUSPENDED');
+    // Written behind the server's back: its cache hears of it by a database notification
+    // (decision 026), which arrives a moment later on PostgreSQL.
+    await expect
+      .poll(
+        async () => {
+          const res = await client.get('/api/user');
+          return `${String(res.status)} ${((await res.json()) as { code?: string }).code ?? ''}`;
+        },
+        { timeout: AUTH_STALE_BOUND_MS, interval: 5 },
+      )
+      .toBe('403 ACCOUNT_SUSPENDED');
     expect((await client.get('/api/user')).status).toBe(401);
   });
 
