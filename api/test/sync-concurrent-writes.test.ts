@@ -265,13 +265,31 @@ describe('sync writes running concurrently', () => {
           return args.result;
         },
       };
+      const deviceId = uuid();
       const page = await pullChanges(
         t.db.withPlugin(between),
         t.app.records,
         { id: carol.id, role: 'member', permissions: OWN_CASES_ONLY },
         { cursor: null, limit: 100 },
+        { origin: { ip: null, userAgent: null }, deviceId, cursor: null },
       );
       expect(state).toBe('given');
+      // The page was read twice (the vital sign's kind came onto it): one audit entry, of the
+      // page as answered (decision 041; fails with the entry written by the first read too).
+      const audit = await t.db
+        .selectFrom('auditLog')
+        .select('details')
+        .where('action', '=', 'sync.pull')
+        .where('entityId', '=', deviceId)
+        .execute();
+      expect(audit.map((a) => a.details)).toEqual([
+        {
+          cursor: null,
+          nextCursor: page.cursor,
+          count: 2,
+          ids: { vitalSign: [vital.id], case: [own] },
+        },
+      ]);
       const body = JSON.parse(page.body) as PullResponse;
       // This implementation reads the page after the kinds, so it holds the vital sign; one
       // that answered from the first read would hold only Carol's case, which is as right.

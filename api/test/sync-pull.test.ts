@@ -251,6 +251,75 @@ describe('sync pull', () => {
     expect(hidden.statements).toBe(2);
   });
 
+  it("writes a page's audit entry in the page's statement, one per page with changes (decision 041)", async () => {
+    // The entry the route wrote after the page (a fourth round trip), now a data-modifying CTE
+    // of the page's statement: the same row, and none for an empty pull.
+    const statements: string[] = [];
+    const counted: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements.push(args.queryId.queryId);
+        return args.result;
+      },
+    };
+    const db = t.db.withPlugin(counted);
+    const actor = { id: alice.id, role: 'member' as const, permissions: OWN_CASES_ONLY };
+    const deviceId = uuid();
+    const entries = () =>
+      t.db
+        .selectFrom('auditLog')
+        .selectAll()
+        .where('action', '=', 'sync.pull')
+        .where('entityId', '=', deviceId)
+        .orderBy('id')
+        .execute();
+    const pullOnce = async (cursor: string | null) => {
+      statements.length = 0;
+      const page = await pullChanges(
+        db,
+        t.app.records,
+        actor,
+        { cursor, limit: 100 },
+        { origin: { ip: '192.0.2.7', userAgent: 'test agent' }, deviceId, cursor },
+      );
+      return { page, statements: statements.length };
+    };
+    await pullOnce(null); // reads the catalog once for this Kysely instance
+    const { page: start } = await pullOnce(null);
+    const before = (await entries()).length;
+    const device = new Device(alice);
+    const id = uuid();
+    await device.push(
+      device.m('case.upsert', { id, humanId: humanId('C'), fields: { patientName: 'A' } }),
+    );
+    const full = await pullOnce(start.cursor);
+    expect(full.page.count).toBe(1);
+    expect(full.statements).toBe(3);
+    const written = (await entries()).slice(before);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({
+      actorUserId: alice.id,
+      action: 'sync.pull',
+      outcome: 'success',
+      entityType: 'sync',
+      entityId: deviceId,
+      ip: '192.0.2.7',
+      userAgent: 'test agent',
+    });
+    expect(written[0]?.details).toEqual({
+      cursor: start.cursor,
+      nextCursor: full.page.cursor,
+      count: 1,
+      ids: { case: [id] },
+    });
+    // Nothing to send (at the horizon, or nothing Alice sees): no entry.
+    await pullOnce(full.page.cursor);
+    const bobs = new Device(bob);
+    await bobs.push(bobs.m('case.upsert', { id: uuid(), humanId: humanId('C'), fields: {} }));
+    expect((await pullOnce(full.page.cursor)).page.count).toBe(0);
+    expect(await entries()).toHaveLength(before + 1);
+  });
+
   it('refuses a malformed pull with 400', async () => {
     const res = await alice.client.post('/api/sync/pull', {
       protocolVersion: 1,

@@ -4,17 +4,19 @@
 // just before its snapshot (sync-tables.ts syncHorizon, decision 033), under which the
 // snapshot holds every version there will ever be, so the returned cursor never skips a
 // change. Only what the user may see is returned: every kind by its definition.
-// Two round trips (issue 12: each one waits its turn in a busy server): the horizon, then the
-// page as one statement (its snapshot) whose answer is the page's JSON (wire-sql.ts): the
-// server passes it on without parsing it (most of a pull's time was wide rows becoming
-// JavaScript values and JSON again).
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+// Few round trips (issue 12: each one waits its turn in a busy server): the horizon, the kinds
+// on the page, then the page as one statement (its snapshot) whose answer is the page's JSON
+// (wire-sql.ts), passed on without parsing it (most of a pull's time was wide rows becoming
+// JavaScript values and JSON again), and which also writes the page's audit entry (decision
+// 041: it was a statement of its own after the page).
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, DbExecutor } from '@rescuelog/db/schema';
 import { canSeeAll, type Actor } from '@rescuelog/sync-protocol/platform/access';
 import type { SyncChange } from '@rescuelog/sync-protocol/platform/push-pull';
 import type { RecordDefinition } from '@rescuelog/sync-protocol/platform/record';
 import type { Registry } from '@rescuelog/sync-protocol/platform/registry';
 import { SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
+import type { RequestOrigin } from './push-service';
 import { dynamic, syncHorizon, type Row } from './sync-tables';
 import { changeRows, wireShapes, type WireShape } from './wire-sql';
 
@@ -138,6 +140,50 @@ function headOf(
     .limit(range.limit + 1)})`;
 }
 
+/** Who pulls, for the audit entry a page with changes writes (a view of the records on it). */
+export interface PullAudit {
+  origin: RequestOrigin;
+  deviceId: string;
+  /** The cursor as the request sent it. */
+  cursor: string | null;
+}
+
+/**
+ * The page's audit entry as a data-modifying CTE of the page statement: the puller, and the
+ * page's cursors, count and ids by kind, read from `page`. Only for a page with changes and
+ * JSON for every kind on it (`covered`): a page read again with every kind's JSON writes it
+ * then, so a pull writes one entry, as when the route wrote it after the page.
+ */
+function auditInsert(
+  db: Kysely<Database>,
+  actor: Actor,
+  audit: PullAudit,
+  covered: RawBuilder<boolean>,
+) {
+  return db
+    .insertInto('auditLog')
+    .columns([
+      'actorUserId',
+      'action',
+      'outcome',
+      'entityType',
+      'entityId',
+      'ip',
+      'userAgent',
+      'details',
+    ])
+    .expression(
+      sql`select ${actor.id}::integer, 'sync.pull', 'success', 'sync', ${audit.deviceId}::text,
+        ${audit.origin.ip}::text, ${audit.origin.userAgent}::text,
+        jsonb_build_object('cursor', ${audit.cursor}::text,
+          'nextCursor', (select max(version)::text from page),
+          'count', (select count(*)::int from page),
+          'ids', (select jsonb_object_agg(g.entity, g.ids) from (
+            select entity, jsonb_agg(id order by version) as ids from page group by entity) g))
+        where exists (select 1 from page) and ${covered}`,
+    );
+}
+
 interface PageRow {
   hasMore: boolean;
   last: string | null;
@@ -165,6 +211,7 @@ async function readPage(
   shapes: Map<string, WireShape>,
   json: readonly RecordDefinition[],
   range: { after: string; below: string; limit: number },
+  audit: PullAudit | undefined,
 ): Promise<PageRow> {
   const heads = kinds.map((def) => headOf(db, registry, actor, def, range));
   // On an empty page the bound is null and a branch's index scan reads nothing.
@@ -180,19 +227,21 @@ async function readPage(
   if (branches.length === 0)
     throw new Error('A pull page is read with the JSON of one kind or more');
   const covering = sql.join(json.map((def) => sql`${def.kind}`));
+  const covered = sql<boolean>`not exists (select 1 from page where entity not in (${covering}))`;
+  const writes = audit ? sql`, audit as (${auditInsert(db, actor, audit, covered)})` : sql``;
   const { rows } = await sql<PageRow>`with head as materialized (
       select entity, id, version from (${sql.join(heads, sql` union all `)}) u
       order by u.version limit ${range.limit + 1}
     ), page as materialized (
       select entity, id, version from head order by version limit ${range.limit}
-    )
+    )${writes}
     select (select count(*) from head) > ${range.limit} as has_more,
       (select max(version)::text from page) as last,
       (select count(*)::int from page) as count,
       (select json_object_agg(g.entity, g.ids)::text from (
         select entity, json_agg(id order by version) as ids from page group by entity
       ) g) as ids,
-      not exists (select 1 from page where entity not in (${covering})) as covered,
+      ${covered} as covered,
       (select json_agg(p.change order by p.version)::text
         from (${sql.join(branches, sql` union all `)}) p) as changes`.execute(db);
   const row = rows[0];
@@ -205,6 +254,8 @@ export async function pullChanges(
   registry: Registry,
   actor: Actor,
   request: { cursor: string | null; limit: number; schemaVersion?: number },
+  /** Writes the audit entry of a page with changes (the pull route); without it, none. */
+  audit?: PullAudit,
 ): Promise<PullPage> {
   // Inside a transaction the first statement would be the snapshot of every later one: the
   // horizon's, taken before its reads.
@@ -255,8 +306,9 @@ export async function pullChanges(
     shapes,
     kinds.filter((d) => seen.has(d.kind)),
     range,
+    audit,
   );
-  if (!page.covered) page = await readPage(db, registry, actor, kinds, shapes, kinds, range);
+  if (!page.covered) page = await readPage(db, registry, actor, kinds, shapes, kinds, range, audit);
   if (page.last === null) return empty;
   if (page.ids === null || page.changes === null)
     throw new Error('The pull statement returned a page without its changes');

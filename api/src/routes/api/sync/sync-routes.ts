@@ -58,26 +58,15 @@ export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
     if (!request.user) throw unauthenticated();
     requireSupportedProtocol(request.body);
     const body = parseInput(pullRequestSchema, request.body);
-    const page = await pullChanges(fastify.db, fastify.records, request.user, {
-      cursor: body.cursor,
-      limit: body.limit,
-      schemaVersion: body.schemaVersion,
-    });
-    if (page.count > 0) {
-      // Downloading patient records to a device is a view of them (POPIA): which ones, by whom.
-      await fastify.audit.record(request, {
-        action: 'sync.pull',
-        outcome: 'success',
-        entityType: 'sync',
-        entityId: body.deviceId,
-        details: {
-          cursor: body.cursor,
-          nextCursor: page.cursor,
-          count: page.count,
-          ids: page.ids,
-        },
-      });
-    }
+    // Downloading patient records to a device is a view of them (POPIA): which ones, by whom.
+    // The page's statement writes the entry (pull-service.ts, decision 041).
+    const page = await pullChanges(
+      fastify.db,
+      fastify.records,
+      request.user,
+      { cursor: body.cursor, limit: body.limit, schemaVersion: body.schemaVersion },
+      { origin: origin(request), deviceId: body.deviceId, cursor: body.cursor },
+    );
     // The database built the answer's JSON (pull-service.ts): sent as it is.
     return reply.type('application/json; charset=utf-8').send(page.body);
   });
