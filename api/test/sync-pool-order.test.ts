@@ -1,8 +1,8 @@
 // Under load every request that needs the database waits for a pooled connection, in the
-// order it asked. A sync pull or push must not wait there again after its work is done:
-// neither route reads the auth cache's epoch after its answer (they change no user, role or
-// session, so there is nothing to catch up on; decision 026's catch-up is for the routes that
-// do; decision 039). Each test holds the route at its first statement, lets requests that
+// order it asked. A sync pull or push must wait there once: a pull runs its statements on
+// the connection it waited for, and neither route reads the auth cache's epoch after its
+// answer (they change no user, role or session, so there is nothing to catch up on;
+// decision 026's catch-up is for the routes that do; decision 039). Each test holds the route at its first statement, lets requests that
 // came after it take every other connection of the pool (they wait for a table lock), lets
 // the route go on, and expects its answer while the later requests still wait. Only a
 // PostgreSQL server has a pool (the embedded database is one connection).
@@ -16,6 +16,7 @@ import {
   Device,
   humanId,
   newCase,
+  OWN_CASES_ONLY,
   pull,
   syncUser,
   type SyncUser,
@@ -29,6 +30,7 @@ describe.skipIf(!onPostgres)('a sync route under a full pool', () => {
   let t: TestApp;
   let alice: SyncUser;
   let bob: SyncUser;
+  let carol: SyncUser;
 
   beforeAll(async () => {
     // The cache polls nothing during a test, and never turns itself off: with a starved pool
@@ -36,6 +38,7 @@ describe.skipIf(!onPostgres)('a sync route under a full pool', () => {
     t = await buildSyncApp({ authCache: { pollMs: 3_600_000, staleBoundMs: 3_600_000 } });
     alice = await syncUser(t);
     bob = await syncUser(t);
+    carol = await syncUser(t, OWN_CASES_ONLY);
   });
   afterAll(() => t.close());
 
@@ -132,6 +135,26 @@ describe.skipIf(!onPostgres)('a sync route under a full pool', () => {
       },
       () =>
         alice.client.post('/api/sync/pull', {
+          protocolVersion: PROTOCOL_VERSION,
+          schemaVersion: SCHEMA_VERSION,
+          deviceId: uuid(),
+          cursor: start.cursor,
+        }),
+    );
+    expect(outcome).toEqual({ answered: true, status: 200 });
+  });
+
+  it('a pull of two statements runs both on the connection it waited for', async () => {
+    const start = await pull(carol.client, null);
+    // A change Carol does not see: her pull reads the horizon, then which kinds have a change
+    // for her (none): two statements (pull-service.ts).
+    await newCase(new Device(bob));
+    const outcome = await answersBeforeLaterRequests(
+      async (tx) => {
+        await sql`alter sequence sync_version_seq owner to current_user`.execute(tx);
+      },
+      () =>
+        carol.client.post('/api/sync/pull', {
           protocolVersion: PROTOCOL_VERSION,
           schemaVersion: SCHEMA_VERSION,
           deviceId: uuid(),
