@@ -52,6 +52,13 @@ export interface SessionData {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route never changes a user, a role or a session (a session's touch aside), so after
+     * it nothing the cache holds can be stale on this instance: no catch-up (decision 039).
+     */
+    authUnchanged?: boolean;
+  }
   interface FastifyRequest {
     /** The request's session under /api (the cookie's path); not set on other paths. */
     session: RequestSession;
@@ -497,7 +504,11 @@ export const sessionPlugin = fp<{
     // After a write, the next request (on this instance) must not see what the write changed
     // from the cache: wait for the write's own notification (lib/auth-cache.ts catchUp).
     fastify.addHook('onSend', (request, _reply, _payload, done) => {
-      if (request.method === 'GET' || request.method === 'HEAD') {
+      if (
+        request.method === 'GET' ||
+        request.method === 'HEAD' ||
+        request.routeOptions.config.authUnchanged === true
+      ) {
         done();
         return;
       }

@@ -260,12 +260,29 @@ export async function pullChanges(
   // Inside a transaction the first statement would be the snapshot of every later one: the
   // horizon's, taken before its reads.
   if (db.isTransaction) throw new Error('A pull runs on the database, not in a transaction');
+  const kinds = registry.kindsFor(request.schemaVersion ?? SCHEMA_VERSION);
+  // Cached per Kysely instance: read from the database's, not the connection's (a new one).
+  const shapes = await wireShapes(db, kinds);
+  // The pull's statements on one connection, still no transaction (each statement takes its
+  // own snapshot, as below needs): under load a busy pool is waited for once per pull, not
+  // once per statement behind every request that came in meanwhile (decision 039).
+  return db
+    .connection()
+    .execute((connection) => pullOn(connection, registry, actor, kinds, shapes, request));
+}
+
+async function pullOn(
+  db: Kysely<Database>,
+  registry: Registry,
+  actor: Actor,
+  kinds: readonly RecordDefinition[],
+  shapes: Map<string, WireShape>,
+  request: { cursor: string | null; limit: number },
+): Promise<PullPage> {
   const after = BigInt(request.cursor ?? '0').toString();
   const empty = { cursor: after, hasMore: false, count: 0, ids: {}, body: emptyPage(after) };
   // No version is above bigint's range: nothing after such a cursor (and it is no SQL value).
   if (BigInt(after) >= MAX_VERSION) return empty;
-  const kinds = registry.kindsFor(request.schemaVersion ?? SCHEMA_VERSION);
-  const shapes = await wireShapes(db, kinds);
   // Round trip 1, the horizon (decision 033 and its issue 12 addendum): its own statement,
   // before every statement that reads the page, each of which takes its snapshot when it
   // starts, so after the horizon's reads, as syncHorizon's argument needs.

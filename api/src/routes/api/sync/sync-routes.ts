@@ -34,27 +34,35 @@ export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
   // (SYNC_PUSHES_AT_ONCE, default 2); the others wait here, so under load they do not take
   // every pooled connection from the screens' reads (decisions 030 and 033).
   const pushes = new Gate(fastify.config.syncPushesAtOnce);
-  fastify.post('/sync/push', { bodyLimit: PUSH_BODY_LIMIT }, async (request) => {
-    const user = request.user;
-    if (!user) throw unauthenticated();
-    requireSupportedProtocol(request.body);
-    const body = parseInput(pushRequestSchema, request.body);
-    return pushes.run(() =>
-      pushBatch(
-        fastify.db,
-        fastify.records,
-        user,
-        origin(request),
-        { deviceId: body.deviceId, mutations: body.mutations },
-        // A fault of the server's own: logged whole here, the device hears only that it failed.
-        (error, mutation) => {
-          request.log.error({ err: error, mutation }, 'sync push: storing a mutation failed');
-        },
-      ),
-    );
-  });
+  // Both routes write no user, role or session (synced tables are records: the registry's), so
+  // after them there is no auth change to wait for (`authUnchanged`, plugins/external/session.ts):
+  // without it each one read the auth epoch again after its answer, one more wait for a
+  // pooled connection per request (decision 039).
+  fastify.post(
+    '/sync/push',
+    { bodyLimit: PUSH_BODY_LIMIT, config: { authUnchanged: true } },
+    async (request) => {
+      const user = request.user;
+      if (!user) throw unauthenticated();
+      requireSupportedProtocol(request.body);
+      const body = parseInput(pushRequestSchema, request.body);
+      return pushes.run(() =>
+        pushBatch(
+          fastify.db,
+          fastify.records,
+          user,
+          origin(request),
+          { deviceId: body.deviceId, mutations: body.mutations },
+          // A fault of the server's own: logged whole here, the device hears only that it failed.
+          (error, mutation) => {
+            request.log.error({ err: error, mutation }, 'sync push: storing a mutation failed');
+          },
+        ),
+      );
+    },
+  );
 
-  fastify.post('/sync/pull', async (request, reply) => {
+  fastify.post('/sync/pull', { config: { authUnchanged: true } }, async (request, reply) => {
     if (!request.user) throw unauthenticated();
     requireSupportedProtocol(request.body);
     const body = parseInput(pullRequestSchema, request.body);
