@@ -268,7 +268,7 @@ export async function pullChanges(
   // once per statement behind every request that came in meanwhile (decision 039).
   return db
     .connection()
-    .execute((connection) => pullOn(connection, registry, actor, kinds, shapes, request));
+    .execute((connection) => pullOn(connection, registry, actor, kinds, shapes, request, audit));
 }
 
 async function pullOn(
@@ -278,6 +278,7 @@ async function pullOn(
   kinds: readonly RecordDefinition[],
   shapes: Map<string, WireShape>,
   request: { cursor: string | null; limit: number },
+  audit: PullAudit | undefined,
 ): Promise<PullPage> {
   const after = BigInt(request.cursor ?? '0').toString();
   const empty = { cursor: after, hasMore: false, count: 0, ids: {}, body: emptyPage(after) };
