@@ -5,6 +5,7 @@
 // one of applying the mutations one at a time, in seq order. Real HTTP, real database.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caseListSchema } from '@rescuelog/sync-protocol/cases';
 import { RejectionCode } from '@rescuelog/sync-protocol/platform/rejections';
 import { build, type TestApp } from './helpers';
 import {
@@ -250,5 +251,42 @@ describe('a push of many mutations', () => {
     } finally {
       await sql`alter table cases drop constraint push_batch_test_refusal`.execute(t.db);
     }
+  });
+  it('answers a push of 200 new cases only once case search finds every one of them', async () => {
+    // Brief of decision 040: whatever makes a push cheaper, a new case must be findable by
+    // search (GET /api/cases, decision 010) as soon as its push is answered.
+    const device = new Device(alice);
+    const token = `Findable${uuid().slice(0, 8)}`;
+    const pushed = Array.from({ length: 200 }, (_, i) => ({
+      id: uuid(),
+      caseId: humanId('C'),
+      patientName: `${token} ${String(i).padStart(3, '0')}`,
+    }));
+    const res = await device.push(
+      ...pushed.map((c) =>
+        device.m('case.upsert', {
+          id: c.id,
+          humanId: c.caseId,
+          fields: { patientName: c.patientName, incidentType: 'Fall' },
+        }),
+      ),
+    );
+    expect(res.results.every((r) => r.status === 'applied')).toBe(true);
+    const search = async (query: string): Promise<string[]> => {
+      const found = await alice.client.get(`/api/cases?limit=200&${query}`);
+      expect(found.status, await found.clone().text()).toBe(200);
+      return caseListSchema.parse(await found.json()).map((c) => c.caseId);
+    };
+    expect((await search(`patientName=${token}`)).sort()).toEqual(
+      pushed.map((c) => c.caseId).sort(),
+    );
+    const last = pushed[199]!;
+    expect(await search(`patientName=${encodeURIComponent(last.patientName)}`)).toEqual([
+      last.caseId,
+    ]);
+    expect(await search(`caseId=${last.caseId}`)).toEqual([last.caseId]);
+    expect(await search(`incidentType=Fall&patientName=${token}%20137`)).toEqual([
+      pushed[137]!.caseId,
+    ]);
   });
 });
