@@ -44,6 +44,8 @@ export interface AppOptions {
   config: AppConfig;
   /** An already migrated database owned by the caller (tests); otherwise one is opened from config. */
   database?: Kysely<Database>;
+  /** With `database`: the sync pushes' own pool on the same database (decision 042). */
+  pushDatabase?: Kysely<Database>;
   /** Test-only: cheaper argon2 parameters. Production always uses PRODUCTION_HASHING. */
   passwordHashing?: PasswordHashingParams;
   rateLimits?: Partial<RateLimitSettings>;
@@ -193,6 +195,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(recordsPlugin, { registry: options.registry });
   await fastify.register(databasePlugin, {
     database: options.database,
+    pushDatabase: options.pushDatabase,
     maintenance: options.embeddedMaintenance,
   });
   await fastify.register(settingsPlugin, { ttlMs: options.settingsCacheTtlMs });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database, User as UserRow } from '@rescuelog/db/schema';
+import { createPostgresDatabase } from '@rescuelog/db/connect';
 import { createTestDatabase } from '@rescuelog/db/testing';
 import { parseEnv } from '@rescuelog/sync-protocol/env';
 import type { UserRole, UserStatus } from '@rescuelog/sync-protocol/users';
@@ -83,7 +84,9 @@ export function uniqueEmail(prefix = 'user'): string {
 
 export async function build(options: BuildOptions = {}): Promise<TestApp> {
   const shared = options.database;
-  const handle = shared ? { db: shared.db, close: async () => {} } : await createTestDatabase();
+  const handle = shared
+    ? { db: shared.db, databaseUrl: undefined, close: async () => {} }
+    : await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rescuelog-api-test-'));
   const env = parseEnv({
     PORT: '0',
@@ -94,12 +97,18 @@ export async function build(options: BuildOptions = {}): Promise<TestApp> {
     FIRST_USER_ADMIN: 'false',
     ...options.env,
   });
+  // On PostgreSQL the pushes' own pool, as the server opens it (decision 042).
+  const pushes =
+    handle.databaseUrl === undefined
+      ? undefined
+      : await createPostgresDatabase(handle.databaseUrl, { poolSize: env.syncPushesAtOnce });
   let app: FastifyInstance;
   try {
     if (options.migrate) await options.migrate(handle.db);
     app = await buildApp({
       config: resolveConfig(env),
       database: handle.db,
+      ...(pushes ? { pushDatabase: pushes.db } : {}),
       ...(options.productionHashing ? {} : { passwordHashing: TEST_PASSWORD_HASHING }),
       ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
       ...(options.sessionTimeouts ? { sessionTimeouts: options.sessionTimeouts } : {}),
@@ -118,6 +127,7 @@ export async function build(options: BuildOptions = {}): Promise<TestApp> {
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
+    await pushes?.close();
     await handle.close();
     await rm(dataDir, { recursive: true, force: true });
     throw error;
@@ -151,6 +161,7 @@ export async function build(options: BuildOptions = {}): Promise<TestApp> {
     },
     async close() {
       await app.close();
+      await pushes?.close();
       await handle.close();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -5,7 +5,8 @@
 // decision 026's catch-up is for the routes that do; decision 039). Each test holds the route at its first statement, lets requests that
 // came after it take every other connection of the pool (they wait for a table lock), lets
 // the route go on, and expects its answer while the later requests still wait. Only a
-// PostgreSQL server has a pool (the embedded database is one connection).
+// PostgreSQL server has a pool (the embedded database is one connection). A push runs on the
+// pushes' own pool (decision 042): it answers even when the screens' pool has nothing left.
 import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@rescuelog/db/schema';
@@ -124,6 +125,24 @@ describe.skipIf(!onPostgres)('a sync route under a full pool', () => {
       for (const res of await Promise.all(later)) expect(res.status).toBe(200);
     }
   }
+
+  it('a push answers while the screens hold every connection of their pool (decision 042)', async () => {
+    const device = new Device(alice);
+    await newCase(device);
+    // The test pool's 5 connections, each in a transaction held open.
+    const held = await Promise.all(Array.from({ length: 5 }, () => holdOpen(async () => {})));
+    try {
+      const answer = await Promise.race([
+        device
+          .pushRaw([device.m('case.upsert', { id: uuid(), humanId: humanId('C'), fields: {} })])
+          .then((res) => res.status),
+        sleep(3_000).then(() => 'still waiting after 3 s'),
+      ]);
+      expect(answer).toBe(200);
+    } finally {
+      await Promise.all(held.map((h) => h.release()));
+    }
+  });
 
   it('a pull answers while requests that came after it hold the rest of the pool', async () => {
     // Up to date: the pull is one statement, the horizon.

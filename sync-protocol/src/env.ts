@@ -140,10 +140,10 @@ const mebibytes = (fallback: number) =>
 export const DEFAULT_DATABASE_POOL_SIZE = 10;
 /**
  * Sync pushes an instance runs at once; the others wait in the instance, holding no database
- * connection (decisions 030 and 033). Below the pool size, so the screens' reads always
- * find a connection.
+ * connection (decisions 030 and 033). On PostgreSQL they run on a pool of this many
+ * connections of their own, beside the screens' (decision 042).
  */
-export const DEFAULT_SYNC_PUSHES_AT_ONCE = 2;
+export const DEFAULT_SYNC_PUSHES_AT_ONCE = 4;
 
 const positiveWhole = (fallback: number) =>
   optionalString.transform((v, ctx) => {
@@ -339,14 +339,6 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(variable, issue?.message ?? 'invalid value');
   }
   const raw = result.data;
-  if (raw.SYNC_PUSHES_AT_ONCE >= raw.DATABASE_POOL_SIZE) {
-    // Pushes at once hold that many connections; with none left the screens' reads wait
-    // behind every push (decision 030).
-    throw new EnvError(
-      'SYNC_PUSHES_AT_ONCE',
-      `must be smaller than DATABASE_POOL_SIZE (${String(raw.DATABASE_POOL_SIZE)}), so reads always find a connection`,
-    );
-  }
   if ((raw.PUBLIC_ORIGIN ?? '').startsWith('https:') && raw.TRUST_PROXY.length === 0) {
     // The server speaks plain HTTP: an https origin means a TLS proxy, and without trusting
     // it no request looks https, so the Secure session cookie would never be set.

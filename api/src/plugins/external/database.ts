@@ -1,9 +1,9 @@
 // Opens the database (embedded PGlite in DATA_DIR, or PostgreSQL at DATABASE_URL), runs the
-// migrations, and exposes Kysely as `fastify.db`. A failed migration fails the start: the
+// migrations, and exposes Kysely as `fastify.db` (and `fastify.pushDb`, where sync pushes run). A failed migration fails the start: the
 // server must never run against a schema it does not know.
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
-import { createDatabase } from '@rescuelog/db/connect';
+import { createDatabase, createPostgresDatabase } from '@rescuelog/db/connect';
 import { checkpointIfDue, vacuumAnalyze } from '@rescuelog/db/maintenance';
 import { MigrationFailedError, migrateToLatest } from '@rescuelog/db/migrate';
 import type { Database } from '@rescuelog/db/schema';
@@ -11,6 +11,13 @@ import type { Database } from '@rescuelog/db/schema';
 declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
+    /**
+     * Where sync pushes run. On PostgreSQL a pool of its own, of `SYNC_PUSHES_AT_ONCE`
+     * connections beside `db`'s: a push the gate lets in never waits for a connection behind
+     * the screens' reads, and never takes one from them (decision 042). The embedded database
+     * is one connection: `db` itself.
+     */
+    pushDb: Kysely<Database>;
     /** True when the database answers a trivial query (GET /api/ready). */
     databaseReachable(): Promise<boolean>;
   }
@@ -64,10 +71,13 @@ export async function migrateOrThrow(db: Kysely<Database>): Promise<void> {
 
 export const databasePlugin = fp<{
   database?: Kysely<Database> | undefined;
+  /** The pushes' pool for a database handed in (tests); without it, pushes use `database`. */
+  pushDatabase?: Kysely<Database> | undefined;
   maintenance?: EmbeddedMaintenanceSchedule | undefined;
 }>(
   async (fastify, options) => {
     let db = options.database;
+    let pushDb = options.pushDatabase;
     if (db === undefined) {
       // Opened migrated: on the embedded database the migrations run in a short-lived process
       // (db/src/connect.ts), so their memory is not this server's for its whole life.
@@ -80,6 +90,14 @@ export const databasePlugin = fp<{
         throw error instanceof MigrationFailedError ? migrationError(error) : error;
       });
       db = handle.db;
+      const url = fastify.config.databaseUrl;
+      if (handle.kind === 'postgres' && url !== undefined) {
+        const pushes = await createPostgresDatabase(url, {
+          poolSize: fastify.config.syncPushesAtOnce,
+        });
+        pushDb = pushes.db;
+        fastify.addHook('onClose', () => pushes.close());
+      }
       let timer: NodeJS.Timeout | undefined;
       let checkpointTimer: NodeJS.Timeout | undefined;
       let running: Promise<void> = Promise.resolve();
@@ -147,6 +165,7 @@ export const databasePlugin = fp<{
     if (options.database !== undefined) await migrateOrThrow(db);
     const database = db;
     fastify.decorate('db', database);
+    fastify.decorate('pushDb', pushDb ?? database);
     fastify.decorate('databaseReachable', async () => {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<false>((resolve) => {

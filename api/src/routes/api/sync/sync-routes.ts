@@ -30,9 +30,10 @@ function origin(request: FastifyRequest): RequestOrigin {
 }
 
 export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
-  // Pushes of this instance that may hold a database connection at once
-  // (SYNC_PUSHES_AT_ONCE, default 2); the others wait here, so under load they do not take
-  // every pooled connection from the screens' reads (decisions 030 and 033).
+  // Pushes of this instance that run at once (SYNC_PUSHES_AT_ONCE, default 4), each on a
+  // connection of the pushes' own pool (`fastify.pushDb`); the others wait here. So under load
+  // pushes neither take the screens' connections nor wait behind their reads (decisions 030,
+  // 033 and 042).
   const pushes = new Gate(fastify.config.syncPushesAtOnce);
   // Both routes write no user, role or session (synced tables are records: the registry's), so
   // after them there is no auth change to wait for (`authUnchanged`, plugins/external/session.ts):
@@ -48,7 +49,7 @@ export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
       const body = parseInput(pushRequestSchema, request.body);
       return pushes.run(() =>
         pushBatch(
-          fastify.db,
+          fastify.pushDb,
           fastify.records,
           user,
           origin(request),
