@@ -1,7 +1,8 @@
 // POST /api/sync/pull over real HTTP: version order and cursor paging, tombstones, only what
 // the user may see, round trips of what a device saved, and cursor correctness while
 // pushes run at the same time.
-import { type KyselyPlugin } from 'kysely';
+import type { Kysely, KyselyPlugin } from 'kysely';
+import type { Database } from '@rescuelog/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncChange } from '@rescuelog/sync-protocol/platform/push-pull';
 import { pullChanges } from '../src/services/sync/pull-service';
@@ -18,6 +19,19 @@ import {
   uuid,
   type SyncUser,
 } from './sync-fixtures';
+
+/** The database with every statement it runs recorded (their query ids), in order. */
+function counting(db: Kysely<Database>): { db: Kysely<Database>; statements: string[] } {
+  const statements: string[] = [];
+  const counted: KyselyPlugin = {
+    transformQuery: (args) => args.node,
+    transformResult: async (args) => {
+      statements.push(args.queryId.queryId);
+      return args.result;
+    },
+  };
+  return { db: db.withPlugin(counted), statements };
+}
 
 describe('sync pull', () => {
   let t: TestApp;
@@ -215,15 +229,7 @@ describe('sync pull', () => {
   it('reads a page in three statements, an empty one in two, and nothing at the horizon (issue 12)', async () => {
     // Each statement waits its turn in a busy server while holding a connection: the horizon,
     // the kinds on the page, the page (pull-service.ts); none in a transaction of its own.
-    const statements: string[] = [];
-    const counted: KyselyPlugin = {
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        statements.push(args.queryId.queryId);
-        return args.result;
-      },
-    };
-    const db = t.db.withPlugin(counted);
+    const { db, statements } = counting(t.db);
     // Alice as one who sees only her own cases.
     const actor = { id: alice.id, role: 'member' as const, permissions: OWN_CASES_ONLY };
     const pullOnce = async (cursor: string | null) => {
@@ -254,15 +260,7 @@ describe('sync pull', () => {
   it("writes a page's audit entry in the page's statement, one per page with changes (decision 041)", async () => {
     // The entry the route wrote after the page (a fourth round trip), now a data-modifying CTE
     // of the page's statement: the same row, and none for an empty pull.
-    const statements: string[] = [];
-    const counted: KyselyPlugin = {
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        statements.push(args.queryId.queryId);
-        return args.result;
-      },
-    };
-    const db = t.db.withPlugin(counted);
+    const { db, statements } = counting(t.db);
     const actor = { id: alice.id, role: 'member' as const, permissions: OWN_CASES_ONLY };
     const deviceId = uuid();
     const entries = () =>

@@ -1,6 +1,7 @@
 // Opens the database (embedded PGlite in DATA_DIR, or PostgreSQL at DATABASE_URL), runs the
-// migrations, and exposes Kysely as `fastify.db` (and `fastify.pushDb`, where sync pushes run). A failed migration fails the start: the
-// server must never run against a schema it does not know.
+// migrations, and exposes Kysely as `fastify.db` (and `fastify.pushDb`, where sync pushes run).
+// A failed migration fails the start: the server must never run against a schema it does not
+// know.
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import { createDatabase, createPostgresDatabase } from '@rescuelog/db/connect';
