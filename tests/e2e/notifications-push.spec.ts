@@ -169,35 +169,41 @@ test('a notification pushed to the member arrives at their service worker, shows
     registrationId: await registrationId(cdp),
     data: String(message),
   });
-  await expect
-    .poll(() =>
-      member.evaluate(async () => {
-        const registration = await navigator.serviceWorker.ready;
-        return (await registration.getNotifications()).map((n) => ({
-          title: n.title,
-          body: n.body,
-          tag: n.tag,
-          requireInteraction: n.requireInteraction,
-          url: (n.data as { url?: unknown }).url,
-        }));
-      }),
-    )
-    .toEqual([
-      {
-        title,
-        body: 'All crews: avoid the N2 between exits 12 and 14.',
-        tag: String(payload.notificationId),
-        requireInteraction: true,
-        url: `${servers.origin}/profile`,
-      },
-    ]);
+  // Nothing reads the worker's notifications until it has finished showing this one: Chromium's
+  // getNotifications() keeps a stored notification only when the platform already reports it
+  // displayed or it was created after the read began, and deletes every other one from its
+  // database (platform_notification_context_impl.cc,
+  // DoReadAllNotificationDataForServiceWorkerRegistration). A read that lands after the worker
+  // stored it but before it is on display loses it for good (still on screen, never listed
+  // again), which is how this test, polling during the show, once saw no notification within
+  // 10 s. The worker posts the delivered receipt only after showNotification() has resolved, so
+  // the receipt is the moment to read, once.
+  await expect.poll(async () => (await figuresOf(title))?.delivered).toBe(1);
   // The bell follows at once (NOTIFICATION_RECEIVED), well before its 30 s poll.
   await expect(member.getByRole('button', { name: /^Notifications/ })).toHaveAccessibleName(
     'Notifications, 1 unread',
     { timeout: 5000 },
   );
-  // The worker reported it delivered with the payload's receipt.
-  await expect.poll(async () => (await figuresOf(title))?.delivered).toBe(1);
+  expect(
+    await member.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      return (await registration.getNotifications()).map((n) => ({
+        title: n.title,
+        body: n.body,
+        tag: n.tag,
+        requireInteraction: n.requireInteraction,
+        url: (n.data as { url?: unknown }).url,
+      }));
+    }),
+  ).toEqual([
+    {
+      title,
+      body: 'All crews: avoid the N2 between exits 12 and 14.',
+      tag: String(payload.notificationId),
+      requireInteraction: true,
+      url: `${servers.origin}/profile`,
+    },
+  ]);
 
   // A click on it: the worker's real notificationclick handler, run with the notification it
   // showed; the open app goes to the notification's address and the click is counted.

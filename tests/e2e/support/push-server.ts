@@ -6,7 +6,7 @@
 // member's device is a stand-in subscription registered through the API; what the server
 // pushed is read back decrypted and delivered to the member's real service worker (CDP).
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { freePort, readServerState, startScript, stopChild } from './server';
@@ -49,8 +49,9 @@ export async function startPushServers(): Promise<PushServers> {
     children.push(push.child);
     const port = await freePort();
     const origin = `http://127.0.0.1:${String(port)}`;
-    const dataDir = path.join(state.runDir, 'push-data');
-    mkdirSync(dataDir, { recursive: true });
+    // A fresh database for each start: the spec's first account must be this server's
+    // administrator, also when the spec runs again in the same run (--repeat-each).
+    const dataDir = mkdtempSync(path.join(state.runDir, 'push-data-'));
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'production',
