@@ -5,8 +5,10 @@
 // - audit_log_at_idx: no query of the server reads the log by time either, but an
 //   investigation asks for a period. The log is append-only and `at` is the insert's time, so
 //   rows arrive in time order: a BRIN index finds a period for almost nothing to keep up (a
-//   few kilobytes for 100,000 rows). New block ranges are summarised by (auto)vacuum; the
-//   embedded server vacuums itself (decision 013). Until then they are read, never missed.
+//   few kilobytes for 100,000 rows). A block range filled since the last vacuum is read in
+//   full, never missed, until it is summarised: on PostgreSQL autosummarize asks autovacuum
+//   to do it as soon as the range is full; the embedded server's own vacuum (decision 013)
+//   does it there.
 // - applied_mutations_device_seq_idx (device_id, seq): no query reads handled mutations by
 //   seq; the push asks by (device_id, mutation_id), which the primary key serves, and the key
 //   leads with device_id for the foreign key to devices as well. Dropped.
@@ -19,7 +21,8 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`drop index audit_log_actor_idx`.execute(db);
   await sql`drop index audit_log_at_idx`.execute(db);
-  await sql`create index audit_log_at_idx on audit_log using brin (at)`.execute(db);
+  await sql`create index audit_log_at_idx on audit_log using brin (at)
+    with (autosummarize = on)`.execute(db);
   await sql`drop index applied_mutations_device_seq_idx`.execute(db);
 }
 
