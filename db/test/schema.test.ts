@@ -212,6 +212,28 @@ describe('audit log', () => {
     expect(still.outcome).toBe('success');
   });
 
+  // Every push keeps these up for each of its mutations; each one here has a reader (decision
+  // 044). A new index on either table needs a query that uses it.
+  it('and the handled mutations carry only the indexes a query uses', async () => {
+    const { rows } = await sql<{ table: string; index: string; method: string }>`
+      select c.relname as "table", i.relname as "index", am.amname as method
+      from pg_index x
+        join pg_class i on i.oid = x.indexrelid
+        join pg_class c on c.oid = x.indrelid
+        join pg_am am on am.oid = i.relam
+      where c.relname in ('audit_log', 'applied_mutations')
+        and c.relnamespace = current_schema()::regnamespace
+      order by 1, 2`.execute(h.db);
+    expect(rows).toEqual([
+      { table: 'applied_mutations', index: 'applied_mutations_pkey', method: 'btree' },
+      { table: 'audit_log', index: 'audit_log_access_event_idx', method: 'btree' },
+      { table: 'audit_log', index: 'audit_log_at_idx', method: 'brin' },
+      { table: 'audit_log', index: 'audit_log_case_idx', method: 'btree' },
+      { table: 'audit_log', index: 'audit_log_entity_idx', method: 'btree' },
+      { table: 'audit_log', index: 'audit_log_pkey', method: 'btree' },
+    ]);
+  });
+
   it('accepts only the three outcomes', async () => {
     expect(
       await sqlState(
