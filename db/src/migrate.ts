@@ -24,6 +24,7 @@ import * as authEpoch from './migrations/2026-11-25T0500-auth-epoch';
 import * as notificationDelivery from './migrations/2026-11-26T0900-notification-delivery';
 import * as caseSearchGramsLoop from './migrations/2026-11-26T1300-case-search-grams-loop';
 import * as syncHorizon from './migrations/2026-11-26T1500-sync-horizon';
+import * as casesOverlappedIndexes from './migrations/2026-11-26T2300-cases-overlapped-indexes';
 import * as bookkeepingIndexes from './migrations/2026-11-27T0200-bookkeeping-indexes';
 
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -47,6 +48,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-26T0900-notification-delivery': notificationDelivery,
   '2026-11-26T1300-case-search-grams-loop': caseSearchGramsLoop,
   '2026-11-26T1500-sync-horizon': syncHorizon,
+  '2026-11-26T2300-cases-overlapped-indexes': casesOverlappedIndexes,
   '2026-11-27T0200-bookkeeping-indexes': bookkeepingIndexes,
 };
 

@@ -182,6 +182,48 @@ describe('migrations', () => {
     expect(rows).toEqual([{ grams: null }]);
   });
 
+  it('drop the case indexes the search covers, on a database with cases, and keep the pull’s', async () => {
+    const { db } = await emptyDatabase();
+    await migrateToLatest(db);
+    await migrateDown(db, '2026-11-26T1500-sync-horizon');
+    await sql`insert into users (id, email, password_hash, full_name) values (1, 'a@b', 'x', 'A')`.execute(
+      db,
+    );
+    await sql`insert into cases (id, case_id, user_id, status, created_at)
+      select gen_random_uuid(), 'C-' || g, 1, 'completed', now() - g * interval '1 minute'
+      from generate_series(1, 50) g`.execute(db);
+    await migrateToLatest(db);
+    const indexes = async (): Promise<string[]> =>
+      (
+        await sql<{ indexname: string }>`select indexname from pg_indexes
+          where tablename = 'cases' and indexname in
+            ('cases_created_idx', 'cases_status_idx', 'cases_user_created_idx')
+          order by indexname`.execute(db)
+      ).rows.map((r) => r.indexname);
+    expect(await indexes()).toEqual(['cases_user_created_idx']);
+    // The list's date range and status read the live cases' index, in the list's own order
+    // (the table is small: the planner is told not to scan it, as it would not at scale).
+    const plan = await db.transaction().execute(async (tx) => {
+      await sql`set local enable_seqscan = off`.execute(tx);
+      const r = await sql<Record<string, string>>`explain select id from cases
+        where deleted_at is null and status = 'completed'
+          and created_at >= now() - interval '10 minutes'
+        order by created_at desc, case_id collate "C" desc limit 51`.execute(tx);
+      return r.rows.map((row) => Object.values(row)[0]).join('\n');
+    });
+    expect(plan).toMatch(/cases_search_(newest|status)_idx/);
+    expect(plan).not.toMatch(/Sort/);
+    const counted = await sql<{ n: number }>`select count(*)::int as n from cases
+      where deleted_at is null and status = 'completed'`.execute(db);
+    expect(counted.rows[0]?.n).toBe(50);
+    await migrateDown(db, '2026-11-26T1500-sync-horizon');
+    expect(await indexes()).toEqual([
+      'cases_created_idx',
+      'cases_status_idx',
+      'cases_user_created_idx',
+    ]);
+  });
+
   it('roll back one step at a time', async () => {
     const { db } = await emptyDatabase();
     await migrateToLatest(db);
