@@ -130,13 +130,19 @@ export function vapidPublicKeyOf(privateKey: string): string {
   return ecdh.getPublicKey().toString('base64url');
 }
 
-/** A new VAPID key pair, base64url (what `web-push generate-vapid-keys` prints). */
+/**
+ * A new VAPID key pair, base64url (what `web-push generate-vapid-keys` prints). The private
+ * key is always 32 bytes: getPrivateKey() drops leading zero bytes, so about one key in 256
+ * came out 31 bytes long, which push senders and VAPID_PRIVATE_KEY's check refuse.
+ */
 export function generateVapidKeys(): { publicKey: string; privateKey: string } {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
+  const scalar = ecdh.getPrivateKey();
+  const privateKey = Buffer.concat([Buffer.alloc(32 - scalar.length), scalar]);
   return {
     publicKey: ecdh.getPublicKey().toString('base64url'),
-    privateKey: ecdh.getPrivateKey().toString('base64url'),
+    privateKey: privateKey.toString('base64url'),
   };
 }
 

@@ -8,11 +8,10 @@
 // sending. On the embedded database, and on PostgreSQL beside it when BENCH_DATABASE_URL (or
 // DATABASE_URL) names a server. Targets: at least 200 pushes/s, memory flat. Reports only.
 import type { ChildProcess } from 'node:child_process';
-import { createECDH } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, startScript, stopChild } from '../e2e/support/server';
+import { freePort, serverModeVapidEnv, startScript, stopChild } from '../e2e/support/server';
 import {
   createBenchDatabase,
   round,
@@ -65,13 +64,7 @@ async function measure(database: 'embedded' | 'postgresql', serverUrl?: string):
       (line) => (typeof line.url === 'string' ? line.url : undefined),
     );
     children.push(push.child);
-    const ecdh = createECDH('prime256v1');
-    ecdh.generateKeys();
-    const vapid = {
-      VAPID_PUBLIC_KEY: ecdh.getPublicKey().toString('base64url'),
-      VAPID_PRIVATE_KEY: ecdh.getPrivateKey().toString('base64url'),
-      VAPID_SUBJECT: 'mailto:bench@example.org',
-    };
+    const vapid = serverModeVapidEnv();
     const { devices } = await json<{ devices: unknown[] }>(
       await fetch(`${push.info}/control/subscribe`, {
         method: 'POST',

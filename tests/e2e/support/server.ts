@@ -58,9 +58,14 @@ export function readServerState(runDir = process.env[RUN_DIR_ENV]): ServerState 
 export function serverModeVapidEnv(): Record<string, string> {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
+  // 32 bytes always: getPrivateKey() drops a leading zero byte (one key in 256), and the
+  // server refuses a shorter key (api/src/config.ts generateVapidKeys does the same).
+  const scalar = ecdh.getPrivateKey();
   return {
     VAPID_PUBLIC_KEY: ecdh.getPublicKey().toString('base64url'),
-    VAPID_PRIVATE_KEY: ecdh.getPrivateKey().toString('base64url'),
+    VAPID_PRIVATE_KEY: Buffer.concat([Buffer.alloc(32 - scalar.length), scalar]).toString(
+      'base64url',
+    ),
     VAPID_SUBJECT: 'mailto:bench@example.org',
   };
 }
