@@ -138,12 +138,21 @@ export function vapidPublicKeyOf(privateKey: string): string {
 export function generateVapidKeys(): { publicKey: string; privateKey: string } {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
-  const scalar = ecdh.getPrivateKey();
-  const privateKey = Buffer.concat([Buffer.alloc(32 - scalar.length), scalar]);
   return {
     publicKey: ecdh.getPublicKey().toString('base64url'),
-    privateKey: privateKey.toString('base64url'),
+    privateKey: fullLengthPrivateKey(ecdh.getPrivateKey().toString('base64url')),
   };
+}
+
+/**
+ * The same P-256 private key as 32 bytes, base64url: a shorter one (its leading zero bytes
+ * dropped) is left-padded. web-push refuses to sign with anything but 32 bytes, so an
+ * embedded key file written before this was padded (one install in 256) sent no push.
+ */
+function fullLengthPrivateKey(privateKey: string): string {
+  const scalar = Buffer.from(privateKey, 'base64url');
+  if (scalar.length >= 32) return privateKey;
+  return Buffer.concat([Buffer.alloc(32 - scalar.length), scalar]).toString('base64url');
 }
 
 /**
@@ -211,5 +220,5 @@ function readOrCreateVapidKeys(dataDir: string): { publicKey: string; privateKey
       'VAPID_PRIVATE_KEY',
       `${file} is not a VAPID key pair; delete it to make a new one (devices then subscribe again)`,
     );
-  return { publicKey: keys.publicKey, privateKey: keys.privateKey };
+  return { publicKey: keys.publicKey, privateKey: fullLengthPrivateKey(keys.privateKey) };
 }

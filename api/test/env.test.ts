@@ -1,7 +1,9 @@
 // The environment schema (sync-protocol/env) and the API's resolution of it (src/config.ts).
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createECDH } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvError, parseEnv } from '@rescuelog/sync-protocol/env';
 import { findRepoRoot, generateVapidKeys, resolveConfig, vapidPublicKeyOf } from '../src/config';
@@ -122,6 +124,33 @@ describe('resolveConfig', () => {
       publicKey: first.vapid.publicKey,
       privateKey: first.vapid.privateKey,
     });
+  });
+
+  it('signs pushes with an embedded key file written with a 31-byte private key (its leading zero dropped)', async () => {
+    const own = await mkdtemp(path.join(tmpdir(), 'rescuelog-vapid-'));
+    try {
+      const scalar = Buffer.concat([Buffer.alloc(1), Buffer.alloc(31, 7)]);
+      const ecdh = createECDH('prime256v1');
+      ecdh.setPrivateKey(scalar);
+      const publicKey = ecdh.getPublicKey().toString('base64url');
+      await writeFile(
+        path.join(own, 'vapid-keys.json'),
+        JSON.stringify({ publicKey, privateKey: scalar.subarray(1).toString('base64url') }),
+      );
+      const { vapid } = resolveConfig(parseEnv({ DATA_DIR: own }));
+      expect(vapid.privateKey).toBe(scalar.toString('base64url'));
+      expect(vapid.publicKey).toBe(publicKey);
+      const headers = webpush.getVapidHeaders(
+        'https://push.example.org',
+        vapid.subject,
+        vapid.publicKey,
+        vapid.privateKey,
+        'aes128gcm',
+      );
+      expect(String(headers.Authorization)).toMatch(/^vapid t=/);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
   });
 
   it('requires the VAPID keys and subject in server mode, and a matching pair', () => {
