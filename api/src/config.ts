@@ -1,11 +1,16 @@
 // Turns the parsed environment (sync-protocol/env) into the settings the app runs with:
 // absolute paths, the session secret and the VAPID keys (generated once in embedded mode),
 // allowed origins.
-import { createECDH, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EnvError, type Env, type UploadLimits } from '@rescuelog/sync-protocol/env';
+import {
+  fullLengthPrivateKey,
+  generateVapidKeys,
+  vapidPublicKeyOf,
+} from '@rescuelog/sync-protocol/vapid-keys';
 
 export interface AppConfig {
   port: number;
@@ -122,38 +127,6 @@ function resolveSessionSecret(env: Env, dataDir: string): string {
 }
 
 const VAPID_FILE = 'vapid-keys.json';
-
-/** The public key (uncompressed P-256 point) of a private key, both base64url. */
-export function vapidPublicKeyOf(privateKey: string): string {
-  const ecdh = createECDH('prime256v1');
-  ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
-  return ecdh.getPublicKey().toString('base64url');
-}
-
-/**
- * A new VAPID key pair, base64url (what `web-push generate-vapid-keys` prints). The private
- * key is always 32 bytes: getPrivateKey() drops leading zero bytes, so about one key in 256
- * came out 31 bytes long, which push senders and VAPID_PRIVATE_KEY's check refuse.
- */
-export function generateVapidKeys(): { publicKey: string; privateKey: string } {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return {
-    publicKey: ecdh.getPublicKey().toString('base64url'),
-    privateKey: fullLengthPrivateKey(ecdh.getPrivateKey().toString('base64url')),
-  };
-}
-
-/**
- * The same P-256 private key as 32 bytes, base64url: a shorter one (its leading zero bytes
- * dropped) is left-padded. web-push refuses to sign with anything but 32 bytes, so an
- * embedded key file written before this was padded (one install in 256) sent no push.
- */
-function fullLengthPrivateKey(privateKey: string): string {
-  const scalar = Buffer.from(privateKey, 'base64url');
-  if (scalar.length >= 32) return privateKey;
-  return Buffer.concat([Buffer.alloc(32 - scalar.length), scalar]).toString('base64url');
-}
 
 /**
  * Server mode: VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT from the environment

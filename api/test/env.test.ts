@@ -6,7 +6,8 @@ import path from 'node:path';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvError, parseEnv } from '@rescuelog/sync-protocol/env';
-import { findRepoRoot, generateVapidKeys, resolveConfig, vapidPublicKeyOf } from '../src/config';
+import { generateVapidKeys, vapidPublicKeyOf } from '@rescuelog/sync-protocol/vapid-keys';
+import { findRepoRoot, resolveConfig } from '../src/config';
 
 describe('parseEnv', () => {
   it('has the documented defaults', () => {

@@ -3,7 +3,6 @@
 // address the browser uses. The running server is described in a state file so any
 // process of the run (global setup, a test worker, global teardown) can stop or restart it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createECDH } from 'node:crypto';
 import {
   closeSync,
   cpSync,
@@ -18,6 +17,7 @@ import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { generateVapidKeys } from '@rescuelog/sync-protocol/vapid-keys';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The built server; RESCUELOG_SERVER_ENTRY may point at api/src/server.ts (run with tsx)
@@ -56,16 +56,10 @@ export function readServerState(runDir = process.env[RUN_DIR_ENV]): ServerState 
  * default makes its own): a fresh pair per run, as `web-push generate-vapid-keys` would print.
  */
 export function serverModeVapidEnv(): Record<string, string> {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  // 32 bytes always: getPrivateKey() drops a leading zero byte (one key in 256), and the
-  // server refuses a shorter key (api/src/config.ts generateVapidKeys does the same).
-  const scalar = ecdh.getPrivateKey();
+  const keys = generateVapidKeys();
   return {
-    VAPID_PUBLIC_KEY: ecdh.getPublicKey().toString('base64url'),
-    VAPID_PRIVATE_KEY: Buffer.concat([Buffer.alloc(32 - scalar.length), scalar]).toString(
-      'base64url',
-    ),
+    VAPID_PUBLIC_KEY: keys.publicKey,
+    VAPID_PRIVATE_KEY: keys.privateKey,
     VAPID_SUBJECT: 'mailto:bench@example.org',
   };
 }
