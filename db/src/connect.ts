@@ -21,6 +21,7 @@ import {
   registerNotificationSource,
 } from './notifications';
 import { PglitePool } from './pglite-pool';
+import { withStatementCache } from './statement-cache';
 import { pgTextOids, pgliteParsers } from './type-parsers';
 
 export type DatabaseKind = 'embedded' | 'postgres';
@@ -84,7 +85,7 @@ export async function createPostgresDatabase(
   // An idle client that loses its server connection emits 'error' on the pool; without a
   // listener that would crash the process instead of failing the next query.
   pool.on('error', () => undefined);
-  const db = createKysely(pool, opts.log);
+  const db = createKysely(withStatementCache(pool), opts.log);
   let migrated: string[] = [];
   if (opts.migrate) {
     try {

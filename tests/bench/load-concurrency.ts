@@ -227,9 +227,9 @@ function summarise(latencies: number[], seconds: number, errors: number): Summar
   };
 }
 
-/** CPU time (user + system) in seconds of the processes `pick` chooses from /proc. */
-function cpuSeconds(pick: (pid: number, comm: string) => boolean): number {
-  let ticks = 0;
+/** CPU ticks (user + system) of each process `pick` chooses from /proc, by pid. */
+function cpuTicks(pick: (pid: number, comm: string) => boolean): Map<number, number> {
+  const ticks = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
@@ -238,12 +238,32 @@ function cpuSeconds(pick: (pid: number, comm: string) => boolean): number {
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       if (!pick(pid, comm)) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
     } catch {
       // the process ended meanwhile
     }
   }
+  return ticks;
+}
+
+/**
+ * CPU seconds the chosen processes used between two readings: a process that started since
+ * counts whole, one that ended is missing (its last ticks unknown; the pools keep theirs open).
+ */
+function cpuSecondsBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let ticks = 0;
+  for (const [pid, now] of after) ticks += now - (before.get(pid) ?? 0);
   return ticks / 100; // USER_HZ
+}
+
+/** Whether a postgres process serves `database` (its title: "postgres: <cluster>: <user> <database> …"). */
+function servesDatabase(pid: number, database: string): boolean {
+  try {
+    const title = readFileSync(`/proc/${String(pid)}/cmdline`, 'utf8').replaceAll('\0', ' ');
+    return title.split(' ').includes(database);
+  } catch {
+    return false;
+  }
 }
 
 /** The whole machine's busy CPU time in seconds (all cores), from /proc/stat. */
@@ -259,7 +279,7 @@ function machineBusySeconds(): number {
 interface CpuShares {
   /** The API server's CPU, in cores (2 = both cores of this machine). */
   server: number;
-  /** Every postgres process on the machine (other databases' work included), in cores. */
+  /** The postgres backends serving this server's database (not the machine's others), in cores. */
   postgres: number;
   /** The whole machine, in cores (the other engineers' work included). */
   machine: number;
@@ -285,9 +305,11 @@ async function runLevel(
   clients: Client[],
   count: number,
   serverPid: number,
+  database: string,
 ): Promise<LevelResult> {
-  const serverCpu = () => cpuSeconds((pid) => pid === serverPid);
-  const postgresCpu = () => cpuSeconds((_pid, comm) => comm === 'postgres');
+  const serverCpu = () => cpuTicks((pid) => pid === serverPid);
+  const postgresCpu = () =>
+    cpuTicks((pid, comm) => comm === 'postgres' && servesDatabase(pid, database));
   const active = clients.slice(0, count);
   let measuring = false;
   let stop = false;
@@ -335,8 +357,8 @@ async function runLevel(
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const shares: CpuShares = {
-    server: round((serverCpu() - sharesBefore.server) / seconds, 2),
-    postgres: round((postgresCpu() - sharesBefore.postgres) / seconds, 2),
+    server: round(cpuSecondsBetween(sharesBefore.server, serverCpu()) / seconds, 2),
+    postgres: round(cpuSecondsBetween(sharesBefore.postgres, postgresCpu()) / seconds, 2),
     machine: round((machineBusySeconds() - sharesBefore.machine) / seconds, 2),
   };
   delay.disable();
@@ -549,7 +571,13 @@ export async function runLoadBench(): Promise<Record<string, unknown> | undefine
     const levels: Array<LevelResult & { build: string }> = [];
     for (const count of LEVELS) {
       for (const side of sides) {
-        const level = await runLevel(side.origin, side.clients, count, side.server.state.pid);
+        const level = await runLevel(
+          side.origin,
+          side.clients,
+          count,
+          side.server.state.pid,
+          new URL(side.server.databaseUrl ?? 'postgres://x/').pathname.slice(1),
+        );
         levels.push({ build: side.build, ...level });
         console.log(
           `  ${side.build}, ${String(count)} clients: ${String(level.overall.requestsPerSecond)} req/s, p50 ${String(level.overall.p50Ms)} ms, p99 ${String(level.overall.p99Ms)} ms`,
