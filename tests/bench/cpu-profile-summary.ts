@@ -1,6 +1,9 @@
 // Reads a V8 CPU profile (node --cpu-prof; a bench server writes one into BENCH_CPU_PROF_DIR)
 // and prints where the time went: self time by function and by package, and the total time
 // under the functions whose name matches PROFILE_FOCUS (a regular expression).
+// PROFILE_FROM_S and PROFILE_TO_S keep only the samples between those seconds from the
+// profile's start (one measured window of a bench); PROFILE_TIMELINE=1 first prints each
+// second's busy (not idle) milliseconds, and those under PROFILE_FOCUS, to find the windows.
 //   npx tsx tests/bench/cpu-profile-summary.ts <file.cpuprofile> [top]
 import { readFileSync } from 'node:fs';
 
@@ -11,6 +14,7 @@ interface ProfileNode {
 }
 interface Profile {
   nodes: ProfileNode[];
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
@@ -24,13 +28,45 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const node of profile.nodes)
   for (const child of node.children ?? []) parent.set(child, node.id);
+const focus = process.env.PROFILE_FOCUS;
+const focusRe = focus ? new RegExp(focus) : undefined;
+const fromUs = Number(process.env.PROFILE_FROM_S ?? 0) * 1e6;
+const toUs = Number(process.env.PROFILE_TO_S ?? Infinity) * 1e6;
+/** True when a function matching PROFILE_FOCUS is on the sample's stack. */
+function underFocus(id: number): boolean {
+  if (!focusRe) return false;
+  for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+    const node = byId.get(cur);
+    if (!node) break;
+    if (focusRe.test(label(node))) return true;
+  }
+  return false;
+}
 const self = new Map<number, number>();
+const perSecond = new Map<number, { busy: number; focus: number }>();
 let total = 0;
+let at = 0;
 profile.samples.forEach((id, i) => {
   const dt = profile.timeDeltas[i] ?? 0;
+  at += dt;
+  const second = Math.floor(at / 1e6);
+  if (byId.get(id)?.callFrame.functionName !== '(idle)') {
+    const slot = perSecond.get(second) ?? { busy: 0, focus: 0 };
+    slot.busy += dt;
+    if (underFocus(id)) slot.focus += dt;
+    perSecond.set(second, slot);
+  }
+  if (at < fromUs || at >= toUs) return;
   self.set(id, (self.get(id) ?? 0) + dt);
   total += dt;
 });
+if (process.env.PROFILE_TIMELINE === '1') {
+  console.log('busy ms per second (second: busy/under PROFILE_FOCUS):');
+  const line = [...perSecond]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, v]) => `${String(s)}:${(v.busy / 1000).toFixed(0)}/${(v.focus / 1000).toFixed(0)}`);
+  console.log(line.join(' '));
+}
 
 function label(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
@@ -68,7 +104,6 @@ console.log('\nself time by function:');
 for (const [name, us] of sorted(fns).slice(0, top))
   console.log(`  ${pct(us).padStart(7)}  ${name}`);
 
-const focus = process.env.PROFILE_FOCUS;
 if (focus) {
   // Total (inclusive) time of samples with a matching function on their stack.
   const re = new RegExp(focus);
