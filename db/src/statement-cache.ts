@@ -24,7 +24,9 @@ const MAX_COUNTED = 2000;
 /**
  * PostgreSQL's answers that a named statement can no longer be used as prepared: a table it
  * reads changed its columns under it ("cached plan must not change result type", 0A000), or
- * the connection lost it (26000). The text is then sent unnamed on that connection.
+ * the connection lost it (26000). The text is then sent unnamed on every connection of the
+ * pool: each connection holds its own copy of the stale statement, and a request retried on
+ * another one must not meet it again.
  */
 const STALE_STATEMENT_CODES = new Set(['0A000', '26000']);
 
@@ -41,6 +43,8 @@ function errorCode(error: unknown): string | undefined {
 /** `pool` for Kysely's PostgresDialect, naming its hot statements (see above). */
 export function withStatementCache(pool: pg.Pool): PostgresPool {
   const counted = new Map<string, Counted>();
+  /** Texts whose named form went stale: sent unnamed from then on (only grows on such errors). */
+  const unnamed = new Set<string>();
 
   function nameFor(text: string, values: readonly unknown[]): string | undefined {
     if (values.length === 0) return undefined;
@@ -63,7 +67,6 @@ export function withStatementCache(pool: pg.Pool): PostgresPool {
     const known = wrappers.get(client);
     if (known) return known;
     const named = new Set<string>();
-    const unnamed = new Set<string>();
     const query = async (text: string, values: readonly unknown[]): Promise<pg.QueryResult> => {
       let name = unnamed.has(text) ? undefined : nameFor(text, values);
       if (name !== undefined && !named.has(text)) {
