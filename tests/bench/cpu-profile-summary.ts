@@ -104,9 +104,8 @@ console.log('\nself time by function:');
 for (const [name, us] of sorted(fns).slice(0, top))
   console.log(`  ${pct(us).padStart(7)}  ${name}`);
 
-if (focus) {
+if (focus && focusRe) {
   // Total (inclusive) time of samples with a matching function on their stack.
-  const re = new RegExp(focus);
   const inclusive = new Map<string, number>();
   for (const [id, us] of self) {
     const seen = new Set<string>();
@@ -114,7 +113,7 @@ if (focus) {
       const node = byId.get(cur);
       if (!node) break;
       const name = label(node);
-      if (re.test(name) && !seen.has(name)) {
+      if (focusRe.test(name) && !seen.has(name)) {
         seen.add(name);
         inclusive.set(name, (inclusive.get(name) ?? 0) + us);
       }

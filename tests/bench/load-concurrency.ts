@@ -266,6 +266,12 @@ function servesDatabase(pid: number, database: string): boolean {
   }
 }
 
+/** The name of the PostgreSQL database a bench server runs on (this bench runs only there). */
+function benchDatabaseName(server: BenchServer): string {
+  if (!server.databaseUrl) throw new Error('the load bench runs on PostgreSQL: no database URL');
+  return new URL(server.databaseUrl).pathname.slice(1);
+}
+
 /** The whole machine's busy CPU time in seconds (all cores), from /proc/stat. */
 function machineBusySeconds(): number {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
@@ -576,7 +582,7 @@ export async function runLoadBench(): Promise<Record<string, unknown> | undefine
           side.clients,
           count,
           side.server.state.pid,
-          new URL(side.server.databaseUrl ?? 'postgres://x/').pathname.slice(1),
+          benchDatabaseName(side.server),
         );
         levels.push({ build: side.build, ...level });
         console.log(
