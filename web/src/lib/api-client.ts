@@ -52,6 +52,32 @@ export class HttpError extends Error {
   }
 }
 
+/** What a screen says when a request got no answer at all (no signal, server unreachable). */
+export const NO_CONNECTION_MESSAGE = 'No connection to the server. Check the signal and try again.';
+
+/** The request never reached the server or got no answer (not an HTTP error status). */
+export class NetworkError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super(NO_CONNECTION_MESSAGE, options);
+    this.name = 'NetworkError';
+  }
+}
+
+/**
+ * `fetch` for the API: a request that gets no answer rejects with a NetworkError that says
+ * so in words a responder understands ("Failed to fetch", "Load failed" and "NetworkError
+ * when attempting to fetch resource" are the browsers' own). An abort stays an abort.
+ */
+export async function apiFetch(path: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, init);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if (init.signal?.aborted) throw error;
+    throw new NetworkError({ cause: error });
+  }
+}
+
 export async function throwIfNotOk(res: Response): Promise<void> {
   if (!res.ok) {
     const text = await res.text();
@@ -70,7 +96,7 @@ export async function getJson<S extends z.ZodType>(
   signal?: AbortSignal,
 ): Promise<z.output<S>> {
   const loading = startLoading(schema);
-  const res = await fetch(path, { credentials: 'include', signal: signal ?? null });
+  const res = await apiFetch(path, { credentials: 'include', signal: signal ?? null });
   await throwIfNotOk(res);
   const body: unknown = await res.json();
   return (await loading).parse(body);
@@ -81,7 +107,7 @@ type Method = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 function send(method: Method, path: string, body: unknown): Promise<Response> {
   const headers: Record<string, string> = { 'X-Requested-With': REQUESTED_WITH };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  return fetch(path, {
+  return apiFetch(path, {
     method,
     credentials: 'include',
     headers,

@@ -1,7 +1,18 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { HttpError, keyToPath, throwIfNotOk } from './api-client';
+import { apiFetch, HttpError, keyToPath, throwIfNotOk } from './api-client';
 
 const USER_PATH = '/api/user';
+
+/**
+ * Every query and mutation runs when asked, whatever the browser's online flag says. The flag
+ * is a hint: the service worker may answer, a captive portal may lie, and many queries read
+ * only the device (who is signed in, whose changes are held). TanStack's default ("online")
+ * instead pauses anything started after an `offline` event, so a responder whose session
+ * ended just before the signal went saw "Checking this device" until the signal came back.
+ * With no retries, "offlineFirst" is one attempt: a failure shows the screen's own error or
+ * offline state, never an endless spinner.
+ */
+const OFFLINE_FIRST = 'offlineFirst' as const;
 
 /** Spec §7: GET of the key's path, no retry, no staleness-driven refetch, no focus refetch
  * unless a query asks for it. Hooks pass their own zod-parsing queryFn; this default only
@@ -20,7 +31,7 @@ export function createQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         queryFn: async ({ queryKey, signal }) => {
-          const res = await fetch(keyToPath(queryKey), { credentials: 'include', signal });
+          const res = await apiFetch(keyToPath(queryKey), { credentials: 'include', signal });
           await throwIfNotOk(res);
           return (await res.json()) as unknown;
         },
@@ -28,8 +39,9 @@ export function createQueryClient(): QueryClient {
         staleTime: Infinity,
         refetchOnWindowFocus: false,
         refetchOnReconnect: false,
+        networkMode: OFFLINE_FIRST,
       },
-      mutations: { retry: false },
+      mutations: { retry: false, networkMode: OFFLINE_FIRST },
     },
   });
   return client;

@@ -11,7 +11,7 @@ import {
 import { caseRecordSchema } from '@rescuelog/sync-protocol/records/case';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { getJson, HttpError, sendJson, throwIfNotOk } from '@/lib/api-client';
+import { apiFetch, getJson, HttpError, sendJson, throwIfNotOk } from '@/lib/api-client';
 import { getSyncSession } from '@/lib/sync/sync-session';
 
 const casePath = (caseId: string) => `/api/cases/${encodeURIComponent(caseId)}`;
@@ -68,7 +68,7 @@ export function useAccessHistory(caseId: string, enabled: boolean) {
 
 /** The server's FHIR export of a case it holds (GET /api/cases/:caseId/fhir), as a file. */
 export async function fetchServerFhir(caseId: string): Promise<Blob> {
-  const res = await fetch(`${casePath(caseId)}/fhir`, { credentials: 'include' });
+  const res = await apiFetch(`${casePath(caseId)}/fhir`, { credentials: 'include' });
   await throwIfNotOk(res);
   const text = await res.text();
   // A boundary: make sure it is the Bundle before handing it to the user as a file.

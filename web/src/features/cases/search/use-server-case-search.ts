@@ -3,7 +3,7 @@
 import type { CaseSearchFilters } from '@rescuelog/sync-protocol/case/search';
 import { caseListSchema, type CaseSummary } from '@rescuelog/sync-protocol/cases';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { throwIfNotOk } from '@/lib/api-client';
+import { apiFetch, throwIfNotOk } from '@/lib/api-client';
 import { filtersToParams } from './search-params';
 
 export const SERVER_PAGE_SIZE = 50;
@@ -21,7 +21,7 @@ async function fetchCasePage(
   const params = filtersToParams(filters);
   params.set('limit', String(SERVER_PAGE_SIZE));
   if (cursor) params.set('cursor', cursor);
-  const res = await fetch(`/api/cases?${params.toString()}`, { credentials: 'include', signal });
+  const res = await apiFetch(`/api/cases?${params.toString()}`, { credentials: 'include', signal });
   await throwIfNotOk(res);
   return {
     cases: caseListSchema.parse(await res.json()),
