@@ -4,15 +4,26 @@
 // so the next person on a shared tablet finds no patient data; with changes still waiting,
 // nothing is lost: the database stays and is marked held, and the app opens it again only
 // for that user's own sign-in. Framework-free, like the rest of client/ (page and tests).
+import type { z } from 'zod';
 import {
   clearActiveUser,
   getActiveUser,
+  heldUserSchema,
   holdUser,
   releaseHeldUser,
   setActiveUser,
 } from './active-user';
 import type { IndexedDbDependencies, SyncDatabase } from './local-db';
 import { pendingCount } from './outbox';
+
+/**
+ * The page's mark for an end of session it has not finished (web/src/lib/auth.ts keeps it in
+ * localStorage): whose data to clear or hold at the next start if the page closes meanwhile.
+ */
+export const endingUserSchema = heldUserSchema.pick({ name: true }).extend({
+  id: heldUserSchema.shape.userId,
+});
+export type EndingUser = z.infer<typeof endingUserSchema>;
 
 export type SessionEndOutcome = { kind: 'cleared' } | { kind: 'held'; pending: number };
 

@@ -1,5 +1,6 @@
 // The current user: one react-query entry (GET /api/user) that every screen reads. A 401
 // means "no session" and resolves to null instead of failing or retrying (spec §7).
+import type { EndingUser } from '@rescuelog/sync-protocol/client/session-end';
 import type { User } from '@rescuelog/sync-protocol/users';
 import {
   queryOptions,
@@ -50,12 +51,63 @@ export function displayName(user: Pick<User, 'fullName' | 'email'>): string {
   return user.fullName.trim() || user.email;
 }
 
-async function endDeviceSessionOf(user: User): Promise<void> {
+/**
+ * The user whose session the server ended while this device has not finished clearing or
+ * holding their data (decision 023). Written before the device forgets the account and removed
+ * once that is done, so a page closed or reloaded in between (a phone's OS killing the tab, a
+ * crew member pressing reload) finishes the job at the next start instead of leaving patient
+ * data in a database nothing points at any more.
+ */
+export const ENDING_USER_KEY = 'rescuelog.endingUser';
+
+function storedEndingUser(): string | null {
   try {
-    const sync = await import('./sync/sync-session');
-    await sync.endLocalSession({ id: user.id, name: displayName(user) });
+    return localStorage.getItem(ENDING_USER_KEY);
   } catch {
-    // Never keep someone from the sign-in screen; the data stays in its per-user database.
+    return null;
+  }
+}
+
+/** The mark, zod-parsed; null when absent or unreadable. Its schema loads with the sync
+ * code, only when a mark exists; a failure to load it throws (the mark must then stay). */
+async function readEndingUser(): Promise<EndingUser | null> {
+  const raw = storedEndingUser();
+  if (raw === null) return null;
+  const { endingUserSchema } = await import('@rescuelog/sync-protocol/client/session-end');
+  try {
+    const parsed = endingUserSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeEndingUser(user: EndingUser | null): void {
+  try {
+    if (user)
+      localStorage.setItem(
+        ENDING_USER_KEY,
+        JSON.stringify({ id: user.id, name: user.name.slice(0, 200) || `User ${String(user.id)}` }),
+      );
+    else localStorage.removeItem(ENDING_USER_KEY);
+  } catch {
+    // Storage disabled: the end of the session runs once, as it is about to.
+  }
+}
+
+/** Clears or holds the ended user's data; the mark goes only once that is done. */
+async function finishSessionEnd(): Promise<void> {
+  if (storedEndingUser() === null) return;
+  try {
+    const ending = await readEndingUser();
+    if (ending) {
+      const sync = await import('./sync/sync-session');
+      await sync.endLocalSession(ending);
+    }
+    writeEndingUser(null);
+  } catch {
+    // Never keep someone from the sign-in screen; the mark stays, so the next start tries
+    // again, and the data stays in its per-user database meanwhile.
   }
 }
 
@@ -72,6 +124,11 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
   try {
     const { user } = await getJson('/api/user', currentUserSchema, controller.signal);
     rememberUser(user);
+    // An end interrupted earlier: the same user signed in again keeps their data; anyone
+    // else's ended session is finished first.
+    const ending = await readEndingUser().catch(() => null);
+    if (ending?.id === user.id) writeEndingUser(null);
+    else await finishSessionEnd();
     return user;
   } catch (error) {
     if (error instanceof HttpError && error.status === 401) {
@@ -79,15 +136,19 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
       // their patient data cleared, or held behind their own sign-in (decision 023), before
       // the sign-in screen shows.
       const known = await readKnownUser();
+      if (known) writeEndingUser({ id: known.id, name: displayName(known) });
       rememberUser(null);
       clearCached();
-      if (known) await endDeviceSessionOf(known);
+      await finishSessionEnd();
       return null;
     }
     // No answer, a server error or a page that is not ours (captive portal): without signal
     // the account this device last signed in with opens the app; the sync engine asks for a
     // new sign-in if the server later refuses the session.
-    const known = signal.aborted ? null : await readKnownUser();
+    if (signal.aborted) throw error;
+    // The end of a session the server confirmed earlier needs no signal to finish.
+    await finishSessionEnd();
+    const known = await readKnownUser();
     if (known) return known;
     throw error;
   } finally {
@@ -108,6 +169,13 @@ export function useUser() {
 
 export function setCurrentUser(queryClient: QueryClient, user: User | null): void {
   rememberUser(user);
+  if (user && storedEndingUser() !== null)
+    void readEndingUser().then(
+      (ending) => {
+        if (ending?.id === user.id) writeEndingUser(null);
+      },
+      () => undefined,
+    );
   queryClient.setQueryData<User | null>(USER_QUERY_KEY, user);
 }
 

@@ -5,18 +5,18 @@
 // session: nothing is cleared.
 import 'fake-indexeddb/auto';
 import { QueryClient } from '@tanstack/react-query';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listHeldUsers, releaseHeldUser } from '@rescuelog/sync-protocol/client/active-user';
 import { syncDatabaseName } from '@rescuelog/sync-protocol/client/local-db';
 import { pendingCount, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
-import { currentUserQuery, KNOWN_USER_KEY } from '@/lib/auth';
+import { currentUserQuery, ENDING_USER_KEY, KNOWN_USER_KEY } from '@/lib/auth';
 import { clearPatientCaches } from '@/lib/sync/browser-caches';
 import { makeUser } from '@/test/fixtures';
 import { axeViolations } from '@/test/axe';
-import { renderApp, signedInAs } from '@/test/render-app';
+import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
 
 const thandi = makeUser({ id: 41, fullName: 'Thandi Nkosi' });
@@ -93,6 +93,58 @@ describe('the end of a session on this device', () => {
     const user = await new QueryClient().fetchQuery(currentUserQuery);
     expect(user?.id).toBe(thandi.id);
     expect(await databaseExists(thandi.id)).toBe(true);
+  });
+});
+
+describe('an end of session cut short by a closed page', () => {
+  /** The first start hears the 401, forgets the account, and is closed (a phone's OS killing
+   * the tab, a reload) while it clears the browser's caches: its end never finishes. */
+  async function startCutShort() {
+    rememberThandi();
+    await seedDevice({ unsynced: false });
+    const never = new Promise<string[]>(() => undefined);
+    vi.stubGlobal('caches', { keys: () => never });
+    signedInAs(null);
+    const first = renderApp('/');
+    await waitFor(() => expect(localStorage.getItem(KNOWN_USER_KEY)).toBeNull());
+    first.unmount();
+    vi.unstubAllGlobals();
+    expect(await databaseExists(thandi.id)).toBe(true);
+  }
+
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('is finished at the next start: the patients are deleted', async () => {
+    await startCutShort();
+    signedInAs(null);
+    renderApp('/');
+    expect(await screen.findByRole('tab', { name: 'Register' })).toBeInTheDocument();
+    await waitFor(async () => expect(await databaseExists(thandi.id)).toBe(false));
+    expect(localStorage.getItem(ENDING_USER_KEY)).toBeNull();
+  });
+
+  it('is finished at the next start without signal too', async () => {
+    await startCutShort();
+    server.use(http.get('/api/user', () => HttpResponse.error()));
+    renderApp('/');
+    expect(
+      await screen.findByRole('heading', { name: 'Could not load your account' }),
+    ).toBeInTheDocument();
+    expect(await databaseExists(thandi.id)).toBe(false);
+  });
+
+  it('keeps the data when the same user is signed in again', async () => {
+    await startCutShort();
+    signedInAs(thandi);
+    dashboardData();
+    server.use(
+      http.post('/api/sync/pull', () => HttpResponse.error()),
+      http.post('/api/sync/push', () => HttpResponse.error()),
+    );
+    renderApp('/');
+    expect(await screen.findByText('Thandi Nkosi')).toBeInTheDocument();
+    expect(await databaseExists(thandi.id)).toBe(true);
+    expect(localStorage.getItem(ENDING_USER_KEY)).toBeNull();
   });
 });
 
