@@ -376,59 +376,69 @@ function ratioLine(
 }
 
 export async function runApiBench(): Promise<Record<string, unknown>> {
-  // Trusting the loopback proxy lets each simulated device have its own address
-  // (X-Forwarded-For), so the per-address limits do not turn the login run into 429s.
-  const server = await startBenchServer({ TRUST_PROXY: 'loopback' });
-  const serverReadyAt = Date.now();
-  const origin = server.state.origin;
-  // Signed in at once, so the probe of its first upkeep (the header) starts well before it.
-  const cookie = await signedInCookie(origin, 'bench-admin@example.org', '10.1.0.1');
-  const upkeeps = [
-    watchFirstUpkeep(
-      'GET /api/user (session, embedded)',
-      `${origin}/api/user`,
-      { cookie },
-      server.state.pid,
-      serverReadyAt,
-    ),
-  ];
-  const postgres = POSTGRES_SERVER_URL
-    ? await startBenchServer(
-        // Server mode requires a session secret of its own.
-        { TRUST_PROXY: 'loopback', SESSION_SECRET: randomBytes(32).toString('hex') },
-        POSTGRES_SERVER_URL,
-      )
-    : undefined;
-  // BENCH_BEFORE_ENTRY: an earlier build measured beside this one (support.ts).
-  const before = BEFORE_ENTRY
-    ? await startBenchServer({ TRUST_PROXY: 'loopback' }, undefined, BEFORE_ENTRY)
-    : undefined;
-  const beforeReadyAt = Date.now();
-  const beforeCookie = before
-    ? await signedInCookie(before.state.origin, 'bench-admin@example.org', '10.1.0.1')
-    : undefined;
-  if (before && beforeCookie)
+  // Every server is stopped however the run ends, also when a later one fails to start.
+  const stops: (() => Promise<unknown>)[] = [];
+  const upkeeps: ReturnType<typeof watchFirstUpkeep>[] = [];
+  try {
+    // Trusting the loopback proxy lets each simulated device have its own address
+    // (X-Forwarded-For), so the per-address limits do not turn the login run into 429s.
+    const server = await startBenchServer({ TRUST_PROXY: 'loopback' });
+    stops.push(() => server.stop());
+    const serverReadyAt = Date.now();
+    const origin = server.state.origin;
+    // Signed in at once, so the probe of its first upkeep (the header) starts well before it.
+    const cookie = await signedInCookie(origin, 'bench-admin@example.org', '10.1.0.1');
     upkeeps.push(
       watchFirstUpkeep(
-        'GET /api/user (session, embedded, BEFORE)',
-        `${before.state.origin}/api/user`,
-        { cookie: beforeCookie },
-        before.state.pid,
-        beforeReadyAt,
+        'GET /api/user (session, embedded)',
+        `${origin}/api/user`,
+        { cookie },
+        server.state.pid,
+        serverReadyAt,
       ),
     );
-  const beforePg =
-    BEFORE_ENTRY && POSTGRES_SERVER_URL
+    const postgres = POSTGRES_SERVER_URL
       ? await startBenchServer(
+          // Server mode requires a session secret of its own.
           { TRUST_PROXY: 'loopback', SESSION_SECRET: randomBytes(32).toString('hex') },
           POSTGRES_SERVER_URL,
-          BEFORE_ENTRY,
         )
       : undefined;
-  const bare = await startBare();
-  const peer = await startPeer();
-  const peerPg = POSTGRES_SERVER_URL ? await startPeer(POSTGRES_SERVER_URL) : undefined;
-  try {
+    if (postgres) stops.push(() => postgres.stop());
+    // BENCH_BEFORE_ENTRY: an earlier build measured beside this one (support.ts).
+    const before = BEFORE_ENTRY
+      ? await startBenchServer({ TRUST_PROXY: 'loopback' }, undefined, BEFORE_ENTRY)
+      : undefined;
+    if (before) stops.push(() => before.stop());
+    const beforeReadyAt = Date.now();
+    const beforeCookie = before
+      ? await signedInCookie(before.state.origin, 'bench-admin@example.org', '10.1.0.1')
+      : undefined;
+    if (before && beforeCookie)
+      upkeeps.push(
+        watchFirstUpkeep(
+          'GET /api/user (session, embedded, BEFORE)',
+          `${before.state.origin}/api/user`,
+          { cookie: beforeCookie },
+          before.state.pid,
+          beforeReadyAt,
+        ),
+      );
+    const beforePg =
+      BEFORE_ENTRY && POSTGRES_SERVER_URL
+        ? await startBenchServer(
+            { TRUST_PROXY: 'loopback', SESSION_SECRET: randomBytes(32).toString('hex') },
+            POSTGRES_SERVER_URL,
+            BEFORE_ENTRY,
+          )
+        : undefined;
+    if (beforePg) stops.push(() => beforePg.stop());
+    const bare = await startBare();
+    stops.push(() => bare.stop());
+    const peer = await startPeer();
+    stops.push(() => peer.drop());
+    const peerPg = POSTGRES_SERVER_URL ? await startPeer(POSTGRES_SERVER_URL) : undefined;
+    if (peerPg) stops.push(() => peerPg.drop());
     const password = 'bench-password-1';
     const register = (email: string, ip: string) =>
       fetch(`${origin}/api/register`, {
@@ -691,13 +701,7 @@ export async function runApiBench(): Promise<Record<string, unknown>> {
     return result;
   } finally {
     for (const upkeep of upkeeps) upkeep.cancel();
-    await bare.stop();
-    await peer.drop();
-    await peerPg?.drop();
-    await server.stop();
-    await postgres?.stop();
-    await before?.stop();
-    await beforePg?.stop();
+    for (const stop of stops.reverse()) await stop();
   }
 }
 
