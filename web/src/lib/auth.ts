@@ -95,20 +95,35 @@ function writeEndingUser(user: EndingUser | null): void {
   }
 }
 
-/** Clears or holds the ended user's data; the mark goes only once that is done. */
-async function finishSessionEnd(): Promise<void> {
+/** Clears or holds the ended user's data (deletes it when `wipe`, the user's own choice at
+ * logout); the mark goes only once that is done. */
+async function finishSessionEnd({ wipe = false }: { wipe?: boolean } = {}): Promise<void> {
   if (storedEndingUser() === null) return;
   try {
     const ending = await readEndingUser();
     if (ending) {
       const sync = await import('./sync/sync-session');
-      await sync.endLocalSession(ending);
+      if (wipe) await sync.wipeLocalData(ending.id);
+      else await sync.endLocalSession(ending);
     }
     writeEndingUser(null);
   } catch {
     // Never keep someone from the sign-in screen; the mark stays, so the next start tries
     // again, and the data stays in its per-user database meanwhile.
   }
+}
+
+/**
+ * The one way the device ends a user's session after the server did (logout, or a 401): the
+ * mark is written at once, before anything can be interrupted, then the user's data is
+ * cleared or held (or deleted, `wipe`). A page closed meanwhile finishes it at its next start.
+ */
+export function endSessionOnDevice(
+  user: EndingUser,
+  options: { wipe?: boolean } = {},
+): Promise<void> {
+  writeEndingUser(user);
+  return finishSessionEnd(options);
 }
 
 /** How long the first request for the user may take before the device's copy is used
@@ -135,11 +150,15 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
       // The server confirms the session is over. Whoever this device last signed in as gets
       // their patient data cleared, or held behind their own sign-in (decision 023), before
       // the sign-in screen shows.
+      // endSessionOnDevice writes its mark before it first waits, so before the account is
+      // forgotten here; with no known account it still finishes an end marked earlier.
       const known = await readKnownUser();
-      if (known) writeEndingUser({ id: known.id, name: displayName(known) });
+      const ended = known
+        ? endSessionOnDevice({ id: known.id, name: displayName(known) })
+        : finishSessionEnd();
       rememberUser(null);
       clearCached();
-      await finishSessionEnd();
+      await ended;
       return null;
     }
     // No answer, a server error or a page that is not ours (captive portal): without signal
@@ -197,6 +216,10 @@ export function useLogout() {
       );
     },
     onSuccess: () => {
+      // Marked in the same tick as the account is forgotten: a tab closed before the caller
+      // ends the device session (endSessionOnDevice) finishes it at its next start.
+      const user = queryClient.getQueryData<User | null>(USER_QUERY_KEY);
+      if (user?.status === 'approved') writeEndingUser({ id: user.id, name: displayName(user) });
       clearSession(queryClient);
       toast({ title: 'Logged out', description: 'You have been logged out successfully' });
     },

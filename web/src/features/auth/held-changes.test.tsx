@@ -133,6 +133,34 @@ describe('an end of session cut short by a closed page', () => {
     expect(await databaseExists(thandi.id)).toBe(false);
   });
 
+  it('by a tab closed right after logout is finished at the next start', async () => {
+    await seedDevice({ unsynced: false });
+    signedInAs(thandi);
+    dashboardData();
+    server.use(
+      http.post('/api/sync/pull', () =>
+        HttpResponse.json({ cursor: '0', hasMore: false, changes: [] }),
+      ),
+      http.post('/api/logout', () => {
+        signedInAs(null);
+        return HttpResponse.json({ message: 'Logged out successfully' });
+      }),
+    );
+    const first = renderApp('/');
+    expect(await screen.findByText('Thandi Nkosi')).toBeInTheDocument();
+    // The tab closes while the device is being cleared after the logout.
+    vi.stubGlobal('caches', { keys: () => new Promise<string[]>(() => undefined) });
+    await first.user.click(screen.getByRole('button', { name: 'Log out' }));
+    expect(await first.findByRole('tab', { name: 'Sign In' })).toBeInTheDocument();
+    first.unmount();
+    vi.unstubAllGlobals();
+    expect(await databaseExists(thandi.id)).toBe(true);
+
+    renderApp('/');
+    expect(await screen.findByRole('tab', { name: 'Register' })).toBeInTheDocument();
+    await waitFor(async () => expect(await databaseExists(thandi.id)).toBe(false));
+  });
+
   it('keeps the data when the same user is signed in again', async () => {
     await startCutShort();
     signedInAs(thandi);

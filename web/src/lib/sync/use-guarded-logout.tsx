@@ -4,7 +4,7 @@
 // behind their sign-in, decision 023). The sync code and
 // the dialog load on demand, so the header that uses this stays light.
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { displayName, useLogout, useUser } from '@/lib/auth';
+import { displayName, endSessionOnDevice, useLogout, useUser } from '@/lib/auth';
 
 const UnsyncedLogoutDialog = lazy(async () => ({
   default: (await import('./unsynced-logout-dialog')).UnsyncedLogoutDialog,
@@ -26,14 +26,10 @@ export function useGuardedLogout(): {
     setUnsynced(null);
     logout.mutate(undefined, {
       onSuccess: () => {
-        if (!signedIn) return;
-        void (async () => {
-          const sync = await import('./sync-session');
-          // Kept changes are held behind this user's sign-in (decision 023); with none left
-          // waiting the database is deleted.
-          if (choice === 'delete') await sync.wipeLocalData(signedIn.id);
-          else await sync.endLocalSession(signedIn);
-        })();
+        // Kept changes are held behind this user's sign-in (decision 023); with none left
+        // waiting the database is deleted. Marked first: a tab closed right after logout
+        // finishes this at its next start.
+        if (signedIn) void endSessionOnDevice(signedIn, { wipe: choice === 'delete' });
       },
     });
   }
