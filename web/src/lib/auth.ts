@@ -205,7 +205,8 @@ export function setCurrentUser(queryClient: QueryClient, user: User | null): voi
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async () => {
+    // `wipe`: the user chose to delete changes still waiting to sync (use-guarded-logout).
+    mutationFn: async (_options?: { wipe?: boolean }) => {
       // This device stops receiving the user's notifications first (it needs the session):
       // the next person on a shared tablet must not see them.
       await import('./push-device')
@@ -215,11 +216,17 @@ export function useLogout() {
         boundarySchemas().then((s) => s.logoutResponseSchema),
       );
     },
-    onSuccess: () => {
-      // Marked in the same tick as the account is forgotten: a tab closed before the caller
-      // ends the device session (endSessionOnDevice) finishes it at its next start.
+    onSuccess: (_answer, options) => {
+      // The device's copy of the user's patients is cleared or held (decision 023), also for a
+      // suspended account's "Back to Login". Marked before the account is forgotten, so a tab
+      // closed right after the tap finishes it at its next start. A pending account never had
+      // a database here.
       const user = queryClient.getQueryData<User | null>(USER_QUERY_KEY);
-      if (user?.status === 'approved') writeEndingUser({ id: user.id, name: displayName(user) });
+      if (user && user.status !== 'pending')
+        void endSessionOnDevice(
+          { id: user.id, name: displayName(user) },
+          { wipe: options?.wipe === true },
+        );
       clearSession(queryClient);
       toast({ title: 'Logged out', description: 'You have been logged out successfully' });
     },

@@ -86,6 +86,23 @@ describe('the end of a session on this device', () => {
     db.close();
   });
 
+  it('a suspended account’s Back to Login deletes the patients on the device', async () => {
+    rememberThandi();
+    await seedDevice({ unsynced: false });
+    signedInAs(makeUser({ id: thandi.id, fullName: thandi.fullName, status: 'suspended' }));
+    server.use(
+      http.post('/api/logout', () => {
+        signedInAs(null);
+        return HttpResponse.json({ message: 'Logged out successfully' });
+      }),
+    );
+    const { user } = renderApp('/');
+    await user.click(await screen.findByRole('button', { name: 'Back to Login' }));
+    expect(await screen.findByRole('tab', { name: 'Sign In' })).toBeInTheDocument();
+    await waitFor(async () => expect(await databaseExists(thandi.id)).toBe(false));
+    await waitFor(() => expect(localStorage.getItem(ENDING_USER_KEY)).toBeNull());
+  });
+
   it('a network failure is not the end of the session: nothing is cleared', async () => {
     rememberThandi();
     await seedDevice({ unsynced: false });

@@ -4,7 +4,7 @@
 // behind their sign-in, decision 023). The sync code and
 // the dialog load on demand, so the header that uses this stays light.
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { displayName, endSessionOnDevice, useLogout, useUser } from '@/lib/auth';
+import { useLogout } from '@/lib/auth';
 
 const UnsyncedLogoutDialog = lazy(async () => ({
   default: (await import('./unsynced-logout-dialog')).UnsyncedLogoutDialog,
@@ -18,20 +18,13 @@ export function useGuardedLogout(): {
   dialog: ReactNode;
 } {
   const logout = useLogout();
-  const { data: user } = useUser();
   const [unsynced, setUnsynced] = useState<number | null>(null);
 
   function signOut(choice: LocalDataChoice): void {
-    const signedIn = user ? { id: user.id, name: displayName(user) } : null;
     setUnsynced(null);
-    logout.mutate(undefined, {
-      onSuccess: () => {
-        // Kept changes are held behind this user's sign-in (decision 023); with none left
-        // waiting the database is deleted. Marked first: a tab closed right after logout
-        // finishes this at its next start.
-        if (signedIn) void endSessionOnDevice(signedIn, { wipe: choice === 'delete' });
-      },
-    });
+    // Kept changes are held behind this user's sign-in (decision 023); with none left waiting
+    // the database is deleted (useLogout ends the device session).
+    logout.mutate({ wipe: choice === 'delete' });
   }
 
   async function requestLogout(): Promise<void> {
