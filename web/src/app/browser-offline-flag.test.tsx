@@ -9,6 +9,7 @@ import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_CONNECTION_MESSAGE } from '@/lib/api-client';
+import { stopSyncSession } from '@/lib/sync/sync-session';
 import { makeUser } from '@/test/fixtures';
 import { dashboardData, expectToast, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
@@ -20,10 +21,19 @@ function noSignal() {
   );
 }
 
+/** The signed-in device's sync engine gets no answer either. */
+function syncUnreachable() {
+  server.use(
+    http.post('/api/sync/push', () => HttpResponse.error()),
+    http.post('/api/sync/pull', () => HttpResponse.error()),
+  );
+}
+
 describe('the browser reports no signal', () => {
   beforeEach(() => onlineManager.setOnline(false));
   afterEach(async () => {
     onlineManager.setOnline(true);
+    stopSyncSession();
     await releaseHeldUser(41);
   });
 
@@ -53,6 +63,7 @@ describe('the browser reports no signal', () => {
     onlineManager.setOnline(true);
     signedInAs(makeUser({ fullName: 'Thandi Mokoena' }));
     dashboardData();
+    syncUnreachable();
     const first = renderApp('/');
     expect(await screen.findByText('Thandi Mokoena')).toBeInTheDocument();
     first.unmount();
