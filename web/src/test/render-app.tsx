@@ -1,6 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { expect } from 'vitest';
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { MemoryRouter, useLocation } from 'react-router-dom';
@@ -10,10 +10,12 @@ import { AppRoutes } from '@/app/router';
 import { createQueryClient } from '@/lib/query-client';
 import { server } from './server';
 
-/** Keeps `into.pathname` equal to the router's current path, for assertions. */
+/** Keeps `into.pathname` equal to the router's current path, for assertions. A layout effect
+ * runs within the commit that renders the new page, so a test that found the page's content
+ * never reads the previous path (a passive effect may run after the DOM is observed). */
 function LocationProbe({ onPath }: { onPath: (pathname: string) => void }) {
   const { pathname } = useLocation();
-  useEffect(() => {
+  useLayoutEffect(() => {
     onPath(pathname);
   }, [onPath, pathname]);
   return null;
