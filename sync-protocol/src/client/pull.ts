@@ -6,7 +6,7 @@
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from '../platform/versions';
 import {
   parseChange,
-  pullResponseSchema,
+  pullAnswerSchema,
   PULL_DEFAULT_LIMIT,
   type SyncChange,
 } from '../platform/push-pull';
@@ -81,7 +81,7 @@ export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
         changes: total,
       };
     }
-    const classified = classifyResponse(response, pullResponseSchema);
+    const classified = classifyResponse(response, pullAnswerSchema);
     if (classified.kind !== 'ok') return { ...classified, changes: total };
     const page = classified.data;
     // Kinds this app version does not know (a newer server) are skipped, not an error.

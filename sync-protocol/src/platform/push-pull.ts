@@ -104,3 +104,87 @@ export const pullResponseSchema = z.object({
   changes: z.array(syncChangeSchema),
 });
 export type PullResponse = z.output<typeof pullResponseSchema>;
+
+/**
+ * PostgreSQL's most arguments to one function: the server writes a record's values as chunks
+ * of at most this many (json_build_array per chunk), and the device reads them in order.
+ */
+export const PULL_ROW_CHUNK = 100;
+
+/** A kind's record keys, in the order its rows' values come; never a key that would set an
+ * object's prototype when the device writes it. */
+const rowKeySchema = z
+  .string()
+  .max(100)
+  .refine((key) => key !== '__proto__', 'Not a record key');
+
+/** One change of a rows page: `values` are the record's values in its kind's key order, as
+ * chunks (PULL_ROW_CHUNK); null for a tombstone. */
+export const pullRowSchema = z.object({
+  entity: z.string().max(100),
+  id: z.string().max(64),
+  version: versionSchema,
+  deleted: z.boolean(),
+  values: z.array(z.array(z.unknown())).nullable(),
+});
+
+/**
+ * A pull page as rows (protocol 2, decision 051): the same changes as pullResponseSchema's,
+ * with each kind's record keys written once (`keys`, the kinds on the page) instead of in
+ * every record. Most of an objects page was its keys: ~170 for a case, most holding null.
+ */
+export const pullRowsResponseSchema = z.object({
+  cursor: versionSchema,
+  hasMore: z.boolean(),
+  keys: z.record(z.string().max(100), z.array(rowKeySchema).max(1000)),
+  changes: z.array(pullRowSchema),
+});
+export type PullRowsResponse = z.output<typeof pullRowsResponseSchema>;
+
+/**
+ * A rows page as the changes of an objects page (what the rest of the device reads): each
+ * record an object of its kind's keys. Adds an issue (and returns null) when a change's kind
+ * has no keys on the page or its values are not one per key.
+ */
+function rowsToChanges(page: PullRowsResponse, ctx: z.RefinementCtx): PullResponse | null {
+  // Each record starts as a copy of its kind's template, every key already in place: objects
+  // of one shape, built about five times faster than key by key (decision 051).
+  const templates = new Map<string, Record<string, unknown>>();
+  const changes: SyncChange[] = [];
+  for (const [index, row] of page.changes.entries()) {
+    const { values, ...change } = row;
+    if (values === null) {
+      changes.push({ ...change, data: null });
+      continue;
+    }
+    const keys = page.keys[row.entity];
+    let template = templates.get(row.entity);
+    if (keys && !template) {
+      template = Object.fromEntries(keys.map((key) => [key, null]));
+      templates.set(row.entity, template);
+    }
+    const count = values.reduce((sum, chunk) => sum + chunk.length, 0);
+    if (!keys || !template || count !== keys.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['changes', index, 'values'],
+        message: keys ? 'Not one value per key' : 'No keys for this kind',
+      });
+      return null;
+    }
+    const data: Record<string, unknown> = { ...template };
+    let at = 0;
+    for (const chunk of values) for (const value of chunk) data[keys[at++] as string] = value;
+    changes.push({ ...change, data });
+  }
+  return { cursor: page.cursor, hasMore: page.hasMore, changes };
+}
+
+/**
+ * A pull answer in either form (a server of protocol 2 and later sends rows, an older one
+ * objects), read as an objects page.
+ */
+export const pullAnswerSchema: z.ZodType<PullResponse, unknown> = z.union([
+  pullRowsResponseSchema.transform((page, ctx) => rowsToChanges(page, ctx) ?? z.NEVER),
+  pullResponseSchema,
+]);

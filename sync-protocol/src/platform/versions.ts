@@ -1,8 +1,16 @@
 // Protocol and schema versions that travel with every push and pull. The server answers
 // 426 UPDATE_REQUIRED to a client older than MIN_PROTOCOL_VERSION; mutations queued before
 // an app update keep their schemaVersion and still replay after it.
-export const PROTOCOL_VERSION = 1;
+/**
+ * 1: the first protocol.
+ * 2: a pull page may come as rows (push-pull.ts pullRowsResponseSchema): each kind's keys once
+ *    per page and each record as its values in that order; the server sends it to clients of
+ *    version 2 and later, the objects form to older ones (decision 051).
+ */
+export const PROTOCOL_VERSION = 2;
 export const MIN_PROTOCOL_VERSION = 1;
+/** The first protocol version whose pull answers come as rows. */
+export const PULL_ROWS_PROTOCOL_VERSION = 2;
 /**
  * Version of the synced record shapes (entity schemas and mutation args).
  * 1: the first shapes.

@@ -11,7 +11,13 @@ import { CASE_FIELDS, caseFieldsSchema, caseRecordSchema } from '../../src/recor
 import { generateHumanId } from '../../src/platform/human-id';
 import { appRegistry, type AppMutationName } from '../../src/records/registry';
 import { Rejection } from '../../src/platform/rejections';
-import { parseChange, pullResponseSchema, pushRequestSchema } from '../../src/platform/push-pull';
+import {
+  parseChange,
+  pullAnswerSchema,
+  pullResponseSchema,
+  PULL_ROW_CHUNK,
+  pushRequestSchema,
+} from '../../src/platform/push-pull';
 import { latitudeSchema, longitudeSchema, timestampSchema } from '../../src/platform/values';
 
 const uuid = () => crypto.randomUUID();
@@ -273,5 +279,72 @@ describe('pull response', () => {
     });
     // ... and a kind this app does not know (a newer server) is skipped, not an error.
     expect(parseChange(appRegistry, { ...half, entity: 'inventoryItem' })).toBeNull();
+  });
+});
+
+describe('a pull page as rows (protocol 2, decision 051)', () => {
+  const keys = Array.from({ length: 230 }, (_, i) => `field${String(i)}`);
+  const record = Object.fromEntries(keys.map((key, i) => [key, i % 3 === 0 ? null : i]));
+  const chunks = (values: unknown[]): unknown[][] => {
+    const out: unknown[][] = [];
+    for (let at = 0; at < values.length; at += PULL_ROW_CHUNK)
+      out.push(values.slice(at, at + PULL_ROW_CHUNK));
+    return out;
+  };
+  const rows = (
+    values: unknown[][] | null,
+    pageKeys: Record<string, string[]> = { note: keys },
+  ) => ({
+    cursor: '9',
+    hasMore: true,
+    keys: pageKeys,
+    changes: [
+      { entity: 'note', id: 'a', version: '8', deleted: false, values },
+      { entity: 'note', id: 'b', version: '9', deleted: true, values: null },
+    ],
+  });
+
+  it('reads as the objects page with the same changes, keys in order, chunks joined', () => {
+    const page = pullAnswerSchema.parse(rows(chunks(keys.map((key) => record[key]))));
+    expect(page).toEqual(
+      pullResponseSchema.parse({
+        cursor: '9',
+        hasMore: true,
+        changes: [
+          { entity: 'note', id: 'a', version: '8', deleted: false, data: record },
+          { entity: 'note', id: 'b', version: '9', deleted: true, data: null },
+        ],
+      }),
+    );
+    expect(Object.keys(page.changes[0]?.data ?? {})).toEqual(keys);
+    // Two records of one kind never share an object.
+    const two = pullAnswerSchema.parse({
+      ...rows(null),
+      changes: [
+        { entity: 'note', id: 'a', version: '8', deleted: false, values: chunks(keys) },
+        { entity: 'note', id: 'c', version: '9', deleted: false, values: chunks(keys) },
+      ],
+    });
+    expect(two.changes[0]?.data).not.toBe(two.changes[1]?.data);
+  });
+
+  it('still reads an objects page (a server before protocol 2)', () => {
+    const objects = {
+      cursor: '9',
+      hasMore: false,
+      changes: [{ entity: 'note', id: 'a', version: '8', deleted: false, data: record }],
+    };
+    expect(pullAnswerSchema.parse(objects)).toEqual(objects);
+  });
+
+  it('refuses a page whose values do not match its keys, or that would set a prototype', () => {
+    const values = keys.map((key) => record[key]);
+    expect(pullAnswerSchema.safeParse(rows(chunks(values.slice(1)))).success).toBe(false);
+    expect(pullAnswerSchema.safeParse(rows(chunks([...values, 1]))).success).toBe(false);
+    expect(pullAnswerSchema.safeParse(rows(chunks(values), { other: keys })).success).toBe(false);
+    expect(
+      pullAnswerSchema.safeParse(rows([[{ polluted: true }]], { note: ['__proto__'] })).success,
+    ).toBe(false);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
