@@ -29,7 +29,7 @@ import type {
 
 type MutationOf<N extends MutationName> = { name: N; args: AppMutationArgs<N> };
 import {
-  pullResponseSchema,
+  pullAnswerSchema,
   pushResponseSchema,
   type PullResponse,
   type PushResponse,
@@ -294,7 +294,7 @@ export async function pull(
     ...(limit === undefined ? {} : { limit }),
   });
   if (res.status !== 200) throw new Error(`pull failed: ${String(res.status)} ${await res.text()}`);
-  return pullResponseSchema.parse(await res.json());
+  return pullAnswerSchema.parse(await res.json());
 }
 
 /** Follows the cursor until hasMore is false. */

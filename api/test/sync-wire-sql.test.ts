@@ -4,18 +4,26 @@
 // - for every kind, the SQL record is exactly what the JavaScript mapping (toWireRecord over
 //   the row the driver returns) makes of the same row: timestamps with microseconds, numeric
 //   with its scale, jsonb, nulls, booleans, bigint ids, tombstones;
-// - the pull answer as sent parses with pullResponseSchema and every change with its kind's
-//   record schema, which drops nothing and changes nothing;
+// - the pull answer as sent parses with pullResponseSchema (protocol 1) or
+//   pullRowsResponseSchema (protocol 2, decision 051), the two hold the same changes, and
+//   every change parses with its kind's record schema, which drops nothing and changes nothing;
 // - pages across kinds keep version order with tombstones, and the SQL applies the access
 //   rule (decision 024: a member sees only their own cases without a grant).
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   parseChange,
+  pullAnswerSchema,
   pullResponseSchema,
+  pullRowsResponseSchema,
   type SyncChange,
 } from '@rescuelog/sync-protocol/platform/push-pull';
-import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
+import {
+  PROTOCOL_VERSION,
+  PULL_ROWS_PROTOCOL_VERSION,
+  SCHEMA_VERSION,
+} from '@rescuelog/sync-protocol/platform/versions';
 import { appRegistry } from '@rescuelog/sync-protocol/records/registry';
 import { dynamic, toWireRecord } from '../src/services/sync/sync-tables';
 import { recordRows, wireShapes } from '../src/services/sync/wire-sql';
@@ -155,9 +163,14 @@ beforeAll(async () => {
 
 afterAll(() => t.close());
 
-async function pullBody(user: SyncUser, cursor: string | null, limit: number): Promise<unknown> {
+async function pullBody(
+  user: SyncUser,
+  cursor: string | null,
+  limit: number,
+  protocolVersion = PROTOCOL_VERSION,
+): Promise<unknown> {
   const res = await user.client.post('/api/sync/pull', {
-    protocolVersion: PROTOCOL_VERSION,
+    protocolVersion,
     schemaVersion: SCHEMA_VERSION,
     deviceId: uuid(),
     cursor,
@@ -232,7 +245,7 @@ describe('the wire shape built in SQL', () => {
 
   it('answers a pull the contract accepts: every change parses with its kind and loses nothing', async () => {
     const body = await pullBody(admin, null, 1000);
-    const page = pullResponseSchema.parse(body);
+    const page = pullAnswerSchema.parse(body);
     expect(page.hasMore).toBe(false);
     const kinds = new Set(page.changes.map((c) => c.entity));
     expect([...kinds].sort()).toEqual(appRegistry.kinds.sort());
@@ -251,13 +264,35 @@ describe('the wire shape built in SQL', () => {
     }
   });
 
+  it('answers protocol 2 with rows and protocol 1 with objects: the same changes, the keys once', async () => {
+    const rowsBody = await pullBody(admin, null, 1000);
+    const objectsBody = await pullBody(admin, null, 1000, PULL_ROWS_PROTOCOL_VERSION - 1);
+    // Each form as its own schema reads it: a protocol 1 device gets no `keys` and no `values`.
+    const rows = pullRowsResponseSchema.parse(rowsBody);
+    const objects = pullResponseSchema.strict().parse(objectsBody);
+    expect(objects.changes.every((c) => !('values' in c))).toBe(true);
+    expect(Object.keys(rows.keys).sort()).toEqual(appRegistry.kinds.sort());
+    for (const def of appRegistry.definitions) {
+      const record: unknown = def.record;
+      if (!(record instanceof z.ZodObject)) throw new Error(`${def.kind}: not an object schema`);
+      expect(rows.keys[def.kind]).toEqual(Object.keys(record.shape));
+    }
+    // Read as the device reads either: the same page, change by change, value by value.
+    expect(pullAnswerSchema.parse(rowsBody)).toEqual(objects);
+    const tombstone = rows.changes.find((c) => c.deleted);
+    expect(tombstone?.values).toBeNull();
+    // The keys are written once per page, not once per record.
+    const bytes = (value: unknown): number => JSON.stringify(value).length;
+    expect(bytes(rows.changes)).toBeLessThan(bytes(objects.changes) / 2);
+  });
+
   it('pages across kinds in version order, tombstones of two kinds included', async () => {
-    const whole = pullResponseSchema.parse(await pullBody(admin, null, 1000)).changes;
+    const whole = pullAnswerSchema.parse(await pullBody(admin, null, 1000)).changes;
     const paged: SyncChange[] = [];
     let cursor: string | null = null;
     let pages = 0;
     for (;;) {
-      const page = pullResponseSchema.parse(await pullBody(admin, cursor, 3));
+      const page = pullAnswerSchema.parse(await pullBody(admin, cursor, 3));
       pages += 1;
       expect(page.changes.length).toBeLessThanOrEqual(3);
       paged.push(...page.changes);
@@ -276,7 +311,7 @@ describe('the wire shape built in SQL', () => {
     // An exhausted cursor: nothing, the same cursor back; so for one past any version.
     const last = whole.at(-1)?.version ?? '0';
     for (const cursor of [last, '9223372036854775807', '9999999999999999999'])
-      expect(pullResponseSchema.parse(await pullBody(admin, cursor, 3))).toEqual({
+      expect(pullAnswerSchema.parse(await pullBody(admin, cursor, 3))).toEqual({
         cursor,
         hasMore: false,
         changes: [],

@@ -15,10 +15,14 @@ import { canSeeAll, type Actor } from '@rescuelog/sync-protocol/platform/access'
 import type { SyncChange } from '@rescuelog/sync-protocol/platform/push-pull';
 import type { RecordDefinition } from '@rescuelog/sync-protocol/platform/record';
 import type { Registry } from '@rescuelog/sync-protocol/platform/registry';
-import { SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
+import {
+  PULL_ROWS_PROTOCOL_VERSION,
+  PROTOCOL_VERSION,
+  SCHEMA_VERSION,
+} from '@rescuelog/sync-protocol/platform/versions';
 import type { RequestOrigin } from './push-service';
 import { dynamic, syncHorizon, type Row } from './sync-tables';
-import { changeRows, wireShapes, type WireShape } from './wire-sql';
+import { changeRows, wireShapes, type ChangeForm, type WireShape } from './wire-sql';
 
 type DynamicBuilder = ExpressionBuilder<Record<string, Row>, string>;
 type Visibility = ((eb: DynamicBuilder) => ReturnType<DynamicBuilder['or']>) | 'all';
@@ -115,8 +119,20 @@ export interface PullPage {
 /** PostgreSQL's largest bigint: versions come from a bigint sequence. */
 const MAX_VERSION = 9_223_372_036_854_775_807n;
 
-function emptyPage(cursor: string): string {
-  return `{"cursor":${JSON.stringify(cursor)},"hasMore":false,"changes":[]}`;
+/** The answer's JSON: the changes (JSON text) after the cursor and, as rows, the keys of
+ * each kind with JSON on the page (pullRowsResponseSchema). */
+function pageBody(
+  form: ChangeForm,
+  cursor: string,
+  hasMore: boolean,
+  changes: string,
+  kinds: readonly WireShape[],
+): string {
+  const keys =
+    form === 'rows'
+      ? `"keys":${JSON.stringify(Object.fromEntries(kinds.map((shape) => [shape.def.kind, shape.keys])))},`
+      : '';
+  return `{"cursor":${JSON.stringify(cursor)},"hasMore":${String(hasMore)},${keys}"changes":${changes}}`;
 }
 
 /** A kind's first `limit` + 1 visible versions in (after, below), with its kind's name. */
@@ -212,6 +228,7 @@ async function readPage(
   json: readonly RecordDefinition[],
   range: { after: string; below: string; limit: number },
   audit: PullAudit | undefined,
+  form: ChangeForm,
 ): Promise<PageRow> {
   const heads = kinds.map((def) => headOf(db, registry, actor, def, range));
   // On an empty page the bound is null and a branch's index scan reads nothing.
@@ -222,6 +239,7 @@ async function readPage(
       visibleRows(db, registry, actor, def, (eb) =>
         eb.and([eb('version', '>', range.after), eb('version', '<=', last)]),
       ),
+      form,
     ),
   );
   if (branches.length === 0)
@@ -253,7 +271,13 @@ export async function pullChanges(
   db: Kysely<Database>,
   registry: Registry,
   actor: Actor,
-  request: { cursor: string | null; limit: number; schemaVersion?: number },
+  request: {
+    cursor: string | null;
+    limit: number;
+    schemaVersion?: number;
+    /** The client's; from PULL_ROWS_PROTOCOL_VERSION on, the page comes as rows. */
+    protocolVersion?: number;
+  },
   /** Writes the audit entry of a page with changes (the pull route); without it, none. */
   audit?: PullAudit,
 ): Promise<PullPage> {
@@ -263,12 +287,18 @@ export async function pullChanges(
   const kinds = registry.kindsFor(request.schemaVersion ?? SCHEMA_VERSION);
   // Cached per Kysely instance: read from the database's, not the connection's (a new one).
   const shapes = await wireShapes(db, kinds);
+  const form: ChangeForm =
+    (request.protocolVersion ?? PROTOCOL_VERSION) >= PULL_ROWS_PROTOCOL_VERSION
+      ? 'rows'
+      : 'objects';
   // The pull's statements on one connection, still no transaction (each statement takes its
   // own snapshot, as below needs): under load a busy pool is waited for once per pull, not
   // once per statement behind every request that came in meanwhile (decision 039).
   return db
     .connection()
-    .execute((connection) => pullOn(connection, registry, actor, kinds, shapes, request, audit));
+    .execute((connection) =>
+      pullOn(connection, registry, actor, kinds, shapes, request, audit, form),
+    );
 }
 
 async function pullOn(
@@ -279,9 +309,16 @@ async function pullOn(
   shapes: Map<string, WireShape>,
   request: { cursor: string | null; limit: number },
   audit: PullAudit | undefined,
+  form: ChangeForm,
 ): Promise<PullPage> {
   const after = BigInt(request.cursor ?? '0').toString();
-  const empty = { cursor: after, hasMore: false, count: 0, ids: {}, body: emptyPage(after) };
+  const empty = {
+    cursor: after,
+    hasMore: false,
+    count: 0,
+    ids: {},
+    body: pageBody(form, after, false, '[]', []),
+  };
   // No version is above bigint's range: nothing after such a cursor (and it is no SQL value).
   if (BigInt(after) >= MAX_VERSION) return empty;
   // Round trip 1, the horizon (decision 033 and its issue 12 addendum): its own statement,
@@ -316,17 +353,12 @@ async function pullOn(
   // 2's: a kind may have come onto the page since (a row that became visible); then it is
   // read again with every kind's JSON, rather than answer a page without that row's change.
   const seen = new Set(toSend.map((row) => row.entity));
-  let page = await readPage(
-    db,
-    registry,
-    actor,
-    kinds,
-    shapes,
-    kinds.filter((d) => seen.has(d.kind)),
-    range,
-    audit,
-  );
-  if (!page.covered) page = await readPage(db, registry, actor, kinds, shapes, kinds, range, audit);
+  let json: readonly RecordDefinition[] = kinds.filter((d) => seen.has(d.kind));
+  let page = await readPage(db, registry, actor, kinds, shapes, json, range, audit, form);
+  if (!page.covered) {
+    json = kinds;
+    page = await readPage(db, registry, actor, kinds, shapes, json, range, audit, form);
+  }
   if (page.last === null) return empty;
   if (page.ids === null || page.changes === null)
     throw new Error('The pull statement returned a page without its changes');
@@ -335,6 +367,12 @@ async function pullOn(
     hasMore: page.hasMore,
     count: page.count,
     ids: JSON.parse(page.ids) as Record<string, string[]>,
-    body: `{"cursor":${JSON.stringify(page.last)},"hasMore":${String(page.hasMore)},"changes":${page.changes}}`,
+    body: pageBody(
+      form,
+      page.last,
+      page.hasMore,
+      page.changes,
+      json.map((def) => shapeOf(shapes, def)),
+    ),
   };
 }

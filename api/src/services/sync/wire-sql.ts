@@ -8,7 +8,9 @@
 //   as toWireRecord sends it: timestamps as `YYYY-MM-DDTHH:mm:ss.sssZ` (UTC, milliseconds
 //   truncated), bigint as a decimal string, numeric as a number for the kind's
 //   `numericColumns` and as its exact text otherwise, date as its text, jsonb as JSON;
-// - a change is `{ entity, id, version, deleted, data }`, data null for a tombstone.
+// - a change is `{ entity, id, version, deleted, data }`, data null for a tombstone; a pull
+//   page for protocol 2 and later writes `values` (the record's values in its keys' order)
+//   instead of `data`, and each kind's keys once (decision 051).
 // The column types come from the catalog (read once per database and table).
 // api/test/sync-wire-sql.test.ts proves, on both databases, that this is exactly what the
 // JavaScript mapping (toWireRecord) makes of the same rows and that pullResponseSchema and
@@ -17,6 +19,7 @@ import { CamelCasePlugin, sql, type OperationNodeSource, type RawBuilder } from 
 import { z } from 'zod';
 import type { DbExecutor } from '@rescuelog/db/schema';
 import type { RecordDefinition } from '@rescuelog/sync-protocol/platform/record';
+import { PULL_ROW_CHUNK } from '@rescuelog/sync-protocol/platform/push-pull';
 import type { Registry } from '@rescuelog/sync-protocol/platform/registry';
 
 /** The mapping the database connection applies to result columns (db/src/connect.ts). */
@@ -93,6 +96,11 @@ export interface WireShape {
   fields: string;
   /** The same, one field at a time. */
   field: ReadonlyMap<string, string>;
+  /** The record's keys, in the order of `values`. */
+  keys: readonly string[];
+  /** The record's values in the order of `keys`, as a JSON array of chunks of at most
+   * PULL_ROW_CHUNK (a rows page, push-pull.ts pullRowsResponseSchema; decision 051). */
+  values: string;
   /**
    * An update changes nothing but the columns it sets, `version` and `updatedAt` (the sync
    * triggers; no trigger of its own, no generated column): what it returns can be only those.
@@ -116,19 +124,25 @@ function recordKeys(def: RecordDefinition): string[] {
 function buildShape(def: RecordDefinition, table: CatalogTable): WireShape {
   const byKey = new Map(table.columns.map((c) => [columnNames.keyOf(c.column), c]));
   const field = new Map<string, string>();
-  for (const key of recordKeys(def)) {
+  const values: string[] = [];
+  const keys = recordKeys(def);
+  for (const key of keys) {
     const column = byKey.get(key);
     if (!column)
       throw new Error(`${def.kind}.${key}: the table ${def.sqlTable} has no column for this field`);
-    field.set(
-      key,
-      `${valueSql(def, key, column, `t.${quoteIdent(column.column)}`)} as ${quoteIdent(key)}`,
-    );
+    const value = valueSql(def, key, column, `t.${quoteIdent(column.column)}`);
+    values.push(value);
+    field.set(key, `${value} as ${quoteIdent(key)}`);
   }
+  const chunks: string[] = [];
+  for (let at = 0; at < values.length; at += PULL_ROW_CHUNK)
+    chunks.push(`json_build_array(${values.slice(at, at + PULL_ROW_CHUNK).join(', ')})`);
   return {
     def,
     fields: [...field.values()].join(', '),
     field,
+    keys,
+    values: `json_build_array(${chunks.join(', ')})`,
     plainUpdates:
       table.columns.every((c) => !c.generated) &&
       table.triggers.every((fn) => SYNC_TRIGGERS.has(fn)),
@@ -250,14 +264,27 @@ export interface WireRow {
   fieldVersions: string | null;
 }
 
+/** How a pull page writes its records: objects (every protocol) or rows (protocol 2 and
+ * later: the values only, the keys once per page; decision 051). */
+export type ChangeForm = 'objects' | 'rows';
+
 /**
  * The rows `from` selects as pull changes: `change` is the change's JSON (json type, for
- * json_agg), with `entity`, `id` and `version` beside it for ordering and the audit.
+ * json_agg), with `entity`, `id` and `version` beside it for ordering and the audit. As
+ * objects, `data` is the record (pullResponseSchema); as rows, `values` are its values in the
+ * order of the shape's `keys` (pullRowsResponseSchema). Null for a tombstone either way.
  */
-export function changeRows(shape: WireShape, from: OperationNodeSource): RawBuilder<unknown> {
-  return sql`select ${shape.def.kind}::text as entity, t.id::text as id, t.version,
+export function changeRows(
+  shape: WireShape,
+  from: OperationNodeSource,
+  form: ChangeForm = 'objects',
+): RawBuilder<unknown> {
+  const head = sql`select ${shape.def.kind}::text as entity, t.id::text as id, t.version,
     json_build_object('entity', ${shape.def.kind}::text, 'id', t.id::text,
-      'version', t.version::text, 'deleted', t.deleted_at is not null,
-      'data', case when t.deleted_at is null then row_to_json(r) end) as change
+      'version', t.version::text, 'deleted', t.deleted_at is not null,`;
+  if (form === 'rows')
+    return sql`${head} 'values', case when t.deleted_at is null then ${sql.raw(shape.values)} end) as change
+    from ${from} t`;
+  return sql`${head} 'data', case when t.deleted_at is null then row_to_json(r) end) as change
     from ${from} t cross join lateral (select ${sql.raw(shape.fields)}) r`;
 }

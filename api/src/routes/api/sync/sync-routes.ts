@@ -73,7 +73,12 @@ export async function syncRoutes(fastify: FastifyInstance): Promise<void> {
       fastify.db,
       fastify.records,
       request.user,
-      { cursor: body.cursor, limit: body.limit, schemaVersion: body.schemaVersion },
+      {
+        cursor: body.cursor,
+        limit: body.limit,
+        schemaVersion: body.schemaVersion,
+        protocolVersion: body.protocolVersion,
+      },
       { origin: origin(request), deviceId: body.deviceId, cursor: body.cursor },
     );
     // The database built the answer's JSON (pull-service.ts): sent as it is.
