@@ -4,7 +4,7 @@
 // so the next person on a shared tablet finds no patient data; with changes still waiting,
 // nothing is lost: the database stays and is marked held, and the app opens it again only
 // for that user's own sign-in. Framework-free, like the rest of client/ (page and tests).
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   clearActiveUser,
   getActiveUser,
@@ -14,18 +14,33 @@ import {
   setActiveUser,
 } from './active-user';
 import type { LockManagerLike } from './drain-lock';
+import { MAX_ENDING_USERS } from './ending-users';
 import { syncDatabaseExists, type IndexedDbDependencies, type SyncDatabase } from './local-db';
 import { pendingCount } from './outbox';
 import { withSessionEndLock } from './session-end-lock';
 
-/**
- * The page's mark for an end of session it has not finished (web/src/lib/auth.ts keeps it in
- * localStorage): whose data to clear or hold at the next start if the page closes meanwhile.
- */
+/** One user in the page's mark of unfinished ends (ending-users.ts). */
 export const endingUserSchema = heldUserSchema.pick({ name: true }).extend({
   id: heldUserSchema.shape.userId,
 });
 export type EndingUser = z.infer<typeof endingUserSchema>;
+
+/**
+ * The whole mark, oldest first: a list (an entry that does not parse is skipped), or the one
+ * user a build before the list wrote. One entry per id (the last), at most MAX_ENDING_USERS.
+ */
+export const endingUsersSchema = z
+  .union([z.array(z.unknown()), endingUserSchema.transform((user) => [user])])
+  .transform((entries): EndingUser[] => {
+    const byId = new Map<number, EndingUser>();
+    for (const entry of entries) {
+      const parsed = endingUserSchema.safeParse(entry);
+      if (!parsed.success) continue;
+      byId.delete(parsed.data.id);
+      byId.set(parsed.data.id, parsed.data);
+    }
+    return [...byId.values()].slice(-MAX_ENDING_USERS);
+  });
 
 export type SessionEndOutcome = { kind: 'cleared' } | { kind: 'held'; pending: number };
 
