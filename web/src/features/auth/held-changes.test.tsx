@@ -12,7 +12,7 @@ import { listHeldUsers, releaseHeldUser } from '@rescuelog/sync-protocol/client/
 import { syncDatabaseName } from '@rescuelog/sync-protocol/client/local-db';
 import { pendingCount, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
-import { currentUserQuery, ENDING_USER_KEY, KNOWN_USER_KEY } from '@/lib/auth';
+import { currentUserQuery, endSessionOnDevice, ENDING_USER_KEY, KNOWN_USER_KEY } from '@/lib/auth';
 import { clearPatientCaches } from '@/lib/sync/browser-caches';
 import { makeUser } from '@/test/fixtures';
 import { axeViolations } from '@/test/axe';
@@ -20,6 +20,7 @@ import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
 
 const thandi = makeUser({ id: 41, fullName: 'Thandi Nkosi' });
+const pieter = makeUser({ id: 42, fullName: 'Pieter Botha' });
 const CASE_ID = '0b6c1b8e-3f1c-4a43-9a51-7f1e6f2b9d10';
 
 function rememberThandi() {
@@ -30,23 +31,33 @@ async function databaseExists(userId: number): Promise<boolean> {
   return (await indexedDB.databases()).some((d) => d.name === syncDatabaseName(userId));
 }
 
-/** Thandi's database with one pulled case and, if asked, one change not yet synced. */
-async function seedDevice({ unsynced }: { unsynced: boolean }) {
-  const db = openAppDatabase(thandi.id);
+/** Thandi's (or another user's) database with one pulled case and, if asked, one change not
+ * yet synced. */
+async function seedDevice({
+  unsynced,
+  userId = thandi.id,
+}: {
+  unsynced: boolean;
+  userId?: number;
+}) {
+  const db = openAppDatabase(userId);
   await db.records('case').put({ id: CASE_ID, caseId: 'C-2611-AAAA-0001', patientName: 'Sipho' });
   if (unsynced)
     await saveMutation(db, {
       name: 'case.upsert',
       args: { id: CASE_ID, fields: { patientName: 'Sipho Dlamini' } },
       baseVersion: '1',
-      actorUserId: thandi.id,
+      actorUserId: userId,
     });
   db.close();
 }
 
 afterEach(async () => {
-  await openAppDatabase(thandi.id).delete();
-  await releaseHeldUser(thandi.id);
+  for (const id of [thandi.id, pieter.id]) {
+    await openAppDatabase(id).delete();
+    await releaseHeldUser(id);
+  }
+  localStorage.removeItem(ENDING_USER_KEY);
 });
 
 describe('the end of a session on this device', () => {
@@ -188,6 +199,72 @@ describe('an end of session cut short by a closed page', () => {
     );
     renderApp('/');
     expect(await screen.findByText('Thandi Nkosi')).toBeInTheDocument();
+    expect(await databaseExists(thandi.id)).toBe(true);
+    expect(localStorage.getItem(ENDING_USER_KEY)).toBeNull();
+  });
+});
+
+describe('two ends of the same session at once', () => {
+  it('“Delete them and log out” and a 401 leave no locked prompt for deleted changes', async () => {
+    await seedDevice({ unsynced: true });
+    const ending = { id: thandi.id, name: thandi.fullName };
+    await Promise.all([endSessionOnDevice(ending), endSessionOnDevice(ending, { wipe: true })]);
+    expect(await databaseExists(thandi.id)).toBe(false);
+    expect(await listHeldUsers()).toEqual([]);
+    expect(localStorage.getItem(ENDING_USER_KEY)).toBeNull();
+
+    signedInAs(null);
+    renderApp('/');
+    expect(await screen.findByRole('tab', { name: 'Register' })).toBeInTheDocument();
+    expect(
+      screen.queryByRole('heading', { name: 'Unsynced changes are locked on this device' }),
+    ).not.toBeInTheDocument();
+  });
+});
+
+describe('ends of two users cut short on the same device', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('are both finished at the next start: neither user’s patients stay', async () => {
+    // Thandi's end was marked and cut short by a build that kept one user in the mark.
+    await seedDevice({ unsynced: false });
+    localStorage.setItem(ENDING_USER_KEY, JSON.stringify({ id: thandi.id, name: 'Thandi Nkosi' }));
+    // Pieter signed in on the same device (his start failed to finish Thandi's end: the
+    // tablet's caches hang) and his session ended, cut short too.
+    await seedDevice({ unsynced: false, userId: pieter.id });
+    vi.stubGlobal('caches', { keys: () => new Promise<string[]>(() => undefined) });
+    void endSessionOnDevice({ id: pieter.id, name: pieter.fullName });
+    vi.unstubAllGlobals();
+    expect(await databaseExists(thandi.id)).toBe(true);
+    expect(await databaseExists(pieter.id)).toBe(true);
+
+    signedInAs(null);
+    renderApp('/');
+    expect(await screen.findByRole('tab', { name: 'Register' })).toBeInTheDocument();
+    await waitFor(async () => expect(await databaseExists(pieter.id)).toBe(false));
+    await waitFor(async () => expect(await databaseExists(thandi.id)).toBe(false));
+    expect(localStorage.getItem(ENDING_USER_KEY)).toBeNull();
+  });
+
+  it('the one who signs in again keeps their data; the other’s is finished', async () => {
+    await seedDevice({ unsynced: false });
+    await seedDevice({ unsynced: false, userId: pieter.id });
+    localStorage.setItem(
+      ENDING_USER_KEY,
+      JSON.stringify([
+        { id: thandi.id, name: 'Thandi Nkosi' },
+        { id: pieter.id, name: 'Pieter Botha' },
+      ]),
+    );
+    signedInAs(thandi);
+    dashboardData();
+    server.use(
+      http.post('/api/sync/pull', () => HttpResponse.error()),
+      http.post('/api/sync/push', () => HttpResponse.error()),
+    );
+    renderApp('/');
+    expect(await screen.findByText('Thandi Nkosi')).toBeInTheDocument();
+    await waitFor(async () => expect(await databaseExists(pieter.id)).toBe(false));
     expect(await databaseExists(thandi.id)).toBe(true);
     expect(localStorage.getItem(ENDING_USER_KEY)).toBeNull();
   });
