@@ -1,6 +1,6 @@
 // The end of a user's session on the device against the service worker's drain and against a
 // second end (decision 023, addendum 3): the interleavings are forced, not hoped for. The
-// worker's open of the user's database is held at the door (gateOpen) while the end runs.
+// worker's open of the user's database is held at the door (gate-open.ts) while the end runs.
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { getActiveUser, listHeldUsers, setActiveUser } from '../../src/client/active-user';
@@ -13,21 +13,10 @@ import { createInProcessLocks, SESSION_END_LOCK_NAME } from '../../src/client/se
 import { drainActiveUserOutbox } from '../../src/client/worker-drain';
 import { appDeviceSchema, openAppDatabase } from '../../src/records/device';
 import { FakeSyncServer } from './fake-sync-server';
-
-type Factory = InstanceType<typeof IDBFactory>;
-type OpenRequest = ReturnType<Factory['open']>;
-type Handler = (event: unknown) => unknown;
+import { deferred, gateOpen } from './gate-open';
 
 const USER_ID = 7;
 const CASE_ID = '0b6c1b8e-3f1c-4a43-9a51-7f1e6f2b9d10';
-
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
 
 /** Web Locks' rules in one context, telling the test when an exclusive request for the
  * session-end lock has been made (the end is then waiting for the worker). */
@@ -44,47 +33,7 @@ function watchedLocks() {
   return { locks, exclusiveRequested: exclusiveRequested.promise };
 }
 
-/**
- * The factory as the worker sees it: its first open of `name` reaches IndexedDB only after
- * release(). `requested` resolves when the worker asks, i.e. right after it read the active
- * user. Dexie sets the request's handlers at once and reads result/transaction in them.
- */
-function gateOpen(factory: Factory, name: string) {
-  const requested = deferred();
-  const gate = deferred();
-  let armed = true;
-  const open = (...args: Parameters<Factory['open']>): OpenRequest => {
-    if (!armed || args[0] !== name) return factory.open(...args);
-    armed = false;
-    requested.resolve();
-    const handlers: Record<string, Handler | null> = {};
-    let real: OpenRequest | null = null;
-    const request = new Proxy(handlers, {
-      get: (target, prop: string) =>
-        prop.startsWith('on') ? target[prop] : Reflect.get(real ?? {}, prop, real ?? {}),
-      set: (target, prop: string, value: Handler | null) => {
-        target[prop] = value;
-        return true;
-      },
-    }) as unknown as OpenRequest;
-    void gate.promise.then(() => {
-      real = factory.open(...args);
-      for (const type of ['success', 'error', 'blocked', 'upgradeneeded'])
-        real.addEventListener(type, (event: unknown) => handlers[`on${type}`]?.(event));
-    });
-    return request;
-  };
-  const gated = new Proxy(factory, {
-    get: (target, prop) => {
-      if (prop === 'open') return open;
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-    },
-  });
-  return { factory: gated, requested: requested.promise, release: () => gate.resolve() };
-}
-
-async function databaseNames(factory: Factory): Promise<string[]> {
+async function databaseNames(factory: InstanceType<typeof IDBFactory>): Promise<string[]> {
   return (await factory.databases()).map((d: { name?: string }) => d.name ?? '');
 }
 
@@ -113,7 +62,8 @@ async function endBetweenReadAndOpen({ unsynced }: { unsynced: boolean }) {
   await seedDevice(deps, { unsynced });
   const server = new FakeSyncServer();
   const { locks, exclusiveRequested } = watchedLocks();
-  const gate = gateOpen(factory, syncDatabaseName(USER_ID));
+  // The worker's first open of the user's database, right after its read of the active user.
+  const gate = gateOpen(factory, (name) => name === syncDatabaseName(USER_ID));
   const worker = drainActiveUserOutbox({
     schema: appDeviceSchema,
     deps: { indexedDB: gate.factory, IDBKeyRange },

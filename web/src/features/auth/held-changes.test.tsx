@@ -8,16 +8,23 @@ import { QueryClient } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { listHeldUsers, releaseHeldUser } from '@rescuelog/sync-protocol/client/active-user';
+import { Dexie } from 'dexie';
+import {
+  DEVICE_DB_NAME,
+  listHeldUsers,
+  releaseHeldUser,
+} from '@rescuelog/sync-protocol/client/active-user';
 import { syncDatabaseName } from '@rescuelog/sync-protocol/client/local-db';
 import { pendingCount, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 import { currentUserQuery, endSessionOnDevice, ENDING_USER_KEY, KNOWN_USER_KEY } from '@/lib/auth';
 import { clearPatientCaches } from '@/lib/sync/browser-caches';
+import { endLocalSession, wipeLocalData } from '@/lib/sync/sync-session';
 import { makeUser } from '@/test/fixtures';
 import { axeViolations } from '@/test/axe';
 import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
+import { gateOpen } from '../../../../sync-protocol/test/client/gate-open';
 
 const thandi = makeUser({ id: 41, fullName: 'Thandi Nkosi' });
 const pieter = makeUser({ id: 42, fullName: 'Pieter Botha' });
@@ -205,6 +212,31 @@ describe('an end of session cut short by a closed page', () => {
 });
 
 describe('two ends of the same session at once', () => {
+  afterEach(() => {
+    Dexie.dependencies.indexedDB = indexedDB;
+  });
+
+  it('a 401’s hold written after “Delete them and log out” leaves no locked prompt', async () => {
+    await seedDevice({ unsynced: true });
+    // The 401's end has counted 1 change waiting and is about to write the hold (its first open
+    // of the device database after it opened Thandi's) when the logout's wipe runs.
+    const gate = gateOpen(
+      indexedDB as unknown as Parameters<typeof gateOpen>[0],
+      (name, openedBefore) =>
+        name === DEVICE_DB_NAME && openedBefore.includes(syncDatabaseName(thandi.id)),
+    );
+    Dexie.dependencies.indexedDB = gate.factory as unknown as IDBFactory;
+    const held = endLocalSession({ id: thandi.id, name: thandi.fullName });
+    await gate.requested;
+    const wiped = wipeLocalData(thandi.id);
+    // Before the fix the wipe finished here; now it waits for the end to finish.
+    await Promise.race([wiped, new Promise((resolve) => setTimeout(resolve, 200))]);
+    gate.release();
+    await Promise.all([held, wiped]);
+    expect(await databaseExists(thandi.id)).toBe(false);
+    expect(await listHeldUsers()).toEqual([]);
+  });
+
   it('“Delete them and log out” and a 401 leave no locked prompt for deleted changes', async () => {
     await seedDevice({ unsynced: true });
     const ending = { id: thandi.id, name: thandi.fullName };
