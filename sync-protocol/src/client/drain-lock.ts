@@ -7,11 +7,13 @@ import type { SyncDatabase } from './local-db';
 
 export const DRAIN_LOCK_NAME = 'rescuelog-sync-drain';
 
-/** The subset of navigator.locks we use (typed here so the code compiles in Node too). */
+/** The subset of navigator.locks we use (typed here so the code compiles in Node too). The
+ * callback gets null when `ifAvailable` is set and the lock is taken. `mode` defaults to
+ * 'exclusive', as in the Web Locks API (session-end-lock.ts takes it shared). */
 export interface LockManagerLike {
   request<T>(
     name: string,
-    options: { ifAvailable: boolean },
+    options: { ifAvailable?: boolean; mode?: 'shared' | 'exclusive' },
     callback: (lock: unknown) => Promise<T> | T,
   ): Promise<T>;
 }

@@ -92,6 +92,31 @@ export interface IndexedDbDependencies {
   IDBKeyRange: unknown;
 }
 
+/**
+ * Whether the user's database exists, found without creating it (opening it as a SyncDatabase
+ * would: an end of session or the worker must never bring a deleted database back, empty).
+ * Dexie opens a database it has no schema for as it is, and deletes it again at once when the
+ * open had to create it (NoSuchDatabaseError).
+ */
+export async function syncDatabaseExists(
+  userId: number,
+  deps?: IndexedDbDependencies,
+): Promise<boolean> {
+  const probe = new Dexie(syncDatabaseName(userId), {
+    addons: [],
+    ...(deps as ConstructorParameters<typeof Dexie>[1]),
+  });
+  try {
+    await probe.open();
+    return true;
+  } catch (error) {
+    if (error instanceof Dexie.NoSuchDatabaseError) return false;
+    throw error;
+  } finally {
+    probe.close();
+  }
+}
+
 export class SyncDatabase extends Dexie {
   readonly userId: number;
   readonly registry: Registry;

@@ -1,13 +1,22 @@
 // One drain as the service worker runs it (Background Sync event, worker start): open the
 // active user's database, make sure the browser's session is that user's (so one person's
 // queue is never pushed under another's session and rejected), drain under the shared lock.
+// All of it holds the session-end lock shared (session-end-lock.ts): an end of the session
+// waits until the worker has closed the database, and the worker never opens a database an
+// end is deleting, nor creates one that is gone.
 // No backoff loop here: on a retryable failure the caller rejects the sync event and the
 // browser schedules the retry.
 import { currentUserResponseSchema } from '../users';
 import { getActiveUser } from './active-user';
 import { drainOutbox, type DrainOutcome } from './drain';
 import { createDrainLock, type LockManagerLike } from './drain-lock';
-import { SyncDatabase, type DeviceSchema, type IndexedDbDependencies } from './local-db';
+import {
+  SyncDatabase,
+  syncDatabaseExists,
+  type DeviceSchema,
+  type IndexedDbDependencies,
+} from './local-db';
+import { withSessionEndLock } from './session-end-lock';
 import { createFetchTransport, type SyncTransport } from './transport';
 
 export type WorkerDrainOutcome =
@@ -22,6 +31,7 @@ export interface WorkerDrainOptions {
   transport?: SyncTransport;
   /** The signed-in user's id per the server, null without a session. */
   sessionUserId?: () => Promise<number | null>;
+  /** For the session-end lock and the drain lock; navigator.locks by default. */
   locks?: LockManagerLike;
   deps?: IndexedDbDependencies;
 }
@@ -34,11 +44,16 @@ export async function fetchSessionUserId(baseUrl = ''): Promise<number | null> {
   return currentUserResponseSchema.parse(await response.json()).user.id;
 }
 
-export async function drainActiveUserOutbox(
-  options: WorkerDrainOptions,
-): Promise<WorkerDrainOutcome> {
+export function drainActiveUserOutbox(options: WorkerDrainOptions): Promise<WorkerDrainOutcome> {
+  return withSessionEndLock('shared', () => drainUnderSessionLock(options), options.locks);
+}
+
+async function drainUnderSessionLock(options: WorkerDrainOptions): Promise<WorkerDrainOutcome> {
   const activeUserId = await getActiveUser(options.deps);
   if (activeUserId === null) return { kind: 'no-user' };
+  // The page creates a user's database; the worker only drains one that is there.
+  if (!(await syncDatabaseExists(activeUserId, options.deps)))
+    return { kind: 'drained', acknowledged: 0, rejected: 0 };
   const db = new SyncDatabase(activeUserId, options.schema, options.deps);
   try {
     if ((await db.outbox.count()) === 0) return { kind: 'drained', acknowledged: 0, rejected: 0 };
@@ -57,6 +72,7 @@ export async function drainActiveUserOutbox(
     }
     if (sessionUserId !== activeUserId)
       return { kind: 'session-mismatch', sessionUserId, activeUserId };
+    // Inside the session-end lock and only if free (see session-end-lock.ts for the order).
     const lock = createDrainLock(db, options.locks);
     const result = await lock.run(() =>
       drainOutbox({ db, transport: options.transport ?? createFetchTransport() }),

@@ -1,5 +1,6 @@
 // The current user: one react-query entry (GET /api/user) that every screen reads. A 401
 // means "no session" and resolves to null instead of failing or retrying (spec §7).
+import { addEndingUser } from '@rescuelog/sync-protocol/client/ending-users';
 import type { EndingUser } from '@rescuelog/sync-protocol/client/session-end';
 import type { User } from '@rescuelog/sync-protocol/users';
 import {
@@ -52,15 +53,18 @@ export function displayName(user: Pick<User, 'fullName' | 'email'>): string {
 }
 
 /**
- * The user whose session the server ended while this device has not finished clearing or
- * holding their data (decision 023). Written before the device forgets the account and removed
- * once that is done, so a page closed or reloaded in between (a phone's OS killing the tab, a
- * crew member pressing reload) finishes the job at the next start instead of leaving patient
- * data in a database nothing points at any more.
+ * The users whose sessions the server ended while this device has not finished clearing or
+ * holding their data (decision 023), oldest first. A user is added before the device forgets
+ * the account and removed once that is done, so a page closed or reloaded in between (a
+ * phone's OS killing the tab, a crew member pressing reload) finishes the job at the next
+ * start instead of leaving patient data in a database nothing points at any more. A list: an
+ * end cut short stays marked when another user's end is marked after it (the format is in
+ * sync-protocol/src/client/ending-users.ts; a mark of one user, as earlier builds wrote it,
+ * is read too).
  */
 export const ENDING_USER_KEY = 'rescuelog.endingUser';
 
-function storedEndingUser(): string | null {
+function storedEndingUsers(): string | null {
   try {
     return localStorage.getItem(ENDING_USER_KEY);
   } catch {
@@ -68,62 +72,96 @@ function storedEndingUser(): string | null {
   }
 }
 
-/** The mark, zod-parsed; null when absent or unreadable. Its schema loads with the sync
- * code, only when a mark exists; a failure to load it throws (the mark must then stay). */
-async function readEndingUser(): Promise<EndingUser | null> {
-  const raw = storedEndingUser();
-  if (raw === null) return null;
-  const { endingUserSchema } = await import('@rescuelog/sync-protocol/client/session-end');
+/** Adds the user to the mark at once (no zod: nothing to load, nothing to wait for). */
+function markEndingUser(user: EndingUser): void {
   try {
-    const parsed = endingUserSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-function writeEndingUser(user: EndingUser | null): void {
-  try {
-    if (user)
-      localStorage.setItem(
-        ENDING_USER_KEY,
-        JSON.stringify({ id: user.id, name: user.name.slice(0, 200) || `User ${String(user.id)}` }),
-      );
-    else localStorage.removeItem(ENDING_USER_KEY);
+    localStorage.setItem(ENDING_USER_KEY, addEndingUser(storedEndingUsers(), user));
   } catch {
     // Storage disabled: the end of the session runs once, as it is about to.
   }
 }
 
-/** Clears or holds the ended user's data (deletes it when `wipe`, the user's own choice at
- * logout); the mark goes only once that is done. */
-async function finishSessionEnd({ wipe = false }: { wipe?: boolean } = {}): Promise<void> {
-  if (storedEndingUser() === null) return;
-  try {
-    const ending = await readEndingUser();
-    if (ending) {
-      const sync = await import('./sync/sync-session');
-      if (wipe) await sync.wipeLocalData(ending.id);
-      else await sync.endLocalSession(ending);
+/**
+ * The mark's users, zod-parsed ([] when absent or unreadable), and a way to drop some of them.
+ * The schema loads with the sync code, only when a mark exists; a failure to load it throws
+ * (the mark must then stay). `drop` reads and writes the mark in one go, without waiting, so a
+ * user marked meanwhile in this page is kept.
+ */
+async function endingUsers(): Promise<{
+  users: EndingUser[];
+  drop: (ids: ReadonlySet<number>) => void;
+}> {
+  const { endingUsersSchema } = await import('@rescuelog/sync-protocol/client/session-end');
+  const parse = (): EndingUser[] => {
+    const raw = storedEndingUsers();
+    if (raw === null) return [];
+    try {
+      const parsed = endingUsersSchema.safeParse(JSON.parse(raw));
+      return parsed.success ? parsed.data : [];
+    } catch {
+      return [];
     }
-    writeEndingUser(null);
+  };
+  return {
+    users: parse(),
+    drop: (ids) => {
+      const rest = parse().filter((user) => !ids.has(user.id));
+      try {
+        if (rest.length > 0) localStorage.setItem(ENDING_USER_KEY, JSON.stringify(rest));
+        else localStorage.removeItem(ENDING_USER_KEY);
+      } catch {
+        // Storage disabled: nothing was kept.
+      }
+    },
+  };
+}
+
+/** The user signed in again on this device: their data is theirs, so their mark goes. */
+async function unmarkEndingUser(userId: number): Promise<void> {
+  if (storedEndingUsers() === null) return;
+  const { drop } = await endingUsers();
+  drop(new Set([userId]));
+}
+
+/** Clears or holds the data of every marked user, oldest first (deletes it for `wipe`, the
+ * user who chose so at logout); each user's mark goes only once that is done. An unreadable
+ * mark goes at once: it names no one to finish. */
+async function finishSessionEnds({ wipe }: { wipe?: number } = {}): Promise<void> {
+  if (storedEndingUsers() === null) return;
+  try {
+    const { users, drop } = await endingUsers();
+    if (users.length === 0) {
+      drop(new Set());
+      return;
+    }
+    const sync = await import('./sync/sync-session');
+    for (const ending of users) {
+      try {
+        if (ending.id === wipe) await sync.wipeLocalData(ending.id);
+        else await sync.endLocalSession(ending);
+        drop(new Set([ending.id]));
+      } catch {
+        // This user's mark stays, so the next start tries again; their data stays in its
+        // per-user database meanwhile. The others are still finished.
+      }
+    }
   } catch {
-    // Never keep someone from the sign-in screen; the mark stays, so the next start tries
-    // again, and the data stays in its per-user database meanwhile.
+    // Never keep someone from the sign-in screen; the mark stays for the next start.
   }
 }
 
 /**
  * The one way the device ends a user's session after the server did (logout, or a 401): the
  * mark is written at once, before anything can be interrupted, then the user's data is
- * cleared or held (or deleted, `wipe`). A page closed meanwhile finishes it at its next start.
+ * cleared or held (or deleted, `wipe`), with that of any user marked earlier and not finished.
+ * A page closed meanwhile finishes it at its next start.
  */
 export function endSessionOnDevice(
   user: EndingUser,
   options: { wipe?: boolean } = {},
 ): Promise<void> {
-  writeEndingUser(user);
-  return finishSessionEnd(options);
+  markEndingUser(user);
+  return finishSessionEnds(options.wipe === true ? { wipe: user.id } : {});
 }
 
 /** How long the first request for the user may take before the device's copy is used
@@ -139,11 +177,10 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
   try {
     const { user } = await getJson('/api/user', currentUserSchema, controller.signal);
     rememberUser(user);
-    // An end interrupted earlier: the same user signed in again keeps their data; anyone
+    // Ends interrupted earlier: the same user signed in again keeps their data; everyone
     // else's ended session is finished first.
-    const ending = await readEndingUser().catch(() => null);
-    if (ending?.id === user.id) writeEndingUser(null);
-    else await finishSessionEnd();
+    await unmarkEndingUser(user.id).catch(() => undefined);
+    await finishSessionEnds();
     return user;
   } catch (error) {
     if (error instanceof HttpError && error.status === 401) {
@@ -155,7 +192,7 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
       const known = await readKnownUser();
       const ended = known
         ? endSessionOnDevice({ id: known.id, name: displayName(known) })
-        : finishSessionEnd();
+        : finishSessionEnds();
       rememberUser(null);
       clearCached();
       await ended;
@@ -166,7 +203,7 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
     // new sign-in if the server later refuses the session.
     if (signal.aborted) throw error;
     // The end of a session the server confirmed earlier needs no signal to finish.
-    await finishSessionEnd();
+    await finishSessionEnds();
     const known = await readKnownUser();
     if (known) return known;
     throw error;
@@ -188,13 +225,7 @@ export function useUser() {
 
 export function setCurrentUser(queryClient: QueryClient, user: User | null): void {
   rememberUser(user);
-  if (user && storedEndingUser() !== null)
-    void readEndingUser().then(
-      (ending) => {
-        if (ending?.id === user.id) writeEndingUser(null);
-      },
-      () => undefined,
-    );
+  if (user) void unmarkEndingUser(user.id).catch(() => undefined);
   queryClient.setQueryData<User | null>(USER_QUERY_KEY, user);
 }
 

@@ -8,18 +8,26 @@ import { QueryClient } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { listHeldUsers, releaseHeldUser } from '@rescuelog/sync-protocol/client/active-user';
+import { Dexie } from 'dexie';
+import {
+  DEVICE_DB_NAME,
+  listHeldUsers,
+  releaseHeldUser,
+} from '@rescuelog/sync-protocol/client/active-user';
 import { syncDatabaseName } from '@rescuelog/sync-protocol/client/local-db';
 import { pendingCount, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
-import { currentUserQuery, ENDING_USER_KEY, KNOWN_USER_KEY } from '@/lib/auth';
+import { currentUserQuery, endSessionOnDevice, ENDING_USER_KEY, KNOWN_USER_KEY } from '@/lib/auth';
 import { clearPatientCaches } from '@/lib/sync/browser-caches';
+import { endLocalSession, wipeLocalData } from '@/lib/sync/sync-session';
 import { makeUser } from '@/test/fixtures';
 import { axeViolations } from '@/test/axe';
 import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
+import { gateOpen } from '../../../../sync-protocol/test/client/gate-open';
 
 const thandi = makeUser({ id: 41, fullName: 'Thandi Nkosi' });
+const pieter = makeUser({ id: 42, fullName: 'Pieter Botha' });
 const CASE_ID = '0b6c1b8e-3f1c-4a43-9a51-7f1e6f2b9d10';
 
 function rememberThandi() {
@@ -30,23 +38,33 @@ async function databaseExists(userId: number): Promise<boolean> {
   return (await indexedDB.databases()).some((d) => d.name === syncDatabaseName(userId));
 }
 
-/** Thandi's database with one pulled case and, if asked, one change not yet synced. */
-async function seedDevice({ unsynced }: { unsynced: boolean }) {
-  const db = openAppDatabase(thandi.id);
+/** Thandi's (or another user's) database with one pulled case and, if asked, one change not
+ * yet synced. */
+async function seedDevice({
+  unsynced,
+  userId = thandi.id,
+}: {
+  unsynced: boolean;
+  userId?: number;
+}) {
+  const db = openAppDatabase(userId);
   await db.records('case').put({ id: CASE_ID, caseId: 'C-2611-AAAA-0001', patientName: 'Sipho' });
   if (unsynced)
     await saveMutation(db, {
       name: 'case.upsert',
       args: { id: CASE_ID, fields: { patientName: 'Sipho Dlamini' } },
       baseVersion: '1',
-      actorUserId: thandi.id,
+      actorUserId: userId,
     });
   db.close();
 }
 
 afterEach(async () => {
-  await openAppDatabase(thandi.id).delete();
-  await releaseHeldUser(thandi.id);
+  for (const id of [thandi.id, pieter.id]) {
+    await openAppDatabase(id).delete();
+    await releaseHeldUser(id);
+  }
+  localStorage.removeItem(ENDING_USER_KEY);
 });
 
 describe('the end of a session on this device', () => {
@@ -188,6 +206,97 @@ describe('an end of session cut short by a closed page', () => {
     );
     renderApp('/');
     expect(await screen.findByText('Thandi Nkosi')).toBeInTheDocument();
+    expect(await databaseExists(thandi.id)).toBe(true);
+    expect(localStorage.getItem(ENDING_USER_KEY)).toBeNull();
+  });
+});
+
+describe('two ends of the same session at once', () => {
+  afterEach(() => {
+    Dexie.dependencies.indexedDB = indexedDB;
+  });
+
+  it('a 401’s hold written after “Delete them and log out” leaves no locked prompt', async () => {
+    await seedDevice({ unsynced: true });
+    // The 401's end has counted 1 change waiting and is about to write the hold (its first open
+    // of the device database after it opened Thandi's) when the logout's wipe runs.
+    const gate = gateOpen(
+      indexedDB as unknown as Parameters<typeof gateOpen>[0],
+      (name, openedBefore) =>
+        name === DEVICE_DB_NAME && openedBefore.includes(syncDatabaseName(thandi.id)),
+    );
+    Dexie.dependencies.indexedDB = gate.factory as unknown as IDBFactory;
+    const held = endLocalSession({ id: thandi.id, name: thandi.fullName });
+    await gate.requested;
+    const wiped = wipeLocalData(thandi.id);
+    // Before the fix the wipe finished here; now it waits for the end to finish.
+    await Promise.race([wiped, new Promise((resolve) => setTimeout(resolve, 200))]);
+    gate.release();
+    await Promise.all([held, wiped]);
+    expect(await databaseExists(thandi.id)).toBe(false);
+    expect(await listHeldUsers()).toEqual([]);
+  });
+
+  it('“Delete them and log out” and a 401 leave no locked prompt for deleted changes', async () => {
+    await seedDevice({ unsynced: true });
+    const ending = { id: thandi.id, name: thandi.fullName };
+    await Promise.all([endSessionOnDevice(ending), endSessionOnDevice(ending, { wipe: true })]);
+    expect(await databaseExists(thandi.id)).toBe(false);
+    expect(await listHeldUsers()).toEqual([]);
+    expect(localStorage.getItem(ENDING_USER_KEY)).toBeNull();
+
+    signedInAs(null);
+    renderApp('/');
+    expect(await screen.findByRole('tab', { name: 'Register' })).toBeInTheDocument();
+    expect(
+      screen.queryByRole('heading', { name: 'Unsynced changes are locked on this device' }),
+    ).not.toBeInTheDocument();
+  });
+});
+
+describe('ends of two users cut short on the same device', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('are both finished at the next start: neither user’s patients stay', async () => {
+    // Thandi's end was marked and cut short by a build that kept one user in the mark.
+    await seedDevice({ unsynced: false });
+    localStorage.setItem(ENDING_USER_KEY, JSON.stringify({ id: thandi.id, name: 'Thandi Nkosi' }));
+    // Pieter signed in on the same device (his start failed to finish Thandi's end: the
+    // tablet's caches hang) and his session ended, cut short too.
+    await seedDevice({ unsynced: false, userId: pieter.id });
+    vi.stubGlobal('caches', { keys: () => new Promise<string[]>(() => undefined) });
+    void endSessionOnDevice({ id: pieter.id, name: pieter.fullName });
+    vi.unstubAllGlobals();
+    expect(await databaseExists(thandi.id)).toBe(true);
+    expect(await databaseExists(pieter.id)).toBe(true);
+
+    signedInAs(null);
+    renderApp('/');
+    expect(await screen.findByRole('tab', { name: 'Register' })).toBeInTheDocument();
+    await waitFor(async () => expect(await databaseExists(pieter.id)).toBe(false));
+    await waitFor(async () => expect(await databaseExists(thandi.id)).toBe(false));
+    expect(localStorage.getItem(ENDING_USER_KEY)).toBeNull();
+  });
+
+  it('the one who signs in again keeps their data; the other’s is finished', async () => {
+    await seedDevice({ unsynced: false });
+    await seedDevice({ unsynced: false, userId: pieter.id });
+    localStorage.setItem(
+      ENDING_USER_KEY,
+      JSON.stringify([
+        { id: thandi.id, name: 'Thandi Nkosi' },
+        { id: pieter.id, name: 'Pieter Botha' },
+      ]),
+    );
+    signedInAs(thandi);
+    dashboardData();
+    server.use(
+      http.post('/api/sync/pull', () => HttpResponse.error()),
+      http.post('/api/sync/push', () => HttpResponse.error()),
+    );
+    renderApp('/');
+    expect(await screen.findByText('Thandi Nkosi')).toBeInTheDocument();
+    await waitFor(async () => expect(await databaseExists(pieter.id)).toBe(false));
     expect(await databaseExists(thandi.id)).toBe(true);
     expect(localStorage.getItem(ENDING_USER_KEY)).toBeNull();
   });

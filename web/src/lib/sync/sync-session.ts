@@ -3,7 +3,6 @@
 // engine. One session per page at a time; the service worker opens the same database
 // through the same class (sync-protocol/src/client/local-db.ts).
 import { trySetAsideAgain } from '@rescuelog/sync-protocol/client/set-aside';
-import { clearActiveUser, releaseHeldUser } from '@rescuelog/sync-protocol/client/active-user';
 import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import {
   persistStateSchema,
@@ -124,14 +123,14 @@ export async function pendingCount(): Promise<number> {
   return session ? countPending(session.db) : 0;
 }
 
-/** Deletes the user's local database: only after the outbox drained or the user agreed. */
+/** Deletes the user's local database: only after the outbox drained or the user agreed.
+ * The same end as endLocalSession's, under the same lock (a 401 at the same moment cannot
+ * leave a hold naming the deleted changes). */
 export async function wipeLocalData(userId: number): Promise<void> {
   if (current?.session.userId === userId) stopSyncSession();
   await clearPatientCaches().catch(() => undefined);
   if (!localDatabaseAvailable()) return;
-  await openAppDatabase(userId).delete();
-  await releaseHeldUser(userId);
-  await clearActiveUser();
+  await endDeviceSession(openAppDatabase(userId), { name: '', wipe: true });
 }
 
 /**
