@@ -157,7 +157,8 @@ function rowsToChanges(page: PullRowsResponse, ctx: z.RefinementCtx): PullRespon
       changes.push({ ...change, data: null });
       continue;
     }
-    const keys = page.keys[row.entity];
+    // Own keys only: a kind named like an object's own property (`constructor`) has none.
+    const keys = Object.hasOwn(page.keys, row.entity) ? page.keys[row.entity] : undefined;
     let template = templates.get(row.entity);
     if (keys && !template) {
       template = Object.fromEntries(keys.map((key) => [key, null]));

@@ -342,6 +342,12 @@ describe('a pull page as rows (protocol 2, decision 051)', () => {
     expect(pullAnswerSchema.safeParse(rows(chunks(values.slice(1)))).success).toBe(false);
     expect(pullAnswerSchema.safeParse(rows(chunks([...values, 1]))).success).toBe(false);
     expect(pullAnswerSchema.safeParse(rows(chunks(values), { other: keys })).success).toBe(false);
+    // A kind named like an inherited property has no keys either (an issue, never a throw).
+    const inherited = {
+      ...rows(chunks(values)),
+      changes: [{ ...rows(null).changes[0], entity: 'constructor', values: chunks(values) }],
+    };
+    expect(pullAnswerSchema.safeParse(inherited).success).toBe(false);
     expect(
       pullAnswerSchema.safeParse(rows([[{ polluted: true }]], { note: ['__proto__'] })).success,
     ).toBe(false);
