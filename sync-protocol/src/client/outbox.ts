@@ -65,6 +65,9 @@ export const pullStateSchema = z.object({
   key: z.literal('pull'),
   cursor: z.string().nullable(),
   lastPullAt: z.string().nullable(),
+  /** What the user could see when the cursor was taken (pull.ts accessKeyOf); absent on a
+   * device that pulled before it was kept. */
+  accessKey: z.string().max(20_000).nullable().optional(),
 });
 export type PullState = z.infer<typeof pullStateSchema>;
 

@@ -3,6 +3,7 @@
 // records (rebase), so the user's unacknowledged edits stay visible on top of the server's
 // copy until the server acknowledges them. Each page is applied in one transaction together
 // with the cursor, so a crash never skips or half-applies a page.
+import { canonicalJson } from '../platform/json';
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from '../platform/versions';
 import {
   parseChange,
@@ -39,6 +40,30 @@ export interface PullOptions {
   transport: SyncTransport;
   limit?: number;
   now?: () => Date;
+  /**
+   * What the user may see now (accessKeyOf of the signed-in user). When it differs from the
+   * key the cursor was taken under, the pull starts over from the beginning: the server sends
+   * only changes after the cursor, so records the user may see since a grant, older than the
+   * cursor, would otherwise never reach the device.
+   */
+  accessKey?: string | null;
+}
+
+/**
+ * The part of a user that decides what a pull sends them (the server's visibility rules read
+ * the role and the effective permissions), as one comparable string.
+ */
+export function accessKeyOf(user: { role: string; permissions: unknown }): string {
+  return canonicalJson({ role: user.role, permissions: user.permissions });
+}
+
+/** A changed access key moves the cursor back to the beginning (see PullOptions). */
+async function startOverIfAccessChanged(db: SyncDatabase, accessKey: string): Promise<void> {
+  await db.transaction('rw', db.syncState, async () => {
+    const state = await readPullState(db);
+    if (state.accessKey === accessKey) return;
+    await db.syncState.put({ ...state, cursor: null, accessKey } satisfies PullState);
+  });
 }
 
 async function applyChange(db: SyncDatabase, change: SyncChange): Promise<void> {
@@ -58,6 +83,7 @@ export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
   const limit = options.limit ?? PULL_DEFAULT_LIMIT;
   const deviceId = (await db.transaction('rw', db.syncState, async () => readOrCreateDevice(db)))
     .deviceId;
+  if (options.accessKey != null) await startOverIfAccessChanged(db, options.accessKey);
   let total = 0;
 
   for (;;) {
@@ -103,7 +129,7 @@ export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
           known.map((c) => c.id),
         );
       await db.syncState.put({
-        key: 'pull',
+        ...current,
         cursor: page.cursor,
         lastPullAt: now().toISOString(),
       } satisfies PullState);

@@ -47,6 +47,8 @@ export interface SyncEngineOptions {
   pullLimit?: number;
   /** Pull after a successful drain (the service worker only drains). */
   pull?: boolean;
+  /** What the signed-in user may see now, read at every pull (pull.ts PullOptions.accessKey). */
+  accessKey?: () => string | null;
   backoff?: BackoffPolicy;
   random?: () => number;
   now?: () => number;
@@ -248,6 +250,7 @@ export class SyncEngine {
           db: this.options.db,
           transport: this.options.transport,
           ...(this.options.pullLimit ? { limit: this.options.pullLimit } : {}),
+          ...(this.options.accessKey ? { accessKey: this.options.accessKey() } : {}),
         });
       });
       if (!result.acquired) {

@@ -528,6 +528,38 @@ describe('pull', () => {
   });
 });
 
+describe('the access key (what the user may see)', () => {
+  it('keeps the cursor while the key read at each pull is the same, and starts over when it changes', async () => {
+    const db = openDb();
+    const server = new FakeSyncServer();
+    const id = crypto.randomUUID();
+    server.serverWrite({
+      entity: 'case',
+      id,
+      deleted: false,
+      data: fullCase(id, generateHumanId('C')),
+    } as never);
+    const post = vi.spyOn(server, 'post');
+    let key = 'role: member';
+    const engine = new SyncEngine({
+      db,
+      transport: server,
+      ...manualTimers(),
+      accessKey: () => key,
+    });
+    await engine.sync('app-start');
+    await engine.sync('timer');
+    key = 'role: member, casesLogged view';
+    await engine.sync('timer');
+    const cursors = post.mock.calls
+      .filter(([path]) => path === '/api/sync/pull')
+      .map(([, body]) => (body as { cursor: string | null }).cursor);
+    expect(cursors).toEqual([null, '1', null]);
+    // The record came twice and is stored once.
+    expect(await db.store('cases').count()).toBe(1);
+  });
+});
+
 describe('drainActiveUserOutbox (the service worker path)', () => {
   it("drains only the active user's database, and only under that user's session", async () => {
     const factory = new IDBFactory();
