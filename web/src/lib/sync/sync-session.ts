@@ -26,6 +26,8 @@ import type { AppMutation } from '@rescuelog/sync-protocol/records/registry';
 import { clearPatientCaches } from './browser-caches';
 import { wireSyncTriggers } from './sync-triggers';
 
+export { accessKeyOf } from '@rescuelog/sync-protocol/client/pull';
+
 /** A change as a screen saves it: one of the app's mutations, typed by its name. */
 export type LocalChange = AppMutation & { baseVersion: string | null; actorUserId: number };
 
@@ -42,6 +44,9 @@ export interface StartOptions {
   /** Called when the server says the session is gone (401/403), so the app can ask the
    * user to sign in again. */
   onAuthRequired?: () => void;
+  /** What the signed-in user may see now, read at every pull: a change (a grant, a new
+   * role) makes the next pull start over (sync-protocol client/pull.ts accessKeyOf). */
+  accessKey?: () => string | null;
 }
 
 type Listener = () => void;
@@ -79,7 +84,11 @@ export function startSyncSession(userId: number, options: StartOptions = {}): Sy
   }
   stopSyncSession();
   const db = openAppDatabase(userId);
-  const engine = new SyncEngine({ db, transport: options.transport ?? createFetchTransport() });
+  const engine = new SyncEngine({
+    db,
+    transport: options.transport ?? createFetchTransport(),
+    ...(options.accessKey ? { accessKey: options.accessKey } : {}),
+  });
   let wasAuthRequired = false;
   const unsubscribe = engine.subscribe((status: SyncStatus) => {
     const authRequired = status.phase === 'auth-required';

@@ -38,6 +38,12 @@ export function useSyncLifecycle(user: User | null | undefined): void {
       }
       sync.startSyncSession(userId, {
         onAuthRequired: () => void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY }),
+        // The user as last read from the server: a grant or role change seen there makes the
+        // next pull bring the records it opens, older ones included.
+        accessKey: () => {
+          const current = queryClient.getQueryData<User | null>(USER_QUERY_KEY);
+          return current?.id === userId ? sync.accessKeyOf(current) : null;
+        },
       });
     });
     return () => {
