@@ -2,7 +2,9 @@
 // outbox entry, one IndexedDB transaction), the time to drain 1,000 queued mutations in
 // batches versus one request each, and the server's applied pushes per second. The page
 // runs the client engine from sync-protocol/src/client against the real built server.
-// Targets: local save p95 <= 16 ms; batched drain >= 10x faster. Reports only.
+// Then a new device's first sync: every case pulled into a fresh database (rows/s, and how much
+// of it waits for the server). Targets: local save p95 <= 16 ms; batched drain >= 10x faster.
+// Reports only.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +18,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SAVES = 1000;
 const MUTATIONS = 1000;
 const BATCH = 200;
+const PULLS = 3;
+const PULL_PAGE = 1000;
 
 declare global {
   interface Window {
@@ -117,6 +121,15 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
       );
     }
 
+    // 3. A new device's first sync: everything pulled into a fresh database (the 2,000 cases
+    // above), in pages of 1,000; the median of PULLS runs.
+    const pulls: { ms: number; requestMs: number; rows: number }[] = [];
+    for (let i = 0; i < PULLS; i++)
+      pulls.push(await page.evaluate((limit) => window.chaos.freshPull(limit), PULL_PAGE));
+    const pull = [...pulls].sort((a, b) => a.ms - b.ms)[Math.floor(PULLS / 2)];
+    if (!pull || pull.rows < SAVES + MUTATIONS)
+      throw new Error(`the pull did not bring every case: ${JSON.stringify(pulls)}`);
+
     const result = {
       localSave: {
         saves: SAVES,
@@ -134,6 +147,15 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
         // Time waiting for the server's answers; the rest is the device (IndexedDB, parsing).
         batchedRequestMs: round(batched.requestMs),
         oneByOneRequestMs: round(single.requestMs),
+      },
+      devicePull: {
+        rows: pull.rows,
+        pageSize: PULL_PAGE,
+        ms: round(pull.ms),
+        rowsPerSecond: round((pull.rows / pull.ms) * 1000, 0),
+        // Time waiting for the server's answers; the rest is the device (parse, IndexedDB).
+        requestMs: round(pull.requestMs),
+        deviceMs: round(pull.ms - pull.requestMs),
       },
       server: {
         // The server process's CPU time: unlike wall time it hardly moves when other work
@@ -177,6 +199,13 @@ export async function runSyncBench(): Promise<Record<string, unknown>> {
         value: result.server.cpuMsPerMutationOneByOne,
       },
       { measure: 'server CPU one-by-one / batched', value: result.server.cpuRatio },
+      {
+        measure: `new device's pull of ${String(result.devicePull.rows)} rows (ms)`,
+        value: result.devicePull.ms,
+      },
+      { measure: 'its rows/s on the device', value: result.devicePull.rowsPerSecond },
+      { measure: 'its time waiting for the server (ms)', value: result.devicePull.requestMs },
+      { measure: 'its time on the device (ms)', value: result.devicePull.deviceMs },
     ]);
     console.log(`results: ${writeResult('sync-engine', result)}`);
     return result;

@@ -10,6 +10,7 @@ import {
   readRejections,
   saveMutation,
 } from '@rescuelog/sync-protocol/client/outbox';
+import { pullChanges } from '@rescuelog/sync-protocol/client/pull';
 import { SyncEngine, type SyncStatus } from '@rescuelog/sync-protocol/client/sync-engine';
 import {
   createFetchTransport,
@@ -35,6 +36,9 @@ export interface ChaosPageApi {
   syncNow(): Promise<SyncStatus>;
   /** Times one local save (domain row + outbox entry) in ms, for the benchmark. */
   timeSave(patientName: string): Promise<number>;
+  /** A new device's pull of everything (the user's database deleted first, then pulled in
+   * pages of `limit`): ms taken (requestMs of it waiting for the server) and rows. */
+  freshPull(limit: number): Promise<{ ms: number; requestMs: number; rows: number }>;
 }
 
 let db: SyncDatabase | null = null;
@@ -61,6 +65,23 @@ async function saveCase(patientName: string): Promise<string> {
   return id;
 }
 
+/** The fetch transport, adding up the time spent waiting for the server's answers. */
+function timedTransport(): SyncTransport & { requestMs(): number } {
+  const fetchTransport = createFetchTransport();
+  let requestMs = 0;
+  return {
+    async post(path, body) {
+      const sent = performance.now();
+      try {
+        return await fetchTransport.post(path, body);
+      } finally {
+        requestMs += performance.now() - sent;
+      }
+    },
+    requestMs: () => requestMs,
+  };
+}
+
 const api: ChaosPageApi = {
   start(id) {
     userId = id;
@@ -78,23 +99,12 @@ const api: ChaosPageApi = {
     db = openAppDatabase(id);
   },
   async drain(batchSize) {
-    const fetchTransport = createFetchTransport();
-    let requestMs = 0;
-    const timed: SyncTransport = {
-      async post(path, body) {
-        const sent = performance.now();
-        try {
-          return await fetchTransport.post(path, body);
-        } finally {
-          requestMs += performance.now() - sent;
-        }
-      },
-    };
+    const timed = timedTransport();
     const started = performance.now();
     const outcome = await drainOutbox({ db: need(db), transport: timed, batchSize });
     return {
       ms: performance.now() - started,
-      requestMs,
+      requestMs: timed.requestMs(),
       acknowledged:
         outcome.kind === 'retry' || outcome.kind === 'drained' ? outcome.acknowledged : 0,
       kind: outcome.kind,
@@ -124,6 +134,16 @@ const api: ChaosPageApi = {
     const started = performance.now();
     await saveCase(patientName);
     return performance.now() - started;
+  },
+  async freshPull(limit) {
+    need(db).close();
+    await openAppDatabase(userId).delete();
+    db = openAppDatabase(userId);
+    const timed = timedTransport();
+    const started = performance.now();
+    const outcome = await pullChanges({ db, transport: timed, limit });
+    if (outcome.kind !== 'pulled') throw new Error(`pull: ${outcome.kind}`);
+    return { ms: performance.now() - started, requestMs: timed.requestMs(), rows: outcome.changes };
   },
 };
 
