@@ -11,7 +11,7 @@ import {
   PULL_DEFAULT_LIMIT,
   type SyncChange,
 } from '../platform/push-pull';
-import type { SyncDatabase } from './local-db';
+import type { StoredRecord, SyncDatabase } from './local-db';
 import { readOrCreateDevice, readPullState, type PullState } from './outbox';
 import { rebasePending, serverCopyOf } from './server-copies';
 import {
@@ -66,15 +66,37 @@ async function startOverIfAccessChanged(db: SyncDatabase, accessKey: string): Pr
   });
 }
 
-async function applyChange(db: SyncDatabase, change: SyncChange): Promise<void> {
-  const table = db.records(change.entity);
-  const copy = serverCopyOf(db, change);
-  // A tombstone without data: the record is gone for this user (deleted, or no longer
-  // visible). The tombstone copy keeps the rebase below from recreating it out of pending
-  // partial updates; the server rejects those and the inbox shows them.
-  if (copy.data === null) await table.delete(change.id);
-  else await table.put({ ...copy.data, id: change.id });
-  await db.serverCopies.put(copy);
+/**
+ * Writes a page's changes: each record's row (or its removal, for a tombstone) and its server
+ * copy. In bulk, one request per kind's table and one for the copies, not two awaited
+ * requests a record: on a phone that was most of a first sync (decision 051's addendum). A
+ * record appears once on a page; were it there twice, the later change wins, as applied one
+ * by one.
+ */
+async function applyPage(db: SyncDatabase, changes: readonly SyncChange[]): Promise<void> {
+  const latest = new Map<string, SyncChange>();
+  for (const change of changes) {
+    latest.delete(change.id);
+    latest.set(change.id, change);
+  }
+  const copies = [...latest.values()].map((change) => serverCopyOf(db, change));
+  const byKind = new Map<string, { puts: StoredRecord[]; deletes: string[] }>();
+  for (const [index, change] of [...latest.values()].entries()) {
+    const data = copies[index]?.data ?? null;
+    const writes = byKind.get(change.entity) ?? { puts: [], deletes: [] };
+    byKind.set(change.entity, writes);
+    // A tombstone without data: the record is gone for this user (deleted, or no longer
+    // visible). Its tombstone copy keeps the rebase from recreating it out of pending partial
+    // updates; the server rejects those and the inbox shows them.
+    if (data === null) writes.deletes.push(change.id);
+    else writes.puts.push({ ...data, id: change.id });
+  }
+  for (const [kind, writes] of byKind) {
+    const table = db.records(kind);
+    if (writes.deletes.length > 0) await table.bulkDelete(writes.deletes);
+    if (writes.puts.length > 0) await table.bulkPut(writes.puts);
+  }
+  await db.serverCopies.bulkPut(copies);
 }
 
 export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
@@ -120,7 +142,7 @@ export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
       // stale and applying it could roll rows back. Drop it and let the loop re-read.
       const current = await readPullState(db);
       if (current.cursor !== cursor) return;
-      for (const change of known) await applyChange(db, change);
+      if (known.length > 0) await applyPage(db, known);
       // Only awaited when it has work: an awaited async helper that touches no table can
       // end Dexie's transaction zone early in real browsers (see local-db.ts).
       if (known.length > 0)

@@ -528,6 +528,44 @@ describe('pull', () => {
   });
 });
 
+describe('a pull page applied in bulk', () => {
+  it('writes every record and copy of the page, and a record on it twice ends as its later change', async () => {
+    const db = openDb();
+    const ids = Array.from({ length: 5 }, () => crypto.randomUUID());
+    const twice = ids[0] ?? '';
+    const cases = ids.map((id, i) => ({
+      entity: 'case',
+      id,
+      version: String(i + 1),
+      deleted: false,
+      data: fullCase(id, generateHumanId('C'), { version: String(i + 1) }),
+    }));
+    const page = {
+      cursor: '6',
+      hasMore: false,
+      changes: [...cases, { entity: 'case', id: twice, version: '6', deleted: true, data: null }],
+    };
+    const transport = {
+      post: () =>
+        Promise.resolve({
+          status: 200,
+          contentType: 'application/json',
+          retryAfter: null,
+          body: JSON.stringify(page),
+        }),
+    };
+    expect(await pullChanges({ db, transport })).toEqual({ kind: 'pulled', changes: 6 });
+    expect(await readLocalRecord(db, 'case', twice)).toBeUndefined();
+    for (const id of ids.slice(1)) expect(await readLocalRecord(db, 'case', id)).toBeDefined();
+    expect(await db.store('cases').count()).toBe(4);
+    // The case list's summaries follow the bulk writes too (device-summaries.ts middleware).
+    const summaries = await db.store('caseSummaries').bulkGet(ids);
+    expect(summaries.map((row) => row !== undefined)).toEqual([false, true, true, true, true]);
+    expect(await db.serverCopies.count()).toBe(5);
+    expect(await db.serverCopies.get(twice)).toMatchObject({ data: null, version: '6' });
+  });
+});
+
 describe('the access key (what the user may see)', () => {
   it('keeps the cursor while the key read at each pull is the same, and starts over when it changes', async () => {
     const db = openDb();
