@@ -32,6 +32,7 @@ import { appRegistry, type AppMutation } from '@rescuelog/sync-protocol/records/
 type MutationInput = AppMutation & { baseVersion: string | null; actorUserId: number };
 import { readOutbox, readRejections, saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { pullChanges } from '@rescuelog/sync-protocol/client/pull';
+import { SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
 import {
   createFetchTransport,
   SYNC_PUSH_PATH,
@@ -305,7 +306,12 @@ class ModelDevice {
     startCursor: string,
   ) {
     this.db = this.open();
-    void this.db.syncState.put({ key: 'pull', cursor: startCursor, lastPullAt: null });
+    void this.db.syncState.put({
+      key: 'pull',
+      cursor: startCursor,
+      lastPullAt: null,
+      schemaVersion: SCHEMA_VERSION,
+    });
     const real = createFetchTransport({
       fetch: (url, init) => fetch(`${server.url}${url}`, init),
       headers: (): Record<string, string> => {

@@ -68,6 +68,9 @@ export const pullStateSchema = z.object({
   /** What the user could see when the cursor was taken (pull.ts accessKeyOf); absent on a
    * device that pulled before it was kept. */
   accessKey: z.string().max(20_000).nullable().optional(),
+  /** The app's SCHEMA_VERSION when the cursor was taken: the kinds the server sent it. Absent
+   * on a device that pulled before it was kept. */
+  schemaVersion: z.number().int().min(0).optional(),
 });
 export type PullState = z.infer<typeof pullStateSchema>;
 

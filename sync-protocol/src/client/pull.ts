@@ -57,12 +57,24 @@ export function accessKeyOf(user: { role: string; permissions: unknown }): strin
   return canonicalJson({ role: user.role, permissions: user.permissions });
 }
 
-/** A changed access key moves the cursor back to the beginning (see PullOptions). */
-async function startOverIfAccessChanged(db: SyncDatabase, accessKey: string): Promise<void> {
+/**
+ * Moves the cursor back to the beginning when what the server sends this device changed since
+ * the cursor was taken: the user's access (a known key that differs, see PullOptions), or the
+ * kinds this app knows (SCHEMA_VERSION: the server sends a kind only to apps of its
+ * `sinceSchemaVersion` and later, so after an update that adds one, its records older than
+ * the cursor would otherwise never arrive).
+ */
+async function startOverIfChanged(db: SyncDatabase, accessKey: string | null): Promise<void> {
   await db.transaction('rw', db.syncState, async () => {
     const state = await readPullState(db);
-    if (state.accessKey === accessKey) return;
-    await db.syncState.put({ ...state, cursor: null, accessKey } satisfies PullState);
+    const accessChanged = accessKey !== null && state.accessKey !== accessKey;
+    if (!accessChanged && state.schemaVersion === SCHEMA_VERSION) return;
+    await db.syncState.put({
+      ...state,
+      cursor: null,
+      schemaVersion: SCHEMA_VERSION,
+      ...(accessKey === null ? {} : { accessKey }),
+    } satisfies PullState);
   });
 }
 
@@ -105,7 +117,7 @@ export async function pullChanges(options: PullOptions): Promise<PullOutcome> {
   const limit = options.limit ?? PULL_DEFAULT_LIMIT;
   const deviceId = (await db.transaction('rw', db.syncState, async () => readOrCreateDevice(db)))
     .deviceId;
-  if (options.accessKey != null) await startOverIfAccessChanged(db, options.accessKey);
+  await startOverIfChanged(db, options.accessKey ?? null);
   let total = 0;
 
   for (;;) {

@@ -1,6 +1,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateHumanId } from '../../src/platform/human-id';
+import { SCHEMA_VERSION } from '../../src/platform/versions';
 import { clearActiveUser, getActiveUser, setActiveUser } from '../../src/client/active-user';
 import { drainOutbox } from '../../src/client/drain';
 import { createLeaseLock } from '../../src/client/drain-lock';
@@ -10,6 +11,7 @@ import {
   hasPendingChanges,
   pendingCount,
   readOutbox,
+  readPullState,
   readPushState,
   readRejections,
   saveMutation,
@@ -595,6 +597,40 @@ describe('the access key (what the user may see)', () => {
     expect(cursors).toEqual([null, '1', null]);
     // The record came twice and is stored once.
     expect(await db.store('cases').count()).toBe(1);
+  });
+});
+
+describe('the kinds the app knows (SCHEMA_VERSION)', () => {
+  it('starts the pull over after an app update, so a kind the update adds arrives whole', async () => {
+    const db = openDb();
+    const server = new FakeSyncServer();
+    const id = crypto.randomUUID();
+    server.serverWrite({
+      entity: 'case',
+      id,
+      deleted: false,
+      data: fullCase(id, generateHumanId('C')),
+    } as never);
+    const post = vi.spyOn(server, 'post');
+    const cursors = () =>
+      post.mock.calls
+        .filter(([path]) => path === '/api/sync/pull')
+        .map(([, body]) => (body as { cursor: string | null }).cursor);
+    // The cursor an older app took (it knew fewer kinds), and one this app took.
+    await db.syncState.put({
+      key: 'pull',
+      cursor: '1',
+      lastPullAt: null,
+      schemaVersion: SCHEMA_VERSION - 1,
+    });
+    await pullChanges({ db, transport: server });
+    await pullChanges({ db, transport: server });
+    expect(cursors()).toEqual([null, '1']);
+    expect(await readPullState(db)).toMatchObject({ cursor: '1', schemaVersion: SCHEMA_VERSION });
+    // A device that pulled before the version was kept starts over once too.
+    await db.syncState.put({ key: 'pull', cursor: '1', lastPullAt: null });
+    await pullChanges({ db, transport: server });
+    expect(cursors().at(-1)).toBeNull();
   });
 });
 
