@@ -568,41 +568,9 @@ describe('a pull page applied in bulk', () => {
   });
 });
 
-describe('the access key (what the user may see)', () => {
-  it('keeps the cursor while the key read at each pull is the same, and starts over when it changes', async () => {
-    const db = openDb();
-    const server = new FakeSyncServer();
-    const id = crypto.randomUUID();
-    server.serverWrite({
-      entity: 'case',
-      id,
-      deleted: false,
-      data: fullCase(id, generateHumanId('C')),
-    } as never);
-    const post = vi.spyOn(server, 'post');
-    let key = 'role: member';
-    const engine = new SyncEngine({
-      db,
-      transport: server,
-      ...manualTimers(),
-      accessKey: () => key,
-    });
-    await engine.sync('app-start');
-    await engine.sync('timer');
-    key = 'role: member, casesLogged view';
-    await engine.sync('timer');
-    const cursors = post.mock.calls
-      .filter(([path]) => path === '/api/sync/pull')
-      .map(([, body]) => (body as { cursor: string | null }).cursor);
-    expect(cursors).toEqual([null, '1', null]);
-    // The record came twice and is stored once.
-    expect(await db.store('cases').count()).toBe(1);
-  });
-});
-
-describe('the kinds the app knows (SCHEMA_VERSION)', () => {
-  it('starts the pull over after an app update, so a kind the update adds arrives whole', async () => {
-    const db = openDb();
+describe('where a pull starts', () => {
+  /** A server holding one case (version 1), and the cursors the device's pulls sent it. */
+  function serverWithOneCase(): { server: FakeSyncServer; cursors: () => (string | null)[] } {
     const server = new FakeSyncServer();
     const id = crypto.randomUUID();
     server.serverWrite({
@@ -616,6 +584,31 @@ describe('the kinds the app knows (SCHEMA_VERSION)', () => {
       post.mock.calls
         .filter(([path]) => path === '/api/sync/pull')
         .map(([, body]) => (body as { cursor: string | null }).cursor);
+    return { server, cursors };
+  }
+
+  it('keeps the cursor while the access key read at each pull is the same, and starts over when it changes', async () => {
+    const db = openDb();
+    const { server, cursors } = serverWithOneCase();
+    let key = 'role: member';
+    const engine = new SyncEngine({
+      db,
+      transport: server,
+      ...manualTimers(),
+      accessKey: () => key,
+    });
+    await engine.sync('app-start');
+    await engine.sync('timer');
+    key = 'role: member, casesLogged view';
+    await engine.sync('timer');
+    expect(cursors()).toEqual([null, '1', null]);
+    // The record came twice and is stored once.
+    expect(await db.store('cases').count()).toBe(1);
+  });
+
+  it('starts over after an app update (SCHEMA_VERSION), so a kind the update adds arrives whole', async () => {
+    const db = openDb();
+    const { server, cursors } = serverWithOneCase();
     // The cursor an older app took (it knew fewer kinds), and one this app took.
     await db.syncState.put({
       key: 'pull',
