@@ -34,6 +34,18 @@ function rememberThandi() {
   localStorage.setItem(KNOWN_USER_KEY, JSON.stringify({ user: thandi }));
 }
 
+/** The app started with `user` signed in, the dashboard answered and the sync API out of
+ * reach (nothing leaves or reaches the device meanwhile). */
+function startSignedIn(user: typeof thandi) {
+  signedInAs(user);
+  dashboardData();
+  server.use(
+    http.post('/api/sync/pull', () => HttpResponse.error()),
+    http.post('/api/sync/push', () => HttpResponse.error()),
+  );
+  renderApp('/');
+}
+
 async function databaseExists(userId: number): Promise<boolean> {
   return (await indexedDB.databases()).some((d) => d.name === syncDatabaseName(userId));
 }
@@ -198,13 +210,7 @@ describe('an end of session cut short by a closed page', () => {
 
   it('keeps the data when the same user is signed in again', async () => {
     await startCutShort();
-    signedInAs(thandi);
-    dashboardData();
-    server.use(
-      http.post('/api/sync/pull', () => HttpResponse.error()),
-      http.post('/api/sync/push', () => HttpResponse.error()),
-    );
-    renderApp('/');
+    startSignedIn(thandi);
     expect(await screen.findByText('Thandi Nkosi')).toBeInTheDocument();
     expect(await databaseExists(thandi.id)).toBe(true);
     expect(localStorage.getItem(ENDING_USER_KEY)).toBeNull();
@@ -288,13 +294,7 @@ describe('ends of two users cut short on the same device', () => {
         { id: pieter.id, name: 'Pieter Botha' },
       ]),
     );
-    signedInAs(thandi);
-    dashboardData();
-    server.use(
-      http.post('/api/sync/pull', () => HttpResponse.error()),
-      http.post('/api/sync/push', () => HttpResponse.error()),
-    );
-    renderApp('/');
+    startSignedIn(thandi);
     expect(await screen.findByText('Thandi Nkosi')).toBeInTheDocument();
     await waitFor(async () => expect(await databaseExists(pieter.id)).toBe(false));
     expect(await databaseExists(thandi.id)).toBe(true);
