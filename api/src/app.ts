@@ -21,7 +21,7 @@ import { withRedactedRequests } from './lib/log-redaction';
 import { OneLinePerRequest } from './lib/request-log';
 import { envPlugin } from './plugins/external/env';
 import { databaseError } from '@rescuelog/db/errors';
-import { databasePlugin, type EmbeddedMaintenanceSchedule } from './plugins/external/database';
+import { databasePlugin, type DatabaseUpkeepSchedule } from './plugins/external/database';
 import { sessionPlugin, type SessionTimeouts } from './plugins/external/session';
 import { settingsPlugin } from './plugins/external/settings';
 import { helmetPlugin } from './plugins/external/helmet';
@@ -53,8 +53,8 @@ export interface AppOptions {
   /** The session and user cache's epoch poll and stale bound (tests shorten them). */
   authCache?: AuthCacheOptions;
   logger?: FastifyServerOptions['logger'];
-  /** When the embedded database's upkeep runs (default: a minute after the start, then every 6 hours). */
-  embeddedMaintenance?: EmbeddedMaintenanceSchedule;
+  /** When the server's database upkeep runs (default DATABASE_UPKEEP: a minute after the start, then every 6 hours). */
+  databaseUpkeep?: DatabaseUpkeepSchedule;
   /** How long an instance trusts its copy of the system settings (default 15 s). */
   settingsCacheTtlMs?: number;
   /** Test-only: route plugins registered in the protected /api context (after the real ones). */
@@ -196,7 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await fastify.register(databasePlugin, {
     database: options.database,
     pushDatabase: options.pushDatabase,
-    maintenance: options.embeddedMaintenance,
+    maintenance: options.databaseUpkeep,
   });
   await fastify.register(settingsPlugin, { ttlMs: options.settingsCacheTtlMs });
   await fastify.register(helmetPlugin);

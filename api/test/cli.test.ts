@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '@rescuelog/db/connect';
 import { createTestDatabase } from '@rescuelog/db/testing';
 import { createPasswordHasher } from '../src/plugins/app/passwords';
-import { generateVapidKeys } from '@rescuelog/sync-protocol/vapid-keys';
+import { vapidEnv } from './helpers';
 
 const run = promisify(execFile);
 const apiDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -198,13 +198,3 @@ describe('server start', { timeout: 120_000 }, () => {
     expect(result.stderr).toContain('2026-11-21T0500-accounts');
   });
 });
-
-/** What server mode needs besides the database: a VAPID key pair and subject. */
-function vapidEnv(): Record<string, string> {
-  const keys = generateVapidKeys();
-  return {
-    VAPID_PUBLIC_KEY: keys.publicKey,
-    VAPID_PRIVATE_KEY: keys.privateKey,
-    VAPID_SUBJECT: 'mailto:ops@example.org',
-  };
-}

@@ -11,6 +11,10 @@
 // that long at worst, four times a day. A service of realistic size holds far fewer cases.
 // Checkpoints (below) keep the write-ahead log bounded, which PostgreSQL's checkpointer does
 // on a server.
+// A PostgreSQL server whose autovacuum is off (a setting some operators and CI machines use)
+// gets the same upkeep, plus analyzeIfDue below: without fresh statistics, a statement the
+// server prepared (statement-cache.ts, decision 048) keeps the generic plan PostgreSQL chose
+// while its table was small, a sequential scan, however large the table grows (decision 052).
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema';
 
@@ -70,4 +74,50 @@ export async function checkpointIfDue(
   if (!due) return { walBytes: state.walBytes };
   const { durationMs } = await checkpoint(db);
   return { walBytes: state.walBytes, durationMs };
+}
+
+/**
+ * Autovacuum's default rule for analyzing a table (autovacuum_analyze_threshold 50,
+ * autovacuum_analyze_scale_factor 0.1): analyze once the rows inserted, updated or deleted
+ * since its last analyze pass 50 plus a tenth of the rows the planner counts.
+ */
+const ANALYZE_THRESHOLD_ROWS = 50;
+const ANALYZE_SCALE_FACTOR = 0.1;
+
+export interface AnalyzeDecision {
+  /** The tables analyzed, as schema.table; empty when none was due. */
+  tables: string[];
+  durationMs: number;
+}
+
+/**
+ * Analyzes the tables that changed enough since their last analyze (autovacuum's rule above),
+ * for a database whose autovacuum does not: the planner then knows their size, and PostgreSQL
+ * drops the plans it cached for them (ANALYZE invalidates them). When nothing is due it is
+ * one small query. The counts come from the cumulative statistics, which a connection reports
+ * about once a second, so a table is seen due a moment after the changes.
+ */
+export async function analyzeIfDue(db: Kysely<Database>): Promise<AnalyzeDecision> {
+  const started = performance.now();
+  const { rows } = await sql<{ schema: string; table: string }>`
+    select s.schemaname as schema, s.relname as table
+      from pg_stat_user_tables s
+      join pg_class c on c.oid = s.relid
+     where s.n_mod_since_analyze >=
+           ${ANALYZE_THRESHOLD_ROWS} + ${ANALYZE_SCALE_FACTOR} * greatest(c.reltuples, 0)
+     order by s.n_mod_since_analyze desc`.execute(db);
+  const tables: string[] = [];
+  for (const { schema, table } of rows) {
+    await sql`analyze ${sql.id(schema, table)}`.execute(db);
+    tables.push(`${schema}.${table}`);
+  }
+  return { tables, durationMs: performance.now() - started };
+}
+
+/** Whether the database's autovacuum launcher runs (PostgreSQL's `autovacuum` setting). */
+export async function autovacuumIsOn(db: Kysely<Database>): Promise<boolean> {
+  const { rows } = await sql<{
+    on: boolean;
+  }>`select current_setting('autovacuum')::boolean as on`.execute(db);
+  return rows[0]?.on === true;
 }

@@ -7,7 +7,14 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbeddedDatabase, type DatabaseHandle } from '../src/connect';
-import { checkpoint, checkpointIfDue, vacuumAnalyze } from '../src/maintenance';
+import {
+  analyzeIfDue,
+  autovacuumIsOn,
+  checkpoint,
+  checkpointIfDue,
+  vacuumAnalyze,
+} from '../src/maintenance';
+import { createTestDatabase, type TestDatabaseHandle } from '../src/testing';
 import { migrateToLatest } from '../src/migrate';
 import { insertUser } from './helpers';
 
@@ -167,5 +174,57 @@ describe('embedded folder from before 1 MB log segments', () => {
     } finally {
       await h.close();
     }
+  });
+});
+
+// A PostgreSQL server whose autovacuum is off gets its statistics from the server's own look
+// for tables due an analyze (api database plugin, decision 052). On both databases here.
+describe('analyze when due (autovacuum rule)', () => {
+  let t: TestDatabaseHandle;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    // The table's own autovacuum is off, so on a server where it runs it cannot analyze first.
+    await sql`create table upkeep_rows (n int) with (autovacuum_enabled = false)`.execute(t.db);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const add = async (count: number) => {
+    await sql`insert into upkeep_rows select generate_series(1, ${count}::int)`.execute(t.db);
+    // The changed-row counts reach the statistics when the connection reports them.
+    await sql`select pg_stat_force_next_flush()`.execute(t.db);
+    await sql`select pg_stat_clear_snapshot()`.execute(t.db);
+  };
+  const plannerRows = async (): Promise<number> => {
+    const { rows } = await sql<{
+      reltuples: number;
+    }>`select reltuples::float8 as reltuples from pg_class where relname = 'upkeep_rows'`.execute(
+      t.db,
+    );
+    return Number(rows[0]?.reltuples);
+  };
+
+  it('analyzes a table once 50 rows and a tenth of its counted rows changed, and only then', async () => {
+    await add(49);
+    expect((await analyzeIfDue(t.db)).tables).not.toContain('public.upkeep_rows');
+    await add(1);
+    expect((await analyzeIfDue(t.db)).tables).toContain('public.upkeep_rows');
+    expect(await plannerRows()).toBe(50);
+    // Counted 50: due again at 50 + 5 changed rows.
+    await add(54);
+    expect((await analyzeIfDue(t.db)).tables).not.toContain('public.upkeep_rows');
+    await add(1);
+    expect((await analyzeIfDue(t.db)).tables).toContain('public.upkeep_rows');
+    expect(await plannerRows()).toBe(105);
+    expect((await analyzeIfDue(t.db)).tables).toEqual([]);
+  });
+
+  it('reads whether the database runs autovacuum', async () => {
+    const on = await autovacuumIsOn(t.db);
+    const { rows } = await sql<{
+      setting: string;
+    }>`select setting from pg_settings where name = 'autovacuum'`.execute(t.db);
+    expect(on).toBe(rows[0]?.setting === 'on');
   });
 });

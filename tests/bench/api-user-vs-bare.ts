@@ -78,7 +78,7 @@ function cpuMicros(pid: number | undefined): number {
 /** USER_HZ: 100 on Linux. */
 const CLOCK_TICKS = 100;
 
-/** api/src/plugins/external/database.ts EMBEDDED_MAINTENANCE.firstMs. */
+/** api/src/plugins/external/database.ts DATABASE_UPKEEP.firstMs. */
 const FIRST_UPKEEP_MS = 60_000;
 /** The probe's pace while an embedded server's first upkeep is awaited (about 20 requests/s). */
 const PROBE_EVERY_MS = 50;

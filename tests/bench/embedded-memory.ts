@@ -23,7 +23,7 @@ import { round, startBenchServer, table, writeResult } from './support';
 import { folderMiB, pullAll, pushCases, signUp } from './sync-throughput';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 13_800);
-/** The server's first upkeep runs a minute after it is ready (EMBEDDED_MAINTENANCE). */
+/** The server's first upkeep runs a minute after it is ready (DATABASE_UPKEEP). */
 const UPKEEP_WAIT_MS = Number(process.env.BENCH_UPKEEP_WAIT_MS ?? 70_000);
 const SETTLE_MS = 3000;
 /** Idle long enough for V8's memory reducer to shrink the heap of a process with no work. */

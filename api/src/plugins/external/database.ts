@@ -5,7 +5,12 @@
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import { createDatabase, createPostgresDatabase } from '@rescuelog/db/connect';
-import { checkpointIfDue, vacuumAnalyze } from '@rescuelog/db/maintenance';
+import {
+  analyzeIfDue,
+  autovacuumIsOn,
+  checkpointIfDue,
+  vacuumAnalyze,
+} from '@rescuelog/db/maintenance';
 import { MigrationFailedError, migrateToLatest } from '@rescuelog/db/migrate';
 import type { Database } from '@rescuelog/db/schema';
 
@@ -25,28 +30,38 @@ declare module 'fastify' {
 }
 
 const READY_TIMEOUT_MS = 2000;
-export interface EmbeddedMaintenanceSchedule {
-  /** Delay of the first upkeep after the server is ready (kept out of the start's way). */
+export interface DatabaseUpkeepSchedule {
+  /** Delay of the first vacuum and analyze after the server is ready (kept out of the start's way). */
   firstMs: number;
-  /** Delay between upkeeps after that. */
+  /** Delay between vacuums after that. */
   everyMs: number;
-  /** Delay between looks at the write-ahead log (a checkpoint when one is due). */
+  /** Embedded: delay between looks at the write-ahead log (a checkpoint when one is due). */
   walCheckEveryMs: number;
-  /** Age after which a checkpoint is due if anything was written since the last one. */
+  /** Embedded: age after which a checkpoint is due if anything was written since the last one. */
   checkpointMaxAgeMs: number;
+  /** PostgreSQL without autovacuum: delay between looks for tables due an analyze. */
+  analyzeCheckEveryMs: number;
 }
 
 /**
- * The embedded database's upkeep: vacuum and analyze a minute after the start, then every 6
- * hours; a look at the write-ahead log every 10 seconds, with a checkpoint when half of
- * max_wal_size was written since the last one or the last one is 5 minutes old
- * (db/src/maintenance.ts checkpointIfDue).
+ * The upkeep the server does when the database does not do it by itself (db/src/maintenance.ts):
+ * - the embedded database (no autovacuum, no checkpointer): vacuum and analyze a minute after
+ *   the start, then every 6 hours; a look at the write-ahead log every 10 seconds, with a
+ *   checkpoint when half of max_wal_size was written since the last one or the last one is 5
+ *   minutes old (checkpointIfDue);
+ * - PostgreSQL whose autovacuum is off: the same vacuum and analyze, and every 5 seconds an
+ *   analyze of the tables that changed by autovacuum's rule (analyzeIfDue, decision 052).
+ *   PostgreSQL with autovacuum on needs nothing from the server.
  */
-export const EMBEDDED_MAINTENANCE: EmbeddedMaintenanceSchedule = {
+export const DATABASE_UPKEEP: DatabaseUpkeepSchedule = {
   firstMs: 60_000,
   everyMs: 6 * 60 * 60_000,
   walCheckEveryMs: 10_000,
   checkpointMaxAgeMs: 5 * 60_000,
+  // Often enough that a busy start (an empty table filled by thousands of cases a second) is
+  // caught within a few thousand rows: a 30-second look let the push fall to a fifth first
+  // (tests/bench/push-growth.ts). When nothing is due the look is one small query.
+  analyzeCheckEveryMs: 5_000,
 };
 
 export class MigrationError extends Error {
@@ -74,7 +89,7 @@ export const databasePlugin = fp<{
   database?: Kysely<Database> | undefined;
   /** The pushes' pool for a database handed in (tests); without it, pushes use `database`. */
   pushDatabase?: Kysely<Database> | undefined;
-  maintenance?: EmbeddedMaintenanceSchedule | undefined;
+  maintenance?: DatabaseUpkeepSchedule | undefined;
 }>(
   async (fastify, options) => {
     let db = options.database;
@@ -99,44 +114,53 @@ export const databasePlugin = fp<{
         pushDb = pushes.db;
         fastify.addHook('onClose', () => pushes.close());
       }
-      let timer: NodeJS.Timeout | undefined;
-      let checkpointTimer: NodeJS.Timeout | undefined;
+      const timers = new Set<NodeJS.Timeout>();
       let running: Promise<void> = Promise.resolve();
       let closing = false;
       fastify.addHook('onClose', async () => {
         closing = true;
-        clearTimeout(timer);
-        clearTimeout(checkpointTimer);
+        for (const timer of timers) clearTimeout(timer);
         await running;
         await handle.close();
       });
-      if (handle.kind === 'embedded') {
-        // PGlite has no autovacuum (db/src/maintenance.ts).
-        const plan = options.maintenance ?? EMBEDDED_MAINTENANCE;
-        const upkeep = async () => {
-          try {
-            const { durationMs } = await vacuumAnalyze(handle.db);
-            fastify.log.info(
-              { durationMs: Math.round(durationMs) },
-              'embedded database upkeep (vacuum, analyze) done',
-            );
-          } catch (error) {
-            fastify.log.warn(
-              { err: error },
-              'embedded database upkeep failed; it is tried again later',
-            );
-          }
-        };
-        const schedule = (delay: number) => {
+      /**
+       * Runs `task` after `firstMs`, then again `everyMs` after each run ends, until the server
+       * closes. All upkeep tasks queue on one promise, so two never run at once (on the embedded
+       * database they would only wait for each other on its one connection).
+       */
+      const repeat = (firstMs: number, everyMs: number, task: () => Promise<void>) => {
+        const next = (delay: number) => {
           if (closing) return;
-          timer = setTimeout(() => {
-            running = running.then(upkeep).then(() => schedule(plan.everyMs));
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            running = running.then(task).then(() => next(everyMs));
           }, delay);
           timer.unref();
+          timers.add(timer);
         };
-        // PGlite has no checkpointer either: without checkpoints its log only grows.
-        const writeCheckpoint = async () => {
-          try {
+        next(firstMs);
+      };
+      /** A task that logs its failure and is tried again at its next turn. */
+      const guarded = (failed: string, task: () => Promise<void>) => async () => {
+        try {
+          await task();
+        } catch (error) {
+          fastify.log.warn({ err: error }, failed);
+        }
+      };
+      const plan = options.maintenance ?? DATABASE_UPKEEP;
+      const vacuum = guarded('database upkeep failed; it is tried again later', async () => {
+        const { durationMs } = await vacuumAnalyze(handle.db);
+        fastify.log.info(
+          { durationMs: Math.round(durationMs) },
+          `${handle.kind} database upkeep (vacuum, analyze) done`,
+        );
+      });
+      if (handle.kind === 'embedded') {
+        // PGlite has neither autovacuum nor a checkpointer: without checkpoints its log only grows.
+        const writeCheckpoint = guarded(
+          'embedded checkpoint failed; it is tried again later',
+          async () => {
             const { walBytes, durationMs } = await checkpointIfDue(handle.db, {
               maxAgeMs: plan.checkpointMaxAgeMs,
             });
@@ -145,20 +169,28 @@ export const databasePlugin = fp<{
                 { durationMs: Math.round(durationMs), walBytes },
                 'embedded checkpoint done',
               );
-          } catch (error) {
-            fastify.log.warn({ err: error }, 'embedded checkpoint failed; it is tried again later');
-          }
-        };
-        const scheduleCheckpoint = () => {
-          if (closing) return;
-          checkpointTimer = setTimeout(() => {
-            running = running.then(writeCheckpoint).then(scheduleCheckpoint);
-          }, plan.walCheckEveryMs);
-          checkpointTimer.unref();
-        };
+          },
+        );
         fastify.addHook('onReady', async () => {
-          schedule(plan.firstMs);
-          scheduleCheckpoint();
+          repeat(plan.firstMs, plan.everyMs, vacuum);
+          repeat(plan.walCheckEveryMs, plan.walCheckEveryMs, writeCheckpoint);
+        });
+      } else {
+        const analyze = guarded('database analyze failed; it is tried again later', async () => {
+          const { tables, durationMs } = await analyzeIfDue(handle.db);
+          if (tables.length > 0)
+            fastify.log.debug(
+              { tables, durationMs: Math.round(durationMs) },
+              'database analyze done',
+            );
+        });
+        fastify.addHook('onReady', async () => {
+          if (await autovacuumIsOn(handle.db)) return;
+          fastify.log.warn(
+            "PostgreSQL's autovacuum is off: the server analyzes tables that changed and vacuums every 6 hours itself; turn autovacuum on to leave this to PostgreSQL",
+          );
+          repeat(plan.analyzeCheckEveryMs, plan.analyzeCheckEveryMs, analyze);
+          repeat(plan.firstMs, plan.everyMs, vacuum);
         });
       }
     }
