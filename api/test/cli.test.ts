@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '@rescuelog/db/connect';
 import { createTestDatabase } from '@rescuelog/db/testing';
 import { createPasswordHasher } from '../src/plugins/app/passwords';
-import { vapidEnv } from './helpers';
+import { newVapidEnv } from '@rescuelog/sync-protocol/vapid-keys';
 
 const run = promisify(execFile);
 const apiDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -190,7 +190,7 @@ describe('server start', { timeout: 120_000 }, () => {
       ...broken.env,
       PORT: '0',
       SESSION_SECRET: 'x'.repeat(40),
-      ...vapidEnv(),
+      ...newVapidEnv(),
       LOG_LEVEL: 'silent',
     });
     expect(result.code).toBe(1);

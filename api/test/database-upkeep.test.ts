@@ -18,7 +18,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseEnv } from '@rescuelog/sync-protocol/env';
 import { buildApp } from '../src/app';
 import { resolveConfig } from '../src/config';
-import { vapidEnv } from './helpers';
+import { newVapidEnv } from '@rescuelog/sync-protocol/vapid-keys';
 
 const serverUrl = process.env.DATABASE_URL;
 
@@ -135,7 +135,7 @@ describe.runIf(autovacuumOff)('PostgreSQL without autovacuum', () => {
     const env = parseEnv({
       PORT: '0',
       DATABASE_URL: handle.databaseUrl,
-      ...vapidEnv(),
+      ...newVapidEnv(),
       WEB_DIST: path.join(tmpdir(), 'rescuelog-no-web'),
       SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
     });

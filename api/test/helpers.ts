@@ -17,7 +17,6 @@ import type { UserRole, UserStatus } from '@rescuelog/sync-protocol/users';
 import { buildApp, type AppOptions } from '../src/app';
 import { resolveConfig } from '../src/config';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
-import { generateVapidKeys } from '@rescuelog/sync-protocol/vapid-keys';
 
 /** Cheap argon2id for tests only; production always uses 19 MiB / t=2 (PRODUCTION_HASHING). */
 export const TEST_PASSWORD_HASHING = { memoryCost: 256, timeCost: 1, parallelism: 1 };
@@ -240,14 +239,4 @@ export async function loginAs(
   if (response.status !== 200)
     throw new Error(`login failed: ${String(response.status)} ${await response.text()}`);
   return client;
-}
-
-/** What server mode needs besides the database: a VAPID key pair and subject. */
-export function vapidEnv(): Record<string, string> {
-  const keys = generateVapidKeys();
-  return {
-    VAPID_PUBLIC_KEY: keys.publicKey,
-    VAPID_PRIVATE_KEY: keys.privateKey,
-    VAPID_SUBJECT: 'mailto:ops@example.org',
-  };
 }

@@ -30,3 +30,17 @@ export function vapidPublicKeyOf(privateKey: string): string {
   ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
   return ecdh.getPublicKey().toString('base64url');
 }
+
+/**
+ * The environment server mode needs for web push (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY,
+ * VAPID_SUBJECT; the embedded default makes its own): a new pair, as `web-push
+ * generate-vapid-keys` would print. For servers started by tests and benchmarks.
+ */
+export function newVapidEnv(subject = 'mailto:ops@example.org'): Record<string, string> {
+  const keys = generateVapidKeys();
+  return {
+    VAPID_PUBLIC_KEY: keys.publicKey,
+    VAPID_PRIVATE_KEY: keys.privateKey,
+    VAPID_SUBJECT: subject,
+  };
+}

@@ -24,7 +24,8 @@ import {
   type CaseSearchFilters,
 } from '@rescuelog/sync-protocol/case/search';
 import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
-import { freePort, REPO_ROOT, SERVER_ENTRY, serverModeVapidEnv } from '../e2e/support/server';
+import { newVapidEnv } from '@rescuelog/sync-protocol/vapid-keys';
+import { freePort, REPO_ROOT, SERVER_ENTRY } from '../e2e/support/server';
 import { round, sessionCookie, table, writeHeaders, writeResult } from './support';
 
 const CASES = Number(process.env.BENCH_CASES ?? 100_000);
@@ -114,7 +115,8 @@ async function startApiOnce(
     SESSION_SECRET: 'case-search-bench-secret-0123456789abcdef',
     FIRST_USER_ADMIN: 'true',
   };
-  if (databaseUrl) Object.assign(env, serverModeVapidEnv(), { DATABASE_URL: databaseUrl });
+  if (databaseUrl)
+    Object.assign(env, newVapidEnv('mailto:bench@example.org'), { DATABASE_URL: databaseUrl });
   else delete env.DATABASE_URL;
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: REPO_ROOT,

@@ -11,7 +11,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, serverModeVapidEnv, startScript, stopChild } from '../e2e/support/server';
+import { newVapidEnv } from '@rescuelog/sync-protocol/vapid-keys';
+import { freePort, startScript, stopChild } from '../e2e/support/server';
 import {
   createBenchDatabase,
   round,
@@ -64,7 +65,7 @@ async function measure(database: 'embedded' | 'postgresql', serverUrl?: string):
       (line) => (typeof line.url === 'string' ? line.url : undefined),
     );
     children.push(push.child);
-    const vapid = serverModeVapidEnv();
+    const vapid = newVapidEnv('mailto:bench@example.org');
     const { devices } = await json<{ devices: unknown[] }>(
       await fetch(`${push.info}/control/subscribe`, {
         method: 'POST',

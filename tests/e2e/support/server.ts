@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { generateVapidKeys } from '@rescuelog/sync-protocol/vapid-keys';
+import { newVapidEnv } from '@rescuelog/sync-protocol/vapid-keys';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The built server; RESCUELOG_SERVER_ENTRY may point at api/src/server.ts (run with tsx)
@@ -49,19 +49,6 @@ export function readServerState(runDir = process.env[RUN_DIR_ENV]): ServerState 
   if (!runDir)
     throw new Error(`${RUN_DIR_ENV} is not set: run the e2e suite through playwright.config.ts`);
   return serverStateSchema.parse(JSON.parse(readFileSync(stateFile(runDir), 'utf8')));
-}
-
-/**
- * Server mode needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (the embedded
- * default makes its own): a fresh pair per run, as `web-push generate-vapid-keys` would print.
- */
-export function serverModeVapidEnv(): Record<string, string> {
-  const keys = generateVapidKeys();
-  return {
-    VAPID_PUBLIC_KEY: keys.publicKey,
-    VAPID_PRIVATE_KEY: keys.privateKey,
-    VAPID_SUBJECT: 'mailto:bench@example.org',
-  };
 }
 
 export function freePort(): Promise<number> {
@@ -182,7 +169,7 @@ export async function startServer(options: StartOptions): Promise<ServerState> {
   delete env.DATABASE_URL;
   if (options.databaseUrl !== undefined) {
     env.DATABASE_URL = options.databaseUrl;
-    Object.assign(env, { ...serverModeVapidEnv(), ...env });
+    Object.assign(env, { ...newVapidEnv('mailto:bench@example.org'), ...env });
   }
   const nodeArgs = [
     ...(options.nodeArgs ?? []),
