@@ -105,6 +105,9 @@ export async function analyzeIfDue(db: Kysely<Database>): Promise<AnalyzeDecisio
       join pg_class c on c.oid = s.relid
      where s.n_mod_since_analyze >=
            ${ANALYZE_THRESHOLD_ROWS} + ${ANALYZE_SCALE_FACTOR} * greatest(c.reltuples, 0)
+       -- Only tables this user may analyze: PostgreSQL skips another owner's table with a
+       -- warning and leaves it due, so it would be tried again at every look.
+       and pg_has_role(c.relowner, 'USAGE')
      order by s.n_mod_since_analyze desc`.execute(db);
   const tables: string[] = [];
   for (const { schema, table } of rows) {

@@ -1,5 +1,6 @@
 // The embedded database's upkeep (PGlite has no autovacuum): after it, the planner knows how
 // many rows a table holds, and the row versions edits left behind are reclaimed.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -218,6 +219,42 @@ describe('analyze when due (autovacuum rule)', () => {
     expect((await analyzeIfDue(t.db)).tables).toContain('public.upkeep_rows');
     expect(await plannerRows()).toBe(105);
     expect((await analyzeIfDue(t.db)).tables).toEqual([]);
+  });
+
+  it('leaves alone a table its user may not analyze (PostgreSQL would skip it at every look)', async () => {
+    const suffix = randomBytes(4).toString('hex');
+    const server = `upkeep_server_${suffix}`;
+    const other = `upkeep_other_${suffix}`;
+    await sql`create role ${sql.id(server)}`.execute(t.db);
+    await sql`create role ${sql.id(other)}`.execute(t.db);
+    try {
+      for (const [table, owner] of [
+        ['upkeep_mine', server],
+        ['upkeep_theirs', other],
+      ] as const) {
+        await sql`create table ${sql.id(table)} (n int) with (autovacuum_enabled = false)`.execute(
+          t.db,
+        );
+        await sql`alter table ${sql.id(table)} owner to ${sql.id(owner)}`.execute(t.db);
+        await sql`insert into ${sql.id(table)} select generate_series(1, 100)`.execute(t.db);
+      }
+      await sql`select pg_stat_force_next_flush()`.execute(t.db);
+      const tables = await t.db.connection().execute(async (conn) => {
+        await sql`set role ${sql.id(server)}`.execute(conn);
+        try {
+          await sql`select pg_stat_clear_snapshot()`.execute(conn);
+          return (await analyzeIfDue(conn)).tables;
+        } finally {
+          await sql`reset role`.execute(conn);
+        }
+      });
+      expect(tables).toContain('public.upkeep_mine');
+      expect(tables).not.toContain('public.upkeep_theirs');
+    } finally {
+      await sql`drop table if exists upkeep_mine, upkeep_theirs`.execute(t.db);
+      await sql`drop role ${sql.id(server)}`.execute(t.db);
+      await sql`drop role ${sql.id(other)}`.execute(t.db);
+    }
   });
 
   it('reads whether the database runs autovacuum', async () => {
