@@ -213,10 +213,24 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
   }
 }
 
+/**
+ * The app reads the user again when it comes back to the foreground after this long, and every
+ * USER_REFRESH_EVERY_MS while it is shown: what an administrator changed (role, permissions,
+ * approval, a suspension or a password reset that ends the session) reaches a running app
+ * within minutes, not only at its next start or at a refused request. The sync engine's next
+ * pull reads the new access from here (use-sync-lifecycle.ts accessKey). Without signal the
+ * read answers the device's copy, as at start.
+ */
+export const USER_STALE_MS = 60_000;
+export const USER_REFRESH_EVERY_MS = 5 * 60_000;
+
 export const currentUserQuery = queryOptions({
   queryKey: USER_QUERY_KEY,
   queryFn: fetchCurrentUser,
   retry: false,
+  staleTime: USER_STALE_MS,
+  refetchOnWindowFocus: true,
+  refetchInterval: USER_REFRESH_EVERY_MS,
 });
 
 export function useUser() {
