@@ -219,7 +219,7 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
  * approval, a suspension or a password reset that ends the session) reaches a running app
  * within minutes, not only at its next start or at a refused request. The sync engine's next
  * pull reads the new access from here (use-sync-lifecycle.ts accessKey). Without signal the
- * read answers the device's copy, as at start.
+ * read answers the device's copy, as at start. Signed out, nothing is read on a timer.
  */
 export const USER_STALE_MS = 60_000;
 export const USER_REFRESH_EVERY_MS = 5 * 60_000;
@@ -229,8 +229,9 @@ export const currentUserQuery = queryOptions({
   queryFn: fetchCurrentUser,
   retry: false,
   staleTime: USER_STALE_MS,
-  refetchOnWindowFocus: true,
-  refetchInterval: USER_REFRESH_EVERY_MS,
+  // Only while someone is signed in: the sign-in screen has no one to read again.
+  refetchOnWindowFocus: (query) => query.state.data != null,
+  refetchInterval: (query) => (query.state.data != null ? USER_REFRESH_EVERY_MS : false),
 });
 
 export function useUser() {

@@ -84,4 +84,20 @@ describe('the signed-in user, read again while the app runs', { timeout: 20_000 
     backToForeground();
     await waitFor(() => expect(location.pathname).toBe('/auth'));
   });
+
+  it('reads nothing again on the sign-in screen', async () => {
+    let reads = 0;
+    server.events.on('request:start', ({ request }) => {
+      if (request.method === 'GET' && new URL(request.url).pathname === '/api/user') reads += 1;
+    });
+    signedInAs(null);
+    renderApp('/auth');
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+    const afterStart = reads;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + USER_STALE_MS + 1000);
+    backToForeground();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(reads).toBe(afterStart);
+  });
 });

@@ -185,9 +185,15 @@ export const databasePlugin = fp<{
             );
         });
         fastify.addHook('onReady', async () => {
-          if (await autovacuumIsOn(handle.db)) return;
+          // A failed read must not fail the start: the server then does the upkeep itself,
+          // which costs little beside an autovacuum that runs after all.
+          const on = await autovacuumIsOn(handle.db).catch((error: unknown) => {
+            fastify.log.warn({ err: error }, "could not read PostgreSQL's autovacuum setting");
+            return false;
+          });
+          if (on) return;
           fastify.log.warn(
-            "PostgreSQL's autovacuum is off: the server analyzes tables that changed and vacuums every 6 hours itself; turn autovacuum on to leave this to PostgreSQL",
+            "PostgreSQL's autovacuum is off (or unknown): the server analyzes tables that changed and vacuums every 6 hours itself; turn autovacuum on to leave this to PostgreSQL",
           );
           repeat(plan.analyzeCheckEveryMs, plan.analyzeCheckEveryMs, analyze);
           repeat(plan.firstMs, plan.everyMs, vacuum);
