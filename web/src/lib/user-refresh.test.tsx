@@ -65,6 +65,25 @@ describe('the signed-in user, read again while the app runs', { timeout: 20_000 
     expect(reads).toBe(afterStart + 1);
   });
 
+  it('lets a volunteer waiting for approval in once an administrator approved them', async () => {
+    signedInAs({ ...MEMBER, status: 'pending' });
+    dashboardData();
+    server.use(
+      http.post('/api/sync/push', () => HttpResponse.json({ lastAppliedSeq: 0, results: [] })),
+      http.post('/api/sync/pull', () =>
+        HttpResponse.json({ cursor: '1', hasMore: false, keys: {}, changes: [] }),
+      ),
+    );
+    renderApp('/');
+    expect(await screen.findByText('Account Pending Approval')).toBeInTheDocument();
+
+    signedInAs(MEMBER);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + USER_STALE_MS + 1000);
+    backToForeground();
+    expect(await screen.findByRole('heading', { name: 'Quick Stats' })).toBeInTheDocument();
+  });
+
   it('goes to sign-in when the server ended the session meanwhile', async () => {
     signedInAs(MEMBER);
     dashboardData();
