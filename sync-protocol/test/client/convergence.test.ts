@@ -17,7 +17,7 @@ import {
   type MutationInput,
 } from '../../src/client/outbox';
 import { pullChanges } from '../../src/client/pull';
-import { FakeSyncServer, fullCase } from './fake-sync-server';
+import { FakeSyncServer } from './fake-sync-server';
 import { openAppDatabase } from '../../src/records/device';
 
 const USER_ID = 7;
@@ -55,12 +55,7 @@ async function pulledCase(
   fields: Record<string, unknown>,
 ): Promise<string> {
   const id = crypto.randomUUID();
-  server.serverWrite({
-    entity: 'case',
-    id,
-    deleted: false,
-    data: fullCase(id, generateHumanId('C'), fields),
-  } as never);
+  server.serverWriteCase(id, fields);
   expect(await pullChanges({ db, transport: server })).toMatchObject({ kind: 'pulled' });
   return id;
 }

@@ -456,18 +456,8 @@ describe('pull', () => {
     const mine = crypto.randomUUID();
     const gone = crypto.randomUUID();
     const humanId = generateHumanId('C');
-    server.serverWrite({
-      entity: 'case',
-      id: mine,
-      deleted: false,
-      data: fullCase(mine, humanId, { patientName: 'Server name', incidentType: 'Fall' }),
-    } as never);
-    server.serverWrite({
-      entity: 'case',
-      id: gone,
-      deleted: false,
-      data: fullCase(gone, generateHumanId('C')),
-    } as never);
+    server.serverWriteCase(mine, { patientName: 'Server name', incidentType: 'Fall' }, humanId);
+    server.serverWriteCase(gone);
     expect(await pullChanges({ db, transport: server })).toMatchObject({
       kind: 'pulled',
       changes: 2,
@@ -476,12 +466,7 @@ describe('pull', () => {
 
     // Offline edit, then another device changes a different field and deletes the other case.
     await saveMutation(db, { ...caseUpsert(mine, { patientName: 'My edit' }), baseVersion: '1' });
-    server.serverWrite({
-      entity: 'case',
-      id: mine,
-      deleted: false,
-      data: fullCase(mine, humanId, { patientName: 'Server name', incidentType: 'Assault' }),
-    } as never);
+    server.serverWriteCase(mine, { patientName: 'Server name', incidentType: 'Assault' }, humanId);
     server.serverWrite({ entity: 'case', id: gone, deleted: true, data: null });
     expect(await pullChanges({ db, transport: server })).toMatchObject({
       kind: 'pulled',
@@ -511,12 +496,7 @@ describe('pull', () => {
     const server = new FakeSyncServer();
     for (let i = 0; i < 7; i++) {
       const id = crypto.randomUUID();
-      server.serverWrite({
-        entity: 'case',
-        id,
-        deleted: false,
-        data: fullCase(id, generateHumanId('C')),
-      } as never);
+      server.serverWriteCase(id);
     }
     expect(await pullChanges({ db, transport: server, limit: 3 })).toMatchObject({
       kind: 'pulled',
@@ -573,12 +553,7 @@ describe('where a pull starts', () => {
   function serverWithOneCase(): { server: FakeSyncServer; cursors: () => (string | null)[] } {
     const server = new FakeSyncServer();
     const id = crypto.randomUUID();
-    server.serverWrite({
-      entity: 'case',
-      id,
-      deleted: false,
-      data: fullCase(id, generateHumanId('C')),
-    } as never);
+    server.serverWriteCase(id);
     const post = vi.spyOn(server, 'post');
     const cursors = () =>
       post.mock.calls

@@ -4,6 +4,7 @@
 // also tested against the real API over HTTP in api/test/sync-client-engine.test.ts.
 import { CASE_FIELD_DEFAULTS, CASE_FIELDS, type CaseRecord } from '../../src/records/case';
 import { appRegistry } from '../../src/records/registry';
+import { generateHumanId } from '../../src/platform/human-id';
 import { type ParsedMutation } from '../../src/platform/registry';
 import {
   pullRequestSchema,
@@ -78,6 +79,17 @@ export class FakeSyncServer implements SyncTransport {
     const data = change.data === null ? null : { ...change.data, version };
     this.records.set(change.id, { ...change, version, data } as SyncChange);
     return version;
+  }
+
+  /** Puts a live case on the server as another device would have written it: a whole case
+   * record (fullCase) with `fields` over it, under `caseId` or a new case number. */
+  serverWriteCase(id: string, fields: Partial<CaseRecord> = {}, caseId?: string): string {
+    return this.serverWrite({
+      entity: 'case',
+      id,
+      deleted: false,
+      data: fullCase(id, caseId ?? generateHumanId('C'), fields),
+    } as Omit<SyncChange, 'version'>);
   }
 
   async post(path: string, body: unknown): Promise<TransportResponse> {
