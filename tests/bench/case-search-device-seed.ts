@@ -3,6 +3,11 @@
 import { CASE_FIELD_DEFAULTS } from '@rescuelog/sync-protocol/records/case';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
+import {
+  FIRST_NAMES as FIRST,
+  INCIDENT_TYPES as TYPES,
+  LAST_NAMES as LAST,
+} from './support/case-names';
 
 /** The signed-in user of the benchmarks ("Only my cases": every 8th case). */
 export const BENCH_USER_ID = 1;
@@ -10,63 +15,6 @@ export const BENCH_USER_ID = 1;
 export const BENCH_NEWEST = '2026-11-21T06:00:00.000Z';
 export const BENCH_DAYS = 540;
 
-const FIRST = [
-  'Thandi',
-  'Sipho',
-  'Johan',
-  'Lerato',
-  'Ayesha',
-  'Pieter',
-  'Naledi',
-  'Bongani',
-  'Zanele',
-  'Kagiso',
-  'Anele',
-  'Lindiwe',
-  'Tshepo',
-  'Marike',
-  'Riaan',
-  'Nomsa',
-  'Émile',
-  'Zoë',
-  'Farah',
-  'Musa',
-];
-const LAST = [
-  'Nkosi',
-  'Dlamini',
-  'Botha',
-  'Mokoena',
-  'Patel',
-  'Naudé',
-  'Khumalo',
-  'van der Merwe',
-  'Ndlovu',
-  'Pillay',
-  'Smit',
-  'Mahlangu',
-  'Naidoo',
-  'Zulu',
-  'Jacobs',
-  'Sithole',
-];
-const TYPES = [
-  'Medical',
-  'Trauma',
-  'Road traffic collision',
-  'Fall',
-  'Assault',
-  'Burns',
-  'Drowning',
-  'Cardiac',
-  'Respiratory',
-  'Stroke',
-  'Obstetric',
-  'Paediatric',
-  'Psychiatric',
-  'Poisoning / overdose',
-  'Other: snake bite',
-];
 const pick = <T>(list: readonly T[], i: number): T => list[i % list.length] as T;
 
 /** Replaces the cases of `db` with `n` cases spread over `days` days up to `newest`. */

@@ -27,6 +27,11 @@ import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
 import { newVapidEnv } from '@rescuelog/sync-protocol/vapid-keys';
 import { freePort, REPO_ROOT, SERVER_ENTRY } from '../e2e/support/server';
 import { round, sessionCookie, table, writeHeaders, writeResult } from './support';
+import {
+  FIRST_NAMES as FIRST,
+  INCIDENT_TYPES as TYPES,
+  LAST_NAMES as LAST,
+} from './support/case-names';
 
 const CASES = Number(process.env.BENCH_CASES ?? 100_000);
 const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 100);
@@ -150,63 +155,6 @@ async function stopApi(server: Server): Promise<void> {
 // Data: 40 members and one administrator; CASES cases over ~1.7 years
 // ---------------------------------------------------------------------------------------
 
-const FIRST = [
-  'Thandi',
-  'Sipho',
-  'Johan',
-  'Lerato',
-  'Ayesha',
-  'Pieter',
-  'Naledi',
-  'Bongani',
-  'Zanele',
-  'Kagiso',
-  'Anele',
-  'Lindiwe',
-  'Tshepo',
-  'Marike',
-  'Riaan',
-  'Nomsa',
-  'Émile',
-  'Zoë',
-  'Farah',
-  'Musa',
-];
-const LAST = [
-  'Nkosi',
-  'Dlamini',
-  'Botha',
-  'Mokoena',
-  'Patel',
-  'Naudé',
-  'Khumalo',
-  'van der Merwe',
-  'Ndlovu',
-  'Pillay',
-  'Smit',
-  'Mahlangu',
-  'Naidoo',
-  'Zulu',
-  'Jacobs',
-  'Sithole',
-];
-const TYPES = [
-  'Medical',
-  'Trauma',
-  'Road traffic collision',
-  'Fall',
-  'Assault',
-  'Burns',
-  'Drowning',
-  'Cardiac',
-  'Respiratory',
-  'Stroke',
-  'Obstetric',
-  'Paediatric',
-  'Psychiatric',
-  'Poisoning / overdose',
-  'Other: snake bite',
-];
 const NEWEST = Date.parse('2026-11-21T06:00:00.000Z');
 const STEP_MS = 9 * 60_000 + 7_000;
 
