@@ -118,6 +118,9 @@ export default tseslint.config(
   direction('web', ['sync-protocol']),
   direction('sw', ['sync-protocol']),
   direction('tests', ['sync-protocol']),
+  // The benchmarks may open the database engine through the server's own database layer, to
+  // measure the engine alone beside the app (decision 053); the end-to-end tests stay outside.
+  { ...direction('tests', ['sync-protocol', 'db']), files: ['tests/bench/**/*.{ts,tsx,js,mjs}'] },
   ...genericEngine,
   {
     // bulletproof-react: a feature composes shared pieces, never another feature.

@@ -11,7 +11,10 @@
 //   the log on the embedded database, decision 034) and GET /api/cases, p50/p95 of
 //   SINGLE_REQUESTS each;
 // - the server's resident memory idle after start and after the load;
-// - what the data takes on disk (the embedded data folder; PostgreSQL's database size).
+// - what the data takes on disk (the embedded data folder; PostgreSQL's database size);
+// - the engine alone (support/engine-floor.ts, decision 053): the push's 1,000 new cases
+//   committed straight into a table with only a primary key, alternating with the pushes, so
+//   `push ÷ engine` reads the same on a fast and a slow machine.
 // Targets from the issue are printed next to the figures. Reports only.
 // PostgreSQL comes from BENCH_DATABASE_URL (or DATABASE_URL): a database is created for the
 // run and dropped afterwards (support.ts); without one, only the embedded side runs.
@@ -34,6 +37,7 @@ import {
   writeHeaders,
   writeResult,
 } from './support';
+import { openEngineFloor } from './support/engine-floor';
 
 const PUSH_MUTATIONS = 1000;
 const PULL_ROWS = Number(process.env.BENCH_PULL_ROWS ?? 13_800);
@@ -120,28 +124,26 @@ function envelope(
 /** Mutation `i` of a kind of push: a new case, an edit of a case, a vital sign on a case. */
 type Make = (client: Client, deviceId: string, seq: number) => ReturnType<typeof envelope>;
 
+/** The arguments of the new case `seq` (also the engine floor's rows). */
+function newCaseArgs(seq: number, id: string = randomUUID()) {
+  return {
+    id,
+    humanId: generateHumanId('C'),
+    fields: {
+      patientName: `Patient ${String(seq)}`,
+      incidentType: 'MVA',
+      incidentLocation: 'N2 near Somerset West',
+      approximateAge: 20 + (seq % 60),
+      avpu: 'A',
+    },
+  };
+}
+
 function newCase(created: string[]): Make {
   return (client, deviceId, seq) => {
-    const id = randomUUID();
-    created.push(id);
-    return envelope(
-      client,
-      deviceId,
-      seq,
-      'case.upsert',
-      {
-        id,
-        humanId: generateHumanId('C'),
-        fields: {
-          patientName: `Patient ${String(seq)}`,
-          incidentType: 'MVA',
-          incidentLocation: 'N2 near Somerset West',
-          approximateAge: 20 + (seq % 60),
-          avpu: 'A',
-        },
-      },
-      [id],
-    );
+    const args = newCaseArgs(seq);
+    created.push(args.id);
+    return envelope(client, deviceId, seq, 'case.upsert', args, [args.id]);
   };
 }
 
@@ -269,6 +271,8 @@ interface Side {
   build: string;
   idleMiB: number;
   pushPerSecond: number;
+  /** The engine alone on this machine (support/engine-floor.ts), rows/s; one per database. */
+  enginePerSecond: number;
   pushEditsPerSecond: number;
   pushVitalsPerSecond: number;
   pullRowsPerSecond: number;
@@ -302,6 +306,8 @@ async function measureDatabase(
   builds: { name: string; entry?: string }[],
 ): Promise<Side[]> {
   const servers: Awaited<ReturnType<typeof startBenchServer>>[] = [];
+  const floor = await openEngineFloor(serverUrl);
+  const floorMs: number[] = [];
   try {
     for (const build of builds)
       servers.push(
@@ -329,9 +335,11 @@ async function measureDatabase(
       });
     // Warm-up (JIT, plans), then the measured pushes, build after build.
     for (const run of runs) await pushMany(run.client, BATCH, newCase(run.cases));
+    await floor.write(BATCH, BATCH, newCaseArgs);
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const run of runs)
         run.push.push(await pushMany(run.client, PUSH_MUTATIONS, newCase(run.cases)));
+      floorMs.push(await floor.write(PUSH_MUTATIONS, BATCH, newCaseArgs));
       for (const run of runs)
         run.edits.push(await pushMany(run.client, PUSH_MUTATIONS, caseEdit(run.cases)));
       for (const run of runs)
@@ -370,6 +378,7 @@ async function measureDatabase(
         build: builds[i]?.name ?? '',
         idleMiB: round(idleMiB[i] ?? Number.NaN),
         pushPerSecond: round((PUSH_MUTATIONS / median(run.push)) * 1000, 0),
+        enginePerSecond: round((PUSH_MUTATIONS / median(floorMs)) * 1000, 0),
         pushEditsPerSecond: round((PUSH_MUTATIONS / median(run.edits)) * 1000, 0),
         pushVitalsPerSecond: round((PUSH_MUTATIONS / median(run.vitals)) * 1000, 0),
         pullRowsPerSecond: round((pulled / median(run.pull.map((p) => p.ms))) * 1000, 0),
@@ -385,6 +394,7 @@ async function measureDatabase(
     return sides;
   } finally {
     for (const server of servers) await server.stop();
+    await floor.close();
   }
 }
 
@@ -411,6 +421,7 @@ export async function runSyncThroughputBench(): Promise<Record<string, unknown>>
       ...(baseline ? { build: side.build } : {}),
       'push /s': side.pushPerSecond,
       'push ÷ target': round(side.pushPerSecond / TARGETS.pushPerSecond, 2),
+      'push ÷ engine': round(side.pushPerSecond / side.enginePerSecond, 3),
       'edits /s': side.pushEditsPerSecond,
       'vitals /s': side.pushVitalsPerSecond,
       'pull rows/s': side.pullRowsPerSecond,
@@ -422,6 +433,10 @@ export async function runSyncThroughputBench(): Promise<Record<string, unknown>>
       'data MiB': side.dataMiB,
     })),
   );
+  for (const side of sides.filter((s) => s.build === 'this build'))
+    console.log(
+      `${side.database}: the engine alone commits those ${String(PUSH_MUTATIONS)} new cases at ${String(side.enginePerSecond)} rows/s on this machine (primary key only, ${String(BATCH)} a transaction); push ÷ engine is the share of that the push keeps, and the target needs ${String(round(TARGETS.pushPerSecond / side.enginePerSecond, 3))}`,
+    );
   const current = sides.filter((s) => s.build === 'this build');
   const [embedded, postgres] = current;
   if (embedded && postgres) {
