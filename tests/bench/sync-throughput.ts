@@ -124,12 +124,18 @@ function envelope(
 /** Mutation `i` of a kind of push: a new case, an edit of a case, a vital sign on a case. */
 type Make = (client: Client, deviceId: string, seq: number) => ReturnType<typeof envelope>;
 
-/** The arguments of the new case `seq` (also the engine floor's rows). */
+/**
+ * The arguments of the new case `seq` (also the engine floor's rows). The app starts every case
+ * with the signed-in responder's name and call sign (`newCaseDefaults`), so these do too: a
+ * case's responder enters the responder search indexes as the app's cases do.
+ */
 function newCaseArgs(seq: number, id: string = randomUUID()) {
   return {
     id,
     humanId: generateHumanId('C'),
     fields: {
+      responderName: `Responder ${String(seq % 40)}`,
+      responderCallSign: `R${String(seq % 40)}`,
       patientName: `Patient ${String(seq)}`,
       incidentType: 'MVA',
       incidentLocation: 'N2 near Somerset West',
