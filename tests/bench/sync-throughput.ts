@@ -14,7 +14,7 @@
 // - what the data takes on disk (the embedded data folder; PostgreSQL's database size);
 // - the engine alone (support/engine-floor.ts, decision 053): the push's 1,000 new cases
 //   committed straight into a table with only a primary key, alternating with the pushes, so
-//   `push ÷ engine` reads the same on a fast and a slow machine.
+//   that a push figure is read against what the same machine's engine does at that moment.
 // Targets from the issue are printed next to the figures. Reports only.
 // PostgreSQL comes from BENCH_DATABASE_URL (or DATABASE_URL): a database is created for the
 // run and dropped afterwards (support.ts); without one, only the embedded side runs.
@@ -129,9 +129,9 @@ type Make = (client: Client, deviceId: string, seq: number) => ReturnType<typeof
  * with the signed-in responder's name and call sign (`newCaseDefaults`), so these do too: a
  * case's responder enters the responder search indexes as the app's cases do.
  */
-function newCaseArgs(seq: number, id: string = randomUUID()) {
+function newCaseArgs(seq: number) {
   return {
-    id,
+    id: randomUUID(),
     humanId: generateHumanId('C'),
     fields: {
       responderName: `Responder ${String(seq % 40)}`,

@@ -25,12 +25,31 @@ export interface EngineFloor {
 export async function openEngineFloor(postgresServerUrl?: string): Promise<EngineFloor> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rescuelog-floor-'));
   const database = postgresServerUrl ? await createBenchDatabase(postgresServerUrl) : undefined;
-  const handle = await createDatabase({
-    dataDir,
-    ...(database ? { databaseUrl: database.url } : {}),
-  });
+  const discard = async () => {
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  let handle: Awaited<ReturnType<typeof createDatabase>>;
+  try {
+    handle = await createDatabase({
+      dataDir,
+      ...(database ? { databaseUrl: database.url } : {}),
+    });
+  } catch (error) {
+    await discard();
+    throw error;
+  }
   const { db } = handle;
-  await sql`create table floor_rows (id uuid primary key, doc jsonb not null)`.execute(db);
+  const close = async () => {
+    await handle.close();
+    await discard();
+  };
+  try {
+    await sql`create table floor_rows (id uuid primary key, doc jsonb not null)`.execute(db);
+  } catch (error) {
+    await close();
+    throw error;
+  }
   return {
     async write(count, batch, row) {
       const started = performance.now();
@@ -44,10 +63,6 @@ export async function openEngineFloor(postgresServerUrl?: string): Promise<Engin
       }
       return performance.now() - started;
     },
-    async close() {
-      await handle.close();
-      await database?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    close,
   };
 }
