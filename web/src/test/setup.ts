@@ -52,6 +52,8 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   server.resetHandlers();
+  // A test's request listeners (read counters) end with it, as its handlers do.
+  server.events.removeAllListeners();
   resetToasts();
   useDocumentUploads.getState().reset();
   useInstallStore.setState({ deferredPrompt: null, installed: false });
