@@ -37,7 +37,8 @@ function direction(pkg, allowed) {
 /**
  * The generic sync engine (sync-protocol platform/ and client/, the server's
  * services/sync/) reaches record kinds only through a registry: it never imports the
- * domain (records/, case/, cases). A kind is added in records/ without touching it.
+ * domain (records/ and the domain folders: cases/, cpr/, mci/, incidents/…). A kind is added
+ * in its domain folder and one line of records/registry.ts without touching it.
  */
 const DOMAIN_MESSAGE =
   'The generic sync engine never imports a record kind or the clinical domain: take it from the registry (docs/decisions/014).';
@@ -51,7 +52,15 @@ const genericEngine = [
           patterns: [
             ...directionPatterns('sync-protocol', []),
             {
-              group: ['../records/*', '../case/*', '../cases', '../case-list'],
+              group: [
+                '../records/*',
+                '../cases/*',
+                '../cpr/*',
+                '../mci/*',
+                '../incidents/*',
+                '../inventory/*',
+                '../reference/*',
+              ],
               message: DOMAIN_MESSAGE,
             },
           ],
@@ -71,8 +80,8 @@ const genericEngine = [
               group: [
                 '@rescuelog/sync-protocol/records/*',
                 '@rescuelog/sync-protocol/case/*',
-                '@rescuelog/sync-protocol/cases',
-                '@rescuelog/sync-protocol/case-list',
+                '@rescuelog/sync-protocol/cases/api',
+                '@rescuelog/sync-protocol/cases/list',
               ],
               message: DOMAIN_MESSAGE,
             },

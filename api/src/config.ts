@@ -5,12 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EnvError, type Env, type UploadLimits } from '@rescuelog/sync-protocol/env';
+import { EnvError, type Env, type UploadLimits } from '@rescuelog/sync-protocol/server/env';
 import {
   fullLengthPrivateKey,
   generateVapidKeys,
   vapidPublicKeyOf,
-} from '@rescuelog/sync-protocol/vapid-keys';
+} from '@rescuelog/sync-protocol/server/vapid-keys';
 
 export interface AppConfig {
   port: number;

@@ -1,6 +1,6 @@
 // Starts the API (and the built web app) on PORT/HOST. Configuration errors and failed
 // migrations stop the process with a message saying what to fix.
-import { EnvError, parseEnv } from '@rescuelog/sync-protocol/env';
+import { EnvError, parseEnv } from '@rescuelog/sync-protocol/server/env';
 import { buildApp } from './app';
 import { resolveConfig } from './config';
 import { MigrationError } from './plugins/external/database';

@@ -2,7 +2,7 @@
 // approve, suspend (ends the user's sessions), role and permission changes, the guard that
 // keeps an administrator from locking themselves out, and the audit trail of each.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { build, loginAs, type TestApp, type TestClient, type TestUser } from './helpers';
 
 interface ErrorBody {

@@ -4,7 +4,7 @@ import {
   REGISTRATION_ATTEMPT_NOTICE,
   REGISTRATION_MESSAGE,
   REGISTRATION_MESSAGE_FIRST_ADMIN,
-} from '@rescuelog/sync-protocol/users';
+} from '@rescuelog/sync-protocol/accounts/users';
 import { build, loginAs, uniqueEmail, type TestApp } from './helpers';
 
 function registration(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -17,7 +17,7 @@ import {
   uuid,
   type SyncUser,
 } from './sync-fixtures';
-import { fhirBundleProblems } from '../../sync-protocol/test/case/fhir-validator';
+import { fhirBundleProblems } from '../../sync-protocol/test/cases/fhir-validator';
 
 const CALL = '2026-11-21T08:00:00.000Z';
 

@@ -5,8 +5,8 @@
 // asks the one rule (platform/access.ts canSeeAll with the case family's access).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import type { Role } from '@rescuelog/sync-protocol/roles';
-import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
+import type { Role } from '@rescuelog/sync-protocol/accounts/roles';
+import type { CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import { loginAs, type TestApp, type TestClient } from './helpers';
 import {
   Device,

@@ -5,8 +5,8 @@ import {
   caseAccessHistorySchema,
   caseRecordResponseSchema,
   type CaseAccessEntry,
-} from '@rescuelog/sync-protocol/cases';
-import { caseRecordSchema } from '@rescuelog/sync-protocol/records/case';
+} from '@rescuelog/sync-protocol/cases/api';
+import { caseRecordSchema } from '@rescuelog/sync-protocol/cases/case-schema';
 import type { TestApp } from './helpers';
 import {
   Device,

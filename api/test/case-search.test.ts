@@ -1,6 +1,6 @@
 // GET /api/cases as case search (Cases Logged): every filter and combinations, keyset pages
 // across equal createdAt values, visibility, bad input, and a property test that the server
-// and the device's matcher (sync-protocol/src/case/search.ts) return the same ids in the
+// and the device's matcher (sync-protocol/src/cases/search.ts) return the same ids in the
 // same order for the same data. Cases are inserted straight into the database.
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -10,9 +10,9 @@ import {
   compareCasesNewestFirst,
   matchesCaseSearch,
   type CaseSearchFilters,
-} from '@rescuelog/sync-protocol/case/search';
+} from '@rescuelog/sync-protocol/cases/search';
 import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
-import { caseListSchema, type CaseSummary } from '@rescuelog/sync-protocol/cases';
+import { caseListSchema, type CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import { decodeCaseCursor, encodeCaseCursor } from '../src/services/cases-service';
 import { build, loginAs, type TestApp, type TestClient, type TestUser } from './helpers';
 

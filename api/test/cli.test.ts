@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '@rescuelog/db/connect';
 import { createTestDatabase } from '@rescuelog/db/testing';
 import { createPasswordHasher } from '../src/plugins/app/passwords';
-import { newVapidEnv } from '@rescuelog/sync-protocol/vapid-keys';
+import { newVapidEnv } from '@rescuelog/sync-protocol/server/vapid-keys';
 
 const run = promisify(execFile);
 const apiDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));

@@ -15,10 +15,10 @@ import { createPostgresDatabase } from '@rescuelog/db/connect';
 import { autovacuumIsOn } from '@rescuelog/db/maintenance';
 import { createTestDatabase, type TestDatabaseHandle } from '@rescuelog/db/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseEnv } from '@rescuelog/sync-protocol/env';
+import { parseEnv } from '@rescuelog/sync-protocol/server/env';
 import { buildApp } from '../src/app';
 import { resolveConfig } from '../src/config';
-import { newVapidEnv } from '@rescuelog/sync-protocol/vapid-keys';
+import { newVapidEnv } from '@rescuelog/sync-protocol/server/vapid-keys';
 
 const serverUrl = process.env.DATABASE_URL;
 

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnvError, parseEnv } from '@rescuelog/sync-protocol/env';
-import { generateVapidKeys, vapidPublicKeyOf } from '@rescuelog/sync-protocol/vapid-keys';
+import { EnvError, parseEnv } from '@rescuelog/sync-protocol/server/env';
+import { generateVapidKeys, vapidPublicKeyOf } from '@rescuelog/sync-protocol/server/vapid-keys';
 import { findRepoRoot, resolveConfig } from '../src/config';
 
 describe('parseEnv', () => {

@@ -4,7 +4,7 @@
 // at the stand-in push service: exactly one push per device, and every device reached.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminNotification } from '@rescuelog/sync-protocol/notifications';
-import { generateVapidKeys } from '@rescuelog/sync-protocol/vapid-keys';
+import { generateVapidKeys } from '@rescuelog/sync-protocol/server/vapid-keys';
 import {
   claimDueNotification,
   claimPushes,

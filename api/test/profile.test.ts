@@ -2,7 +2,7 @@
 // the §5 rules, an email change that needs the current password and stays unique, a password
 // change that ends every other session and renews this one, and the list of sessions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionInfo, User } from '@rescuelog/sync-protocol/users';
+import type { SessionInfo, User } from '@rescuelog/sync-protocol/accounts/users';
 import { build, loginAs, uniqueEmail, type TestApp, type TestClient } from './helpers';
 
 interface ErrorBody {

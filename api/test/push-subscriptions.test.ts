@@ -17,7 +17,7 @@ import {
 import { MAX_PAYLOAD_BYTES, buildPayload } from '../src/services/push/push-payload';
 import { PushReceipts } from '../src/services/push/push-receipts';
 import { PushSender, type PushResult } from '../src/services/push/push-sender';
-import { generateVapidKeys } from '@rescuelog/sync-protocol/vapid-keys';
+import { generateVapidKeys } from '@rescuelog/sync-protocol/server/vapid-keys';
 import { startPushService } from './push-service';
 import { build, loginAs, type TestApp, type TestClient } from './helpers';
 

@@ -4,8 +4,8 @@
 // by moving them, unknown permissions are PERMISSION_UNKNOWN, and the last administrator
 // cannot be demoted or removed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EffectivePermissionsResponse, Role } from '@rescuelog/sync-protocol/roles';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { EffectivePermissionsResponse, Role } from '@rescuelog/sync-protocol/accounts/roles';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { build, loginAs, type TestApp, type TestClient, type TestUser } from './helpers';
 
 interface ErrorBody {

@@ -1,7 +1,7 @@
 // Roles CRUD over real HTTP (spec §3 roles, §5 role validation): the seeded system roles,
 // validation messages, unique names, and what can never be renamed or deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '@rescuelog/sync-protocol/roles';
+import type { Role } from '@rescuelog/sync-protocol/accounts/roles';
 import { build, loginAs, type TestApp, type TestClient, type TestUser } from './helpers';
 
 interface ErrorBody {

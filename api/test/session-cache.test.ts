@@ -10,7 +10,7 @@
 // epoch check; that one has its own test on an instance with the default timings.
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { AUTH_STALE_BOUND_MS } from '../src/lib/auth-cache';
 import { build, loginAs, TEST_PASSWORD, type TestApp, type TestClient } from './helpers';
 

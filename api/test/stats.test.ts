@@ -3,7 +3,7 @@
 // the database with a fixed "now". Case rows are inserted straight into the database, as
 // the sync engine will write them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
+import type { CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import type { Stats } from '@rescuelog/sync-protocol/stats';
 import { getStats } from '../src/services/stats-service';
 import { build, loginAs, type TestApp, type TestUser } from './helpers';

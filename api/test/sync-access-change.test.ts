@@ -10,7 +10,7 @@ import { readLocalRecord } from '@rescuelog/sync-protocol/client/local-records';
 import { readPullState } from '@rescuelog/sync-protocol/client/outbox';
 import { accessKeyOf, pullChanges } from '@rescuelog/sync-protocol/client/pull';
 import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
-import { currentUserResponseSchema } from '@rescuelog/sync-protocol/users';
+import { currentUserResponseSchema } from '@rescuelog/sync-protocol/accounts/users';
 import { build, type TestApp } from './helpers';
 import {
   Device,

@@ -5,7 +5,7 @@
 import type { Bundle, Provenance } from '@medplum/fhirtypes';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caseRecordResponseSchema } from '@rescuelog/sync-protocol/cases';
+import { caseRecordResponseSchema } from '@rescuelog/sync-protocol/cases/api';
 import { drainOutbox } from '@rescuelog/sync-protocol/client/drain';
 import { rememberAuthor } from '@rescuelog/sync-protocol/client/device-store';
 import { saveMutation } from '@rescuelog/sync-protocol/client/outbox';

@@ -19,7 +19,7 @@ import {
 import type { Registry } from '@rescuelog/sync-protocol/platform/registry';
 import { appDeviceSchema } from '@rescuelog/sync-protocol/records/device';
 import type { Permissions } from '@rescuelog/sync-protocol/permissions';
-import type { CaseFields } from '@rescuelog/sync-protocol/records/case';
+import type { CaseFields } from '@rescuelog/sync-protocol/cases/case-schema';
 import { generateHumanId, type HumanIdPrefix } from '@rescuelog/sync-protocol/platform/human-id';
 import type { MutationEnvelope as Mutation } from '@rescuelog/sync-protocol/platform/envelope';
 import type {

@@ -39,9 +39,9 @@ import {
   type SyncTransport,
   type TransportResponse,
 } from '@rescuelog/sync-protocol/client/transport';
-import { parseEnv } from '@rescuelog/sync-protocol/env';
-import { validateCaseForCompletion } from '@rescuelog/sync-protocol/case/completion';
-import { CASE_ACCESS_ACTIONS } from '@rescuelog/sync-protocol/records/case';
+import { parseEnv } from '@rescuelog/sync-protocol/server/env';
+import { validateCaseForCompletion } from '@rescuelog/sync-protocol/cases/completion';
+import { CASE_ACCESS_ACTIONS } from '@rescuelog/sync-protocol/cases/case';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { Rejection } from '@rescuelog/sync-protocol/platform/rejections';
 import { buildApp } from '../src/app';

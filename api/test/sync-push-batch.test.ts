@@ -5,7 +5,7 @@
 // one of applying the mutations one at a time, in seq order. Real HTTP, real database.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caseListSchema } from '@rescuelog/sync-protocol/cases';
+import { caseListSchema } from '@rescuelog/sync-protocol/cases/api';
 import { RejectionCode } from '@rescuelog/sync-protocol/platform/rejections';
 import { build, type TestApp } from './helpers';
 import {

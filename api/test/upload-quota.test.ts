@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UPLOAD_MESSAGES } from '@rescuelog/sync-protocol/uploads';
+import { UPLOAD_MESSAGES } from '@rescuelog/sync-protocol/accounts/uploads';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
 import { createDiskStorage } from '../src/services/object-storage';
 import { cleanupUploads } from '../src/services/uploads-service';

@@ -10,8 +10,8 @@ import {
   MAX_UPLOAD_BYTES,
   UPLOAD_MESSAGES,
   type UserDocument,
-} from '@rescuelog/sync-protocol/uploads';
-import type { User } from '@rescuelog/sync-protocol/users';
+} from '@rescuelog/sync-protocol/accounts/uploads';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { SESSION_COOKIE } from '../src/plugins/external/session';
 import { createDiskStorage } from '../src/services/object-storage';
 import {

@@ -3,7 +3,7 @@
 // key in `system_settings`; a key never written uses the default below. The API re-reads
 // them at most SETTINGS_CACHE_TTL_MS after a change on another instance (decision 021).
 import { z } from 'zod';
-import { objectUrlSchema } from './uploads';
+import { objectUrlSchema } from './accounts/uploads';
 import { DEFAULT_SERVICE_TIME_ZONE, isValidTimeZone } from './time';
 import './zod-config';
 

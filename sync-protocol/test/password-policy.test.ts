@@ -6,8 +6,8 @@ import {
   COMMON_PASSWORD_COUNT,
   isCommonPassword,
   serverRegisterSchema,
-} from '../src/password-policy';
-import { MESSAGES, registerSchema } from '../src/users';
+} from '../src/accounts/password-policy';
+import { MESSAGES, registerSchema } from '../src/accounts/users';
 
 const form = (password: string) => ({
   email: 'sipho@example.org',

@@ -14,9 +14,9 @@ import {
   type PermissionSource,
   type Permissions,
 } from '../src/permissions';
-import { SYSTEM_ROLES } from '../src/roles';
+import { SYSTEM_ROLES } from '../src/accounts/roles';
 import { canSeeAll } from '../src/platform/access';
-import { CASE_ACCESS } from '../src/records/case';
+import { CASE_ACCESS } from '../src/cases/case';
 
 const ACTIONS: PermissionAction[] = ['read', 'create', 'edit', 'delete', 'view'];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loginSchema, registerSchema, userUpdateSchema } from '../src/users';
-import { roleCreateSchema } from '../src/roles';
+import { loginSchema, registerSchema, userUpdateSchema } from '../src/accounts/users';
+import { roleCreateSchema } from '../src/accounts/roles';
 import {
   notificationCreateSchema,
   PUSH_SUBSCRIPTION_MESSAGES,
@@ -11,7 +11,7 @@ import {
   documentsSchema,
   parseCertificationUrls,
   serializeCertificationUrls,
-} from '../src/uploads';
+} from '../src/accounts/uploads';
 import { validationErrorBody } from '../src/errors';
 import type { z } from 'zod';
 

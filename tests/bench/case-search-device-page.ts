@@ -1,9 +1,9 @@
 // The device case search benchmark's page script (bundled by esbuild in
 // case-search-device.ts): the real client code from sync-protocol/src/client over Chromium's
 // IndexedDB. Cases are stored the way the device keeps them (case-search-device-seed.ts).
-import { type CaseSearchFilters } from '@rescuelog/sync-protocol/case/search';
+import { type CaseSearchFilters } from '@rescuelog/sync-protocol/cases/search';
 import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
-import { recentLocalCases, searchLocalCases } from '@rescuelog/sync-protocol/case/device-search';
+import { recentLocalCases, searchLocalCases } from '@rescuelog/sync-protocol/cases/device-search';
 import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { BENCH_USER_ID, seedCases } from './case-search-device-seed';
 import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';

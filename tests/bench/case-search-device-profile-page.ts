@@ -3,10 +3,10 @@ import {
   caseSearchMatcher,
   compareCasesNewestFirst,
   sortCasesNewestFirst,
-} from '@rescuelog/sync-protocol/case/search';
+} from '@rescuelog/sync-protocol/cases/search';
 import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
-import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
-import { searchLocalCases } from '@rescuelog/sync-protocol/case/device-search';
+import type { CaseSummary } from '@rescuelog/sync-protocol/cases/api';
+import { searchLocalCases } from '@rescuelog/sync-protocol/cases/device-search';
 import {
   CASE_LIST_ID,
   casesOfList,
@@ -15,7 +15,7 @@ import {
   storedCaseSummarySchema,
   SUMMARY_VERSION_ID,
   type StoredCaseSummary,
-} from '@rescuelog/sync-protocol/case/device-summaries';
+} from '@rescuelog/sync-protocol/cases/device-summaries';
 import { BENCH_USER_ID, seedCases } from './case-search-device-seed';
 import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 

@@ -1,6 +1,6 @@
 // The device case search benchmarks' data (page side): cases stored the way the device keeps
 // them (every case field, defaults filled in), so reading a row costs what it costs in the app.
-import { CASE_FIELD_DEFAULTS } from '@rescuelog/sync-protocol/records/case';
+import { CASE_FIELD_DEFAULTS } from '@rescuelog/sync-protocol/cases/case-schema';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import {

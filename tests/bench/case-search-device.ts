@@ -12,7 +12,7 @@
 //   (BENCH_DEVICE_CASES, BENCH_SEARCH_RUNS, BENCH_COLD_RUNS, BENCH_NO_CSP=1, BENCH_SYNC_PROTOCOL_SRC)
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CaseSearchFilters } from '@rescuelog/sync-protocol/case/search';
+import type { CaseSearchFilters } from '@rescuelog/sync-protocol/cases/search';
 import type { DeviceBenchApi } from './case-search-device-page';
 import { BENCH_DAYS, BENCH_NEWEST } from './case-search-device-seed';
 import { round, table, writeResult } from './support';

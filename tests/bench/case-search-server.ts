@@ -22,9 +22,9 @@ import {
   foldCaseNumber,
   foldText,
   type CaseSearchFilters,
-} from '@rescuelog/sync-protocol/case/search';
+} from '@rescuelog/sync-protocol/cases/search';
 import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
-import { newVapidEnv } from '@rescuelog/sync-protocol/vapid-keys';
+import { newVapidEnv } from '@rescuelog/sync-protocol/server/vapid-keys';
 import { freePort, REPO_ROOT, SERVER_ENTRY } from '../e2e/support/server';
 import { round, sessionCookie, table, writeHeaders, writeResult } from './support';
 import {

@@ -1,8 +1,8 @@
 // The local-save benchmark's page script (bundled by esbuild): the client engine's
 // saveMutation over Chromium's real IndexedDB, in databases that differ only in whether the
-// case-summaries middleware (sync-protocol/src/case/device-summaries.ts) is installed, so
+// case-summaries middleware (sync-protocol/src/cases/device-summaries.ts) is installed, so
 // one run measures both side by side under the same machine load.
-import { caseSummaryMiddleware } from '@rescuelog/sync-protocol/case/device-summaries';
+import { caseSummaryMiddleware } from '@rescuelog/sync-protocol/cases/device-summaries';
 import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';

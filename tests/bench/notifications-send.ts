@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { newVapidEnv } from '@rescuelog/sync-protocol/vapid-keys';
+import { newVapidEnv } from '@rescuelog/sync-protocol/server/vapid-keys';
 import { freePort, startScript, stopChild } from '../e2e/support/server';
 import {
   createBenchDatabase,

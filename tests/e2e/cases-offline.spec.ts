@@ -9,7 +9,7 @@
 //
 // Runs in the `offline` project (after the online specs): it stops the run's server and
 // starts it again on the same port and data folder.
-import { CASE_FIELDS, type CaseField } from '@rescuelog/sync-protocol/records/case';
+import { CASE_FIELDS, type CaseField } from '@rescuelog/sync-protocol/cases/case-schema';
 import { signInAsAdmin } from './support/accounts';
 import {
   apiGetCase,

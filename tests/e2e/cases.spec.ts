@@ -6,7 +6,7 @@
 // then is checked on the server.
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { caseAccessHistorySchema } from '@rescuelog/sync-protocol/cases';
+import { caseAccessHistorySchema } from '@rescuelog/sync-protocol/cases/api';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { signInAsAdmin } from './support/accounts';
 import {

@@ -6,9 +6,9 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createDatabase } from '@rescuelog/db/connect';
-import { EnvError, parseEnv } from '@rescuelog/sync-protocol/env';
-import { registerSchema } from '@rescuelog/sync-protocol/users';
-import { serverNewPasswordSchema } from '@rescuelog/sync-protocol/password-policy';
+import { EnvError, parseEnv } from '@rescuelog/sync-protocol/server/env';
+import { registerSchema } from '@rescuelog/sync-protocol/accounts/users';
+import { serverNewPasswordSchema } from '@rescuelog/sync-protocol/accounts/password-policy';
 import { resolveDataDir } from '../config';
 import { createPasswordHasher } from '../plugins/app/passwords';
 import {

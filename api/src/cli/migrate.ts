@@ -1,7 +1,7 @@
 // `pnpm migrate`: applies pending migrations to the configured database (DATABASE_URL, or the
 // embedded one in DATA_DIR) and exits; non-zero with the failing migration's name on error.
 import { createDatabase } from '@rescuelog/db/connect';
-import { EnvError, parseEnv } from '@rescuelog/sync-protocol/env';
+import { EnvError, parseEnv } from '@rescuelog/sync-protocol/server/env';
 import { resolveDataDir } from '../config';
 
 async function main(): Promise<number> {

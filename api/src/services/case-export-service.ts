@@ -4,14 +4,14 @@
 // schemas, so the export reads exactly what a device would hold after a pull.
 import type { Kysely } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
-import type { FhirAddendumInput, FhirExportInput } from '@rescuelog/sync-protocol/case/fhir';
-import { caseAddendumRecordSchema } from '@rescuelog/sync-protocol/records/case-addendum';
-import { caseRecordSchema, type CaseRecord } from '@rescuelog/sync-protocol/records/case';
-import { vitalSignRecordSchema } from '@rescuelog/sync-protocol/records/vital-sign';
+import type { FhirAddendumInput, FhirExportInput } from '@rescuelog/sync-protocol/cases/fhir';
+import { caseAddendumRecordSchema } from '@rescuelog/sync-protocol/cases/case-addendum';
+import { caseRecordSchema, type CaseRecord } from '@rescuelog/sync-protocol/cases/case-schema';
+import { vitalSignRecordSchema } from '@rescuelog/sync-protocol/cases/vital-sign';
 import { dynamic, toWireRecord } from './sync/sync-tables';
-import { caseRecord } from '@rescuelog/sync-protocol/records/case';
-import { caseAddendumRecord } from '@rescuelog/sync-protocol/records/case-addendum';
-import { vitalSignRecord } from '@rescuelog/sync-protocol/records/vital-sign';
+import { caseRecord } from '@rescuelog/sync-protocol/cases/case';
+import { caseAddendumRecord } from '@rescuelog/sync-protocol/cases/case-addendum';
+import { vitalSignRecord } from '@rescuelog/sync-protocol/cases/vital-sign';
 
 export interface CaseExportRows {
   record: CaseRecord;

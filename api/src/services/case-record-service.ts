@@ -8,17 +8,17 @@ import {
   type CaseAccessEntry,
   type CaseAccessHistory,
   type CaseRecordResponse,
-} from '@rescuelog/sync-protocol/cases';
+} from '@rescuelog/sync-protocol/cases/api';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { caseAddendumRecordSchema } from '@rescuelog/sync-protocol/records/case-addendum';
-import { caseRecordSchema, type CaseRecord } from '@rescuelog/sync-protocol/records/case';
-import { vitalSignRecordSchema } from '@rescuelog/sync-protocol/records/vital-sign';
+import { caseAddendumRecordSchema } from '@rescuelog/sync-protocol/cases/case-addendum';
+import { caseRecordSchema, type CaseRecord } from '@rescuelog/sync-protocol/cases/case-schema';
+import { vitalSignRecordSchema } from '@rescuelog/sync-protocol/cases/vital-sign';
 import { ApiError } from '../lib/api-error';
 import type { RequestOrigin } from './sync/push-service';
 import { beginSyncWrite, toWireRecord } from './sync/sync-tables';
-import { caseRecord } from '@rescuelog/sync-protocol/records/case';
-import { caseAddendumRecord } from '@rescuelog/sync-protocol/records/case-addendum';
-import { vitalSignRecord } from '@rescuelog/sync-protocol/records/vital-sign';
+import { caseRecord } from '@rescuelog/sync-protocol/cases/case';
+import { caseAddendumRecord } from '@rescuelog/sync-protocol/cases/case-addendum';
+import { vitalSignRecord } from '@rescuelog/sync-protocol/cases/vital-sign';
 
 export const CASE_NOT_FOUND_MESSAGE = 'Case not found';
 export const CASE_NOT_COMPLETED_MESSAGE =

@@ -1,5 +1,5 @@
 // GET /api/cases: case search for Cases Logged and the dashboard's Recent Cases. The filters
-// mean exactly what sync-protocol/src/case/search.ts says (the device runs that matcher over
+// mean exactly what sync-protocol/src/cases/search.ts says (the device runs that matcher over
 // its own cases); here they become SQL that the indexes of migrations
 // 2026-11-21T0810-case-search, 0830 and 0840 answer (docs/decisions/010-case-search.md).
 // Pages are keyset pages in the list's order (created_at desc, case_id desc): the cursor is
@@ -11,12 +11,12 @@ import {
   caseSearchDateBounds,
   foldCaseNumber,
   foldText,
-} from '@rescuelog/sync-protocol/case/search';
-import type { CaseSearchQuery, CaseSummary } from '@rescuelog/sync-protocol/cases';
+} from '@rescuelog/sync-protocol/cases/search';
+import type { CaseSearchQuery, CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { canSeeAll } from '@rescuelog/sync-protocol/platform/access';
-import { CASE_ACCESS } from '@rescuelog/sync-protocol/records/case';
-import type { User } from '@rescuelog/sync-protocol/users';
+import { CASE_ACCESS } from '@rescuelog/sync-protocol/cases/case';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { ApiError } from '../lib/api-error';
 import { serviceTimeZone } from '@rescuelog/sync-protocol/time';
 

@@ -11,7 +11,7 @@ import {
   PROFILE_MESSAGES,
   type SessionInfo,
   type profileUpdateSchema,
-} from '@rescuelog/sync-protocol/users';
+} from '@rescuelog/sync-protocol/accounts/users';
 import type { z } from 'zod';
 import { ApiError } from '../lib/api-error';
 import type { PasswordHasher } from '../plugins/app/passwords';

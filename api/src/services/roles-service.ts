@@ -12,7 +12,7 @@ import {
   type Role,
   type roleCreateSchema,
   type roleUpdateSchema,
-} from '@rescuelog/sync-protocol/roles';
+} from '@rescuelog/sync-protocol/accounts/roles';
 import type { z } from 'zod';
 import { ApiError } from '../lib/api-error';
 import * as roles from '../repositories/roles-repository';

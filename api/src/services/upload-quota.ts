@@ -10,10 +10,10 @@
 // PUTs cannot each see the same room. The reservation ends when the PUT ends, either way.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
-import type { UploadLimits } from '@rescuelog/sync-protocol/env';
+import type { UploadLimits } from '@rescuelog/sync-protocol/server/env';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { UPLOAD_MESSAGES } from '@rescuelog/sync-protocol/uploads';
-import type { UserStatus } from '@rescuelog/sync-protocol/users';
+import { UPLOAD_MESSAGES } from '@rescuelog/sync-protocol/accounts/uploads';
+import type { UserStatus } from '@rescuelog/sync-protocol/accounts/users';
 import { ApiError } from '../lib/api-error';
 
 export type UploadQuotaLimits = Pick<

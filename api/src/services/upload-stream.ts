@@ -8,7 +8,7 @@ import {
   MAX_UPLOAD_BYTES,
   UPLOAD_MESSAGES,
   type AllowedUploadType,
-} from '@rescuelog/sync-protocol/uploads';
+} from '@rescuelog/sync-protocol/accounts/uploads';
 import { ApiError } from '../lib/api-error';
 
 /** file-type reads at most this many bytes to recognise a format. */

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from '@rescuelog/sync-protocol/uploads';
+import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES } from '@rescuelog/sync-protocol/accounts/uploads';
 import { ApiError } from '../lib/api-error';
 import {
   claimUploadToken,

@@ -7,7 +7,7 @@ import {
   parseCertificationUrls,
   serializeCertificationUrls,
   type UserDocument,
-} from '@rescuelog/sync-protocol/uploads';
+} from '@rescuelog/sync-protocol/accounts/uploads';
 import { ApiError } from '../lib/api-error';
 import { findStoredObjects } from '../repositories/uploads-repository';
 import { objectNameFromUrl } from './uploads-service';

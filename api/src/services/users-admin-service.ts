@@ -8,9 +8,9 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import type { AdminUserPatch, UserStatus } from '@rescuelog/sync-protocol/users';
+import type { AdminUserPatch, UserStatus } from '@rescuelog/sync-protocol/accounts/users';
 import { ApiError } from '../lib/api-error';
-import { ADMINISTRATOR_ROLE, MEMBER_ROLE } from '@rescuelog/sync-protocol/roles';
+import { ADMINISTRATOR_ROLE, MEMBER_ROLE } from '@rescuelog/sync-protocol/accounts/roles';
 import { findRoleById, findRoleByName } from '../repositories/roles-repository';
 
 const userNotFound = () => new ApiError(404, ErrorCode.NOT_FOUND, 'User not found');

@@ -12,8 +12,8 @@ import {
   REGISTRATION_ATTEMPT_NOTICE,
   type RegisterData,
   type User,
-} from '@rescuelog/sync-protocol/users';
-import { ADMINISTRATOR_ROLE } from '@rescuelog/sync-protocol/roles';
+} from '@rescuelog/sync-protocol/accounts/users';
+import { ADMINISTRATOR_ROLE } from '@rescuelog/sync-protocol/accounts/roles';
 import { notifyUser } from './notifications-service';
 import { findRoleByName } from '../repositories/roles-repository';
 import type { PasswordHasher } from '../plugins/app/passwords';

@@ -5,7 +5,7 @@
 // per device in BENCH_DEVICES_FILE (each with that push subscription), then prints
 // {"port": ..., "email": ..., "password": ...} and runs until SIGTERM.
 import { readFileSync } from 'node:fs';
-import { parseEnv } from '@rescuelog/sync-protocol/env';
+import { parseEnv } from '@rescuelog/sync-protocol/server/env';
 import { buildApp } from '../../src/app';
 import { resolveConfig } from '../../src/config';
 

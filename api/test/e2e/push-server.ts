@@ -3,7 +3,7 @@
 // web app from WEB_DIST, its own VAPID keys) plus the test-only option that lets push
 // subscriptions point at the stand-in push service on 127.0.0.1, which only code can set and
 // the built server never does. Prints {"port": ...} once listening; runs until SIGTERM.
-import { parseEnv } from '@rescuelog/sync-protocol/env';
+import { parseEnv } from '@rescuelog/sync-protocol/server/env';
 import { buildApp } from '../../src/app';
 import { resolveConfig } from '../../src/config';
 

@@ -33,7 +33,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index cases_search_incident_type_idx on cases (lower(incident_type), ${NEWEST}) ${LIVE}`.execute(
     db,
   );
-  // Case number from its start, folded like foldCaseNumber() in sync-protocol/src/case/search.ts.
+  // Case number from its start, folded like foldCaseNumber() in sync-protocol/src/cases/search.ts.
   await sql`create index cases_search_case_number_idx on cases (translate(upper(case_id), 'OIL- ', '011') text_pattern_ops) ${LIVE}`.execute(
     db,
   );

@@ -6,7 +6,7 @@
 // end is deleting, nor creates one that is gone.
 // No backoff loop here: on a retryable failure the caller rejects the sync event and the
 // browser schedules the retry.
-import { currentUserResponseSchema } from '../users';
+import { currentUserResponseSchema } from '../accounts/users';
 import { getActiveUser } from './active-user';
 import { drainOutbox, type DrainOutcome } from './drain';
 import { createDrainLock, type LockManagerLike } from './drain-lock';

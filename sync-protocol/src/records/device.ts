@@ -8,7 +8,7 @@ import {
   SUMMARY_VERSION_ID,
   caseSummaryMiddleware,
   caseSummaryRow,
-} from '../case/device-summaries';
+} from '../cases/device-summaries';
 import { appRegistry } from './registry';
 
 export const appDeviceSchema: DeviceSchema = {

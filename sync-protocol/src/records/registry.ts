@@ -5,14 +5,15 @@ import type { z } from 'zod';
 import { parseLocalRecords, type LocalRecord } from '../client/local-records';
 import type { ConflictRecord } from '../platform/conflict-record';
 import { createRegistry } from '../platform/registry';
-import { caseRecord, type CaseRecord } from './case';
-import { caseAddendumRecord, type CaseAddendumRecord } from './case-addendum';
-import { cprEventRecord, type CprEventRecord } from './cpr-event';
-import { cprSessionRecord, type CprSessionRecord } from './cpr-session';
-import { incidentReportRecord, type IncidentReportRecord } from './incident-report';
-import { mciCasualtyRecord, type MciCasualtyRecord } from './mci-casualty';
-import { mciIncidentRecord, type MciIncidentRecord } from './mci-incident';
-import { vitalSignRecord, type VitalSignRecord } from './vital-sign';
+import { caseRecord } from '../cases/case';
+import { type CaseRecord } from '../cases/case-schema';
+import { caseAddendumRecord, type CaseAddendumRecord } from '../cases/case-addendum';
+import { cprEventRecord, type CprEventRecord } from '../cpr/cpr-event';
+import { cprSessionRecord, type CprSessionRecord } from '../cpr/cpr-session';
+import { incidentReportRecord, type IncidentReportRecord } from '../incidents/incident-report';
+import { mciCasualtyRecord, type MciCasualtyRecord } from '../mci/mci-casualty';
+import { mciIncidentRecord, type MciIncidentRecord } from '../mci/mci-incident';
+import { vitalSignRecord, type VitalSignRecord } from '../cases/vital-sign';
 
 export const APP_RECORDS = [
   caseRecord,

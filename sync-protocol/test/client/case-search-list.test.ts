@@ -8,10 +8,10 @@ import { Dexie } from 'dexie';
 import fc from 'fast-check';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sortCasesNewestFirst } from '../../src/case/search';
+import { sortCasesNewestFirst } from '../../src/cases/search';
 import { DEFAULT_SERVICE_TIME_ZONE } from '../../src/time';
-import type { CaseSummary } from '../../src/cases';
-import { searchLocalCases } from '../../src/case/device-search';
+import type { CaseSummary } from '../../src/cases/api';
+import { searchLocalCases } from '../../src/cases/device-search';
 import {
   CASE_LIST_ID,
   caseListRow,
@@ -19,7 +19,7 @@ import {
   listedCase,
   storedCaseListSchema,
   SUMMARY_VERSION_ID,
-} from '../../src/case/device-summaries';
+} from '../../src/cases/device-summaries';
 import type { SyncDatabase } from '../../src/client/local-db';
 import { syncDatabaseName } from '../../src/client/local-db';
 import { saveMutation } from '../../src/client/outbox';

@@ -5,8 +5,12 @@ import { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SERVICE_TIME_ZONE } from '../../src/time';
-import { pendingRecordIds, recentLocalCases, searchLocalCases } from '../../src/case/device-search';
-import { SUMMARY_VERSION_ID } from '../../src/case/device-summaries';
+import {
+  pendingRecordIds,
+  recentLocalCases,
+  searchLocalCases,
+} from '../../src/cases/device-search';
+import { SUMMARY_VERSION_ID } from '../../src/cases/device-summaries';
 import type { SyncDatabase } from '../../src/client/local-db';
 import { syncDatabaseName } from '../../src/client/local-db';
 import { saveMutation } from '../../src/client/outbox';

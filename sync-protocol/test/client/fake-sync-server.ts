@@ -2,7 +2,7 @@
 // push contract (per-device last applied seq, duplicates, gap stops the batch, rejections)
 // and a versioned pull, and can be told to fail in the ways real networks do. The engine is
 // also tested against the real API over HTTP in api/test/sync-client-engine.test.ts.
-import { CASE_FIELD_DEFAULTS, CASE_FIELDS, type CaseRecord } from '../../src/records/case';
+import { CASE_FIELD_DEFAULTS, CASE_FIELDS, type CaseRecord } from '../../src/cases/case-schema';
 import { appRegistry } from '../../src/records/registry';
 import { generateHumanId } from '../../src/platform/human-id';
 import { type ParsedMutation } from '../../src/platform/registry';

@@ -6,8 +6,8 @@ import {
   INTERVENTION_GROUPS,
   VITAL_SIGNS,
   VITAL_SIGN_TYPES,
-} from '../../src/records/clinical';
-import { CASE_FIELDS, caseFieldsSchema, caseRecordSchema } from '../../src/records/case';
+} from '../../src/cases/clinical';
+import { CASE_FIELDS, caseFieldsSchema, caseRecordSchema } from '../../src/cases/case-schema';
 import { generateHumanId } from '../../src/platform/human-id';
 import { appRegistry, type AppMutationName } from '../../src/records/registry';
 import { Rejection } from '../../src/platform/rejections';

@@ -12,7 +12,7 @@ import {
   caseSummarySchema,
   type CaseRecordResponse,
   type CaseSummary,
-} from '@rescuelog/sync-protocol/cases';
+} from '@rescuelog/sync-protocol/cases/api';
 import type { Permissions } from '@rescuelog/sync-protocol/permissions';
 import { PROTOCOL_VERSION, SCHEMA_VERSION } from '@rescuelog/sync-protocol/platform/versions';
 import {

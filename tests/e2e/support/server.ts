@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { newVapidEnv } from '@rescuelog/sync-protocol/vapid-keys';
+import { newVapidEnv } from '@rescuelog/sync-protocol/server/vapid-keys';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The built server; RESCUELOG_SERVER_ENTRY may point at api/src/server.ts (run with tsx)

@@ -2,7 +2,7 @@
 // means "no session" and resolves to null instead of failing or retrying (spec §7).
 import { addEndingUser } from '@rescuelog/sync-protocol/client/ending-users';
 import type { EndingUser } from '@rescuelog/sync-protocol/client/session-end';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import {
   queryOptions,
   useMutation,

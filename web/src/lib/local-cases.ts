@@ -1,20 +1,20 @@
 // Live reads of the cases this device holds, shared by the dashboard's Recent Cases and the
 // Cases Logged screen (features never import each other). They re-render when any tab, the
 // service worker or a pull changes the cases or the outbox, so a case made offline shows at
-// once. Search semantics: sync-protocol/src/case/search.ts.
+// once. Search semantics: sync-protocol/src/cases/search.ts.
 import {
   compareCasesNewestFirst,
   type CaseSearchFilters,
-} from '@rescuelog/sync-protocol/case/search';
+} from '@rescuelog/sync-protocol/cases/search';
 import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
-import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
+import type { CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import {
   pendingRecordIds,
   recentLocalCases,
   searchLocalCases,
   warmLocalCaseList,
   type LocalCaseSearchResult,
-} from '@rescuelog/sync-protocol/case/device-search';
+} from '@rescuelog/sync-protocol/cases/device-search';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect } from 'react';
 import { useSyncSession } from './sync/use-sync';

@@ -3,7 +3,7 @@
 import {
   uploadStoredResponseSchema,
   uploadUrlResponseSchema,
-} from '@rescuelog/sync-protocol/uploads';
+} from '@rescuelog/sync-protocol/accounts/uploads';
 import { HttpError, REQUESTED_WITH, sendJson } from '@/lib/api-client';
 
 export type ProgressListener = (loaded: number, total: number) => void;

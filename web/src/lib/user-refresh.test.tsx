@@ -9,7 +9,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { USER_STALE_MS } from '@/lib/auth';
 import { stopSyncSession, wipeLocalData } from '@/lib/sync/sync-session';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { makeUser } from '@/test/fixtures';
 import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';

@@ -1,6 +1,6 @@
-import type { Role } from '@rescuelog/sync-protocol/roles';
-import { SYSTEM_ROLES } from '@rescuelog/sync-protocol/roles';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { Role } from '@rescuelog/sync-protocol/accounts/roles';
+import { SYSTEM_ROLES } from '@rescuelog/sync-protocol/accounts/roles';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 
 export function makeUser(overrides: Partial<User> = {}): User {
   return {

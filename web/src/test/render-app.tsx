@@ -4,7 +4,7 @@ import { useLayoutEffect } from 'react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { MemoryRouter, useLocation } from 'react-router-dom';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { AppProvider } from '@/app/provider';
 import { AppRoutes } from '@/app/router';
 import { createQueryClient } from '@/lib/query-client';

@@ -7,7 +7,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { ApiError, unauthenticated } from '../../lib/api-error';
 import { clearSessionCookie } from '../external/session';
 import { findUserWithRolePermissionsAndEpoch } from '../../repositories/users-repository';

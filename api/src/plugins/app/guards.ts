@@ -12,7 +12,7 @@ import {
   type PermissionAction,
   type PermissionModule,
 } from '@rescuelog/sync-protocol/permissions';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { ApiError, unauthenticated } from '../../lib/api-error';
 
 declare module 'fastify' {

@@ -3,7 +3,7 @@
 // counts and, when the window has passed, starts a new one.
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
-import type { RateLimitRule } from '@rescuelog/sync-protocol/env';
+import type { RateLimitRule } from '@rescuelog/sync-protocol/server/env';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { ApiError } from '../../lib/api-error';
 

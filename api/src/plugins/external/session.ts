@@ -16,7 +16,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import type { Database, JsonValue } from '@rescuelog/db/schema';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { AuthCache, epochColumn, type AuthCacheOptions } from '../../lib/auth-cache';
 import { newSessionId, SessionCookieSigner } from '../../lib/session-cookie';
 

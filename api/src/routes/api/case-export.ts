@@ -1,18 +1,18 @@
 // GET /api/cases/:caseId/fhir -> the case as a FHIR R4 Bundle (application/fhir+json), built
 // from the server's rows by the same function the web app uses offline
-// (sync-protocol/src/case/fhir.ts; decision 008). :caseId is the human case number. Who may:
+// (sync-protocol/src/cases/fhir.ts; decision 008). :caseId is the human case number. Who may:
 // the responder who logged it, or anyone whose casesLogged entry allows view (the rule pull
 // uses, platform/access.ts canSeeAll). Every export is audited as `case.export`; a refusal as
 // `access.denied` (both carry details.caseId, so they show in the case's access history).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { buildFhirBundle } from '@rescuelog/sync-protocol/case/fhir';
+import { buildFhirBundle } from '@rescuelog/sync-protocol/cases/fhir';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { humanIdSchema } from '@rescuelog/sync-protocol/platform/human-id';
 import { ApiError, parseInput, unauthenticated } from '../../lib/api-error';
 import { readCaseForExport } from '../../services/case-export-service';
 import { canSeeAll } from '@rescuelog/sync-protocol/platform/access';
-import { CASE_ACCESS } from '@rescuelog/sync-protocol/records/case';
+import { CASE_ACCESS } from '@rescuelog/sync-protocol/cases/case';
 
 export const FHIR_JSON = 'application/fhir+json';
 export const CASE_NOT_FOUND_MESSAGE = 'Case not found';

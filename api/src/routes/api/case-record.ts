@@ -9,7 +9,7 @@ import {
   caseAccessHistoryQuerySchema,
   caseRecordParamsSchema,
   caseUnlockSchema,
-} from '@rescuelog/sync-protocol/cases';
+} from '@rescuelog/sync-protocol/cases/api';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { ApiError, parseInput, unauthenticated } from '../../lib/api-error';
 import {
@@ -20,7 +20,7 @@ import {
 } from '../../services/case-record-service';
 import type { RequestOrigin } from '../../services/sync/push-service';
 import { canSeeAll } from '@rescuelog/sync-protocol/platform/access';
-import { CASE_ACCESS } from '@rescuelog/sync-protocol/records/case';
+import { CASE_ACCESS } from '@rescuelog/sync-protocol/cases/case';
 
 export const CASE_VIEW_FORBIDDEN_MESSAGE = 'You do not have permission to view this case.';
 

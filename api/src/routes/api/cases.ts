@@ -4,7 +4,7 @@
 // the next page's cursor travels in the X-Next-Cursor header (absent on the last page).
 // Which cases a user sees is decided in services/cases-service.ts (canSeeAllCases).
 import type { FastifyInstance } from 'fastify';
-import { caseSearchQuerySchema } from '@rescuelog/sync-protocol/cases';
+import { caseSearchQuerySchema } from '@rescuelog/sync-protocol/cases/api';
 import { parseInput, unauthenticated } from '../../lib/api-error';
 import { searchCases } from '../../services/cases-service';
 

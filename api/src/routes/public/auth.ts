@@ -8,8 +8,8 @@ import {
   REGISTRATION_MESSAGE,
   REGISTRATION_MESSAGE_FIRST_ADMIN,
   loginSchema,
-} from '@rescuelog/sync-protocol/users';
-import { serverRegisterSchema } from '@rescuelog/sync-protocol/password-policy';
+} from '@rescuelog/sync-protocol/accounts/users';
+import { serverRegisterSchema } from '@rescuelog/sync-protocol/accounts/password-policy';
 import { ApiError, parseInput } from '../../lib/api-error';
 import { SUSPENDED_MESSAGE } from '../../plugins/app/authentication';
 import type { SignInCounter } from '../../plugins/external/sign-in-throttle';

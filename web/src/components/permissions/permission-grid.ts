@@ -10,7 +10,7 @@ import {
   type PermissionModule,
   type Permissions,
 } from '@rescuelog/sync-protocol/permissions';
-import { ADMINISTRATOR_ROLE } from '@rescuelog/sync-protocol/roles';
+import { ADMINISTRATOR_ROLE } from '@rescuelog/sync-protocol/accounts/roles';
 
 export type Flags = Partial<Record<PermissionAction, boolean>>;
 /** A flag module maps to its flags; a single-boolean module (user management…) to a boolean. */

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { makeRoles, makeUser } from '@/test/fixtures';
 import { expectToast, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse, delay } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { REGISTRATION_MESSAGE } from '@rescuelog/sync-protocol/users';
+import { REGISTRATION_MESSAGE } from '@rescuelog/sync-protocol/accounts/users';
 import { makeUser } from '@/test/fixtures';
 import { dashboardData, expectToast, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';

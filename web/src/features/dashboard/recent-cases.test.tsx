@@ -1,7 +1,7 @@
 // Recent Cases with a real local database (fake-indexeddb): a case made on this device shows
 // at once (before or without the server), merged with GET /api/cases, one entry per case.
 import 'fake-indexeddb/auto';
-import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
+import type { CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';

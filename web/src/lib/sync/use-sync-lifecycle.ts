@@ -2,7 +2,7 @@
 // signs in. A 401/403 from the sync API means the session cookie is gone: the current user
 // is re-checked, so the access guard sends the user to sign in; signing in again as the
 // same user resumes the paused queue. The sync code loads only once someone is signed in.
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { USER_QUERY_KEY } from '@/lib/auth';

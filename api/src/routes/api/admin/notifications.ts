@@ -7,7 +7,7 @@
 //   POST /api/admin/notifications/:id/resend-failed  queue the failed deliveries again
 // Every action, and every look at who failed to receive one, is audited.
 import type { FastifyInstance } from 'fastify';
-import { idParamSchema } from '@rescuelog/sync-protocol/roles';
+import { idParamSchema } from '@rescuelog/sync-protocol/accounts/roles';
 import { notificationCreateSchema } from '@rescuelog/sync-protocol/notifications';
 import { parseInput, unauthenticated } from '../../../lib/api-error';
 import { expectNoBody } from '../../../lib/no-body';

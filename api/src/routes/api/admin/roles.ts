@@ -7,7 +7,7 @@ import {
   roleCreateSchema,
   roleDeleteQuerySchema,
   roleUpdateSchema,
-} from '@rescuelog/sync-protocol/roles';
+} from '@rescuelog/sync-protocol/accounts/roles';
 import { parseInput, permissionAwareCode } from '../../../lib/api-error';
 import { toJsonValue } from '../../../lib/json-value';
 import { expectNoBody } from '../../../lib/no-body';

@@ -5,9 +5,9 @@
 // before and after.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { approveUserSchema, idParamSchema } from '@rescuelog/sync-protocol/roles';
+import { approveUserSchema, idParamSchema } from '@rescuelog/sync-protocol/accounts/roles';
 import { explainPermissions } from '@rescuelog/sync-protocol/permissions';
-import { adminUserPatchSchema, userListQuerySchema } from '@rescuelog/sync-protocol/users';
+import { adminUserPatchSchema, userListQuerySchema } from '@rescuelog/sync-protocol/accounts/users';
 import type { User as UserRow } from '@rescuelog/db/schema';
 import { ApiError, parseInput, permissionAwareCode, unauthenticated } from '../../../lib/api-error';
 import { findRoleById } from '../../../repositories/roles-repository';

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import { MAX_UPLOAD_BYTES } from '@rescuelog/sync-protocol/uploads';
+import { MAX_UPLOAD_BYTES } from '@rescuelog/sync-protocol/accounts/uploads';
 import { unauthenticated } from '../../../lib/api-error';
 import { expectNoBody } from '../../../lib/no-body';
 import { createDiskStorage, type ObjectStorage } from '../../../services/object-storage';

@@ -1,7 +1,7 @@
 // PUT /api/user/documents {idDocumentUrl?, certificationsUrl?} -> {user}: records the current
 // user's uploaded documents (pending users too: they upload right after registering).
 import type { FastifyInstance } from 'fastify';
-import { documentsSchema } from '@rescuelog/sync-protocol/uploads';
+import { documentsSchema } from '@rescuelog/sync-protocol/accounts/uploads';
 import { parseInput, unauthenticated } from '../../../lib/api-error';
 import { findUserWithRolePermissions } from '../../../repositories/users-repository';
 import { toPublicUser } from '../../../services/users-service';

@@ -6,8 +6,8 @@
 // A wrong current password counts against the account's sign-in throttle for this address,
 // like a failed sign-in (decision 022).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { profileUpdateSchema, sessionIdParamSchema } from '@rescuelog/sync-protocol/users';
-import { serverPasswordChangeSchema } from '@rescuelog/sync-protocol/password-policy';
+import { profileUpdateSchema, sessionIdParamSchema } from '@rescuelog/sync-protocol/accounts/users';
+import { serverPasswordChangeSchema } from '@rescuelog/sync-protocol/accounts/password-policy';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import { ApiError, parseInput, unauthenticated } from '../../../lib/api-error';
 import { toJsonValue } from '../../../lib/json-value';

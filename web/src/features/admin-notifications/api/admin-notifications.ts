@@ -9,8 +9,8 @@ import {
   type AdminNotification,
   type NotificationCreateInput,
 } from '@rescuelog/sync-protocol/notifications';
-import { roleListResponseSchema, type Role } from '@rescuelog/sync-protocol/roles';
-import { userListResponseSchema, type User } from '@rescuelog/sync-protocol/users';
+import { roleListResponseSchema, type Role } from '@rescuelog/sync-protocol/accounts/roles';
+import { userListResponseSchema, type User } from '@rescuelog/sync-protocol/accounts/users';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage, getJson, sendJson } from '@/lib/api-client';
 import { toast } from '@/lib/toast-store';

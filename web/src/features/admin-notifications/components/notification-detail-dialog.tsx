@@ -1,8 +1,8 @@
 // One notification in full: who it was for, its times and figures, and every delivery that
 // failed with the push service's or the server's error; resend to those from here.
 import * as Dialog from '@radix-ui/react-dialog';
-import type { Role } from '@rescuelog/sync-protocol/roles';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { Role } from '@rescuelog/sync-protocol/accounts/roles';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { RefreshCw, X } from 'lucide-react';
 import { Spinner } from '@/components/ui/spinner';

@@ -5,8 +5,8 @@ import type {
   DeliveryFigures,
   NotificationStatus,
 } from '@rescuelog/sync-protocol/notifications';
-import type { Role } from '@rescuelog/sync-protocol/roles';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { Role } from '@rescuelog/sync-protocol/accounts/roles';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { cx } from '@/lib/cx';
 import { userLabel } from './target-picker';

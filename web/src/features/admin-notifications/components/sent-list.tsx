@@ -2,8 +2,8 @@
 // times and delivery figures, with its failed deliveries in a detail view, cancelling a
 // scheduled one (asked first) and resending to those it failed to reach.
 import type { AdminNotification } from '@rescuelog/sync-protocol/notifications';
-import type { Role } from '@rescuelog/sync-protocol/roles';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { Role } from '@rescuelog/sync-protocol/accounts/roles';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { Inbox, RefreshCw } from 'lucide-react';
 import { useState } from 'react';

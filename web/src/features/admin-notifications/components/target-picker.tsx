@@ -1,7 +1,7 @@
 // Who a notification reaches: everyone approved, the members of chosen roles, or chosen
 // people (searched by name, email or call sign).
-import type { Role } from '@rescuelog/sync-protocol/roles';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { Role } from '@rescuelog/sync-protocol/accounts/roles';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { X } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { Spinner } from '@/components/ui/spinner';

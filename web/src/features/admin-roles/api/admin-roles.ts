@@ -6,7 +6,7 @@ import {
   type Role,
   type RoleCreateInput,
   type RoleUpdateInput,
-} from '@rescuelog/sync-protocol/roles';
+} from '@rescuelog/sync-protocol/accounts/roles';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { getJson, sendJson } from '@/lib/api-client';

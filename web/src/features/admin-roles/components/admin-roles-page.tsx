@@ -1,4 +1,4 @@
-import type { Role } from '@rescuelog/sync-protocol/roles';
+import type { Role } from '@rescuelog/sync-protocol/accounts/roles';
 import { ArrowLeft, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';

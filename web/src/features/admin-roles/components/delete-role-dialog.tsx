@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import type { Role } from '@rescuelog/sync-protocol/roles';
+import type { Role } from '@rescuelog/sync-protocol/accounts/roles';
 import { useState } from 'react';
 import { SelectField } from '@/components/ui/field';
 import { errorMessage } from '@/lib/api-client';

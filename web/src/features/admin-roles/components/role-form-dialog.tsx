@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { parseErrorBody, errorMessage } from '@/lib/api-client';
-import { roleCreateSchema, type Role } from '@rescuelog/sync-protocol/roles';
+import { roleCreateSchema, type Role } from '@rescuelog/sync-protocol/accounts/roles';
 import { X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { TextField } from '@/components/ui/field';

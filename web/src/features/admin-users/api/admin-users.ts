@@ -3,9 +3,9 @@ import {
   userListResponseSchema,
   type AdminUserPatch,
   type UserStatus,
-} from '@rescuelog/sync-protocol/users';
-import { userDocumentsResponseSchema } from '@rescuelog/sync-protocol/uploads';
-import { roleListResponseSchema, type Role } from '@rescuelog/sync-protocol/roles';
+} from '@rescuelog/sync-protocol/accounts/users';
+import { userDocumentsResponseSchema } from '@rescuelog/sync-protocol/accounts/uploads';
+import { roleListResponseSchema, type Role } from '@rescuelog/sync-protocol/accounts/roles';
 import type { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage, getJson, parsedQuery, sendJson } from '@/lib/api-client';

@@ -1,4 +1,4 @@
-import { USER_STATUSES } from '@rescuelog/sync-protocol/users';
+import { USER_STATUSES } from '@rescuelog/sync-protocol/accounts/users';
 import { ArrowLeft, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';

@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { useState } from 'react';
 import { SelectField } from '@/components/ui/field';
 import { useRoleOptions } from '../api/admin-users';

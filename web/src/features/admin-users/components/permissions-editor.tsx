@@ -8,8 +8,8 @@ import {
   type PermissionSource,
   type Permissions,
 } from '@rescuelog/sync-protocol/permissions';
-import type { Role } from '@rescuelog/sync-protocol/roles';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { Role } from '@rescuelog/sync-protocol/accounts/roles';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { X } from 'lucide-react';
 import { useState } from 'react';
 import { SelectField } from '@/components/ui/field';

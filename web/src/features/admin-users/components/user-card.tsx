@@ -1,5 +1,5 @@
-import { parseCertificationUrls } from '@rescuelog/sync-protocol/uploads';
-import type { User } from '@rescuelog/sync-protocol/users';
+import { parseCertificationUrls } from '@rescuelog/sync-protocol/accounts/uploads';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { Check, FileText, KeyRound, UserX } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';

@@ -1,5 +1,5 @@
-import { currentUserResponseSchema, type User } from '@rescuelog/sync-protocol/users';
-import type { DocumentsInput } from '@rescuelog/sync-protocol/uploads';
+import { currentUserResponseSchema, type User } from '@rescuelog/sync-protocol/accounts/users';
+import type { DocumentsInput } from '@rescuelog/sync-protocol/accounts/uploads';
 import { errorMessage, sendJson } from '@/lib/api-client';
 import { useDocumentUploads } from '../stores/document-uploads';
 import { uploadFile } from '@/lib/upload-file';

@@ -1,4 +1,4 @@
-import { ALLOWED_UPLOAD_ACCEPT } from '@rescuelog/sync-protocol/uploads';
+import { ALLOWED_UPLOAD_ACCEPT } from '@rescuelog/sync-protocol/accounts/uploads';
 import { FileText, Trash2 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import {

@@ -7,7 +7,7 @@ import {
   type RegisterData,
   type RegisterInput,
   type User,
-} from '@rescuelog/sync-protocol/users';
+} from '@rescuelog/sync-protocol/accounts/users';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, useWatch, type Path } from 'react-hook-form';

@@ -1,4 +1,4 @@
-import type { LoginInput } from '@rescuelog/sync-protocol/users';
+import type { LoginInput } from '@rescuelog/sync-protocol/accounts/users';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';

@@ -7,7 +7,7 @@ import {
   MAX_ID_DOCUMENTS,
   MAX_UPLOAD_BYTES,
   UPLOAD_MESSAGES,
-} from '@rescuelog/sync-protocol/uploads';
+} from '@rescuelog/sync-protocol/accounts/uploads';
 import { create } from 'zustand';
 
 export type DocumentKind = 'id' | 'certification';

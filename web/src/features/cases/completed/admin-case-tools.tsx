@@ -1,7 +1,7 @@
 // Administrator tools on a case (online only; the server enforces who may): unlock a
 // completed case with a reason (audited; devices reopen it when they next pull), and the
 // case's access history from the audit log, newest first, a page at a time.
-import { caseUnlockSchema, type CaseAccessEntry } from '@rescuelog/sync-protocol/cases';
+import { caseUnlockSchema, type CaseAccessEntry } from '@rescuelog/sync-protocol/cases/api';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { CloudOff, History, Unlock } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';

@@ -7,13 +7,13 @@ import {
   FIELD_STEP,
   formatCaseValue,
   isTimeField,
-} from '@rescuelog/sync-protocol/case/fields';
-import { CASE_STEPS } from '@rescuelog/sync-protocol/case/steps';
+} from '@rescuelog/sync-protocol/cases/fields';
+import { CASE_STEPS } from '@rescuelog/sync-protocol/cases/steps';
 import {
   CASE_FIELDS,
   caseFieldsSchema,
   type CaseField,
-} from '@rescuelog/sync-protocol/records/case';
+} from '@rescuelog/sync-protocol/cases/case-schema';
 import { AddendaList } from '@/components/record-form/addenda/addenda-list';
 import { AddendumForm, type AddendumFields } from '@/components/record-form/addenda/addendum-form';
 import { fieldKinds } from '@/components/record-form/addenda/field-kinds';

@@ -7,8 +7,8 @@ import {
   caseRecordResponseSchema,
   CASE_ACCESS_HISTORY_DEFAULT_LIMIT,
   type CaseRecordResponse,
-} from '@rescuelog/sync-protocol/cases';
-import { caseRecordSchema } from '@rescuelog/sync-protocol/records/case';
+} from '@rescuelog/sync-protocol/cases/api';
+import { caseRecordSchema } from '@rescuelog/sync-protocol/cases/case-schema';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiFetch, getJson, HttpError, sendJson, throwIfNotOk } from '@/lib/api-client';

@@ -2,14 +2,14 @@
 // where the case stands (locked or in progress), the completion check (device, in progress),
 // the handover with print / PDF / FHIR, the addenda (adding one on a locked case held by this
 // device), the whole record read-only, the vital signs, and the administrator's tools.
-import { addendumAuthorLabel } from '@rescuelog/sync-protocol/case/addendum-author';
+import { addendumAuthorLabel } from '@rescuelog/sync-protocol/cases/addendum-author';
 import {
   buildHandover,
   type AddendumLike,
   type VitalLike2,
-} from '@rescuelog/sync-protocol/case/handover';
+} from '@rescuelog/sync-protocol/cases/handover';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
-import type { VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
+import type { VitalSignType } from '@rescuelog/sync-protocol/cases/clinical';
 import { FilePlus2, Lock, PencilLine } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { useUser } from '@/lib/auth';

@@ -8,9 +8,9 @@ import {
   FIELD_STEP,
   formatCaseValue,
   isEmptyCaseValue,
-} from '@rescuelog/sync-protocol/case/fields';
-import { CASE_STEPS, stepPath, type CaseStepKey } from '@rescuelog/sync-protocol/case/steps';
-import { CASE_FIELD_DEFAULTS, type CaseField } from '@rescuelog/sync-protocol/records/case';
+} from '@rescuelog/sync-protocol/cases/fields';
+import { CASE_STEPS, stepPath, type CaseStepKey } from '@rescuelog/sync-protocol/cases/steps';
+import { CASE_FIELD_DEFAULTS, type CaseField } from '@rescuelog/sync-protocol/cases/case-schema';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { LocalCase } from '../data/use-case';

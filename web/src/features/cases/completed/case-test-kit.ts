@@ -3,9 +3,9 @@
 // tests can read them), and cases put on the device the way a screen would save them.
 import 'fake-indexeddb/auto';
 import { readOutbox, type OutboxEntry } from '@rescuelog/sync-protocol/client/outbox';
-import type { CaseFields } from '@rescuelog/sync-protocol/records/case';
+import type { CaseFields } from '@rescuelog/sync-protocol/cases/case-schema';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { http, HttpResponse } from 'msw';
 import {
   getSyncSession,

@@ -1,9 +1,9 @@
-import { CASE_ACCESS_HISTORY_DEFAULT_LIMIT } from '@rescuelog/sync-protocol/cases';
+import { CASE_ACCESS_HISTORY_DEFAULT_LIMIT } from '@rescuelog/sync-protocol/cases/api';
 import {
   CASE_FIELDS,
   CASE_FIELD_DEFAULTS,
   type CaseRecord,
-} from '@rescuelog/sync-protocol/records/case';
+} from '@rescuelog/sync-protocol/cases/case-schema';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';

@@ -2,12 +2,12 @@
 // server runs again on case.complete) over what the device holds, each problem a link that
 // opens its step with the field focused; with nothing left, a confirmation, then the case is
 // completed and locked. Nothing here blocks saving a draft: every step saved as it went.
-import { fieldDomId } from '@rescuelog/sync-protocol/case/fields';
+import { fieldDomId } from '@rescuelog/sync-protocol/cases/fields';
 import {
   validateCaseForCompletion,
   type CompletionProblem,
-} from '@rescuelog/sync-protocol/case/completion';
-import { CASE_STEPS, stepPath } from '@rescuelog/sync-protocol/case/steps';
+} from '@rescuelog/sync-protocol/cases/completion';
+import { CASE_STEPS, stepPath } from '@rescuelog/sync-protocol/cases/steps';
 import { CompleteAndLock } from '@/components/record-form/complete-and-lock';
 import { toast } from '@/lib/toast-store';
 import { completeCase } from '../data/case-writes';

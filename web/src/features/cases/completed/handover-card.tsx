@@ -3,7 +3,7 @@
 // PDF file made on this device), and export as a FHIR R4 Bundle. Each is an access to
 // patient data and is recorded (print, pdf, export) through the outbox, so it reaches the
 // audit log even when it happened offline.
-import type { Handover } from '@rescuelog/sync-protocol/case/handover';
+import type { Handover } from '@rescuelog/sync-protocol/cases/handover';
 import { FileDown, FileJson, Printer } from 'lucide-react';
 import { useState } from 'react';
 import { recordCaseAccess } from '../data/case-writes';

@@ -1,4 +1,4 @@
-import { buildHandover } from '@rescuelog/sync-protocol/case/handover';
+import { buildHandover } from '@rescuelog/sync-protocol/cases/handover';
 import { describe, expect, it } from 'vitest';
 import { handoverPdfBytes, layoutHandover, textWidth, toWinAnsi, wrapText } from './handover-pdf';
 

@@ -9,7 +9,7 @@
 // and the euro sign), which covers English and Afrikaans; other characters lose their accent
 // or become '?'. The file is built as a string of byte-valued characters, so every length
 // measured is a byte offset for the cross-reference table.
-import type { Handover } from '@rescuelog/sync-protocol/case/handover';
+import type { Handover } from '@rescuelog/sync-protocol/cases/handover';
 
 const PAGE_WIDTH = 595.28; // A4, points
 const PAGE_HEIGHT = 841.89;

@@ -1,7 +1,7 @@
 // The one-page handover summary on screen and on paper: ISBAR sections (Identify, Situation,
 // Background, Assessment, Recommendation) built by buildHandover from what is held now. The
 // print style sheet (completed.css, @media print) prints this block alone, on one A4 page.
-import type { Handover } from '@rescuelog/sync-protocol/case/handover';
+import type { Handover } from '@rescuelog/sync-protocol/cases/handover';
 import styles from './completed.module.css';
 
 export function HandoverView({ handover }: { handover: Handover }) {

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import type { CaseFields } from '@rescuelog/sync-protocol/records/case';
+import type { CaseFields } from '@rescuelog/sync-protocol/cases/case-schema';
 import {
   act,
   fireEvent,

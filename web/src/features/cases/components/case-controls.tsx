@@ -1,7 +1,7 @@
 // Case fields on the form kit's controls (components/record-form/controls.tsx), typed so a
 // case screen can only name a case field of the right kind.
 import type { ComponentProps } from 'react';
-import type { CaseField, CaseFields } from '@rescuelog/sync-protocol/records/case';
+import type { CaseField, CaseFields } from '@rescuelog/sync-protocol/cases/case-schema';
 import type { ChoiceOption } from '@/components/record-form/choice-group';
 import {
   CheckboxField,

@@ -2,7 +2,7 @@
 // (components/record-form) over the case — its current local record, locked when completed,
 // and `save` (validated by the case's rules, one synced mutation per change).
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import type { CaseField, CaseFields } from '@rescuelog/sync-protocol/records/case';
+import type { CaseField, CaseFields } from '@rescuelog/sync-protocol/cases/case-schema';
 import {
   NOT_STORED,
   RecordFormProvider,

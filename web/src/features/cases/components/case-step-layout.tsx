@@ -8,7 +8,7 @@ import {
   adjacentStep,
   stepPath,
   type CaseStepKey,
-} from '@rescuelog/sync-protocol/case/steps';
+} from '@rescuelog/sync-protocol/cases/steps';
 import { AlertTriangle, ArrowLeft, ArrowRight, CloudOff, Home, Lock } from 'lucide-react';
 import { useEffect, useId, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';

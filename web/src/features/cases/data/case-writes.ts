@@ -1,16 +1,12 @@
 // Every change a case screen makes goes through here: one synced mutation per change, saved
 // on the device (domain row + outbox entry in one IndexedDB transaction) and pushed later by
 // the sync engine. Nothing here waits for the network.
-import {
-  caseFieldsSchema,
-  type CaseField,
-  type CaseFields,
-} from '@rescuelog/sync-protocol/records/case';
+import { caseFieldsSchema, type CaseField, type CaseFields } from '@rescuelog/sync-protocol/cases/case-schema';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { jsonValueSchema } from '@rescuelog/sync-protocol/platform/values';
 import type { z } from 'zod';
-import type { CaseAccessAction } from '@rescuelog/sync-protocol/records/case';
-import type { VitalSignStatus, VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
+import type { CaseAccessAction } from '@rescuelog/sync-protocol/cases/case';
+import type { VitalSignStatus, VitalSignType } from '@rescuelog/sync-protocol/cases/clinical';
 import { rememberAuthor } from '@rescuelog/sync-protocol/client/device-store';
 import { getSyncSession, saveLocalChange, type SyncSession } from '@/lib/sync/sync-session';
 

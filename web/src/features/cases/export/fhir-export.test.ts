@@ -8,7 +8,7 @@ import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import { saveMutation } from '@rescuelog/sync-protocol/client/outbox';
 import type { LocalChange as MutationInput } from '@/lib/sync/sync-session';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
-import { fhirBundleProblems } from '../../../../../sync-protocol/test/case/fhir-validator';
+import { fhirBundleProblems } from '../../../../../sync-protocol/test/cases/fhir-validator';
 import { CaseNotOnDeviceError, downloadBlob, exportCaseAsFhir, fhirFileName } from './fhir-export';
 import { openAppDatabase } from '@rescuelog/sync-protocol/records/device';
 

@@ -7,7 +7,7 @@ import {
   buildFhirBundle,
   type FhirAddendumInput,
   type FhirVitalSignInput,
-} from '@rescuelog/sync-protocol/case/fhir';
+} from '@rescuelog/sync-protocol/cases/fhir';
 import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
 import {
   appRegistry,

@@ -1,7 +1,7 @@
 // Incident coordinates: one big "Use my location" (device GPS, works offline, shows how
 // accurate the fix is) or typed decimal degrees (e.g. read off another app or a km marker
 // board). Both land in incidentLatitude / incidentLongitude.
-import type { CaseFields } from '@rescuelog/sync-protocol/records/case';
+import type { CaseFields } from '@rescuelog/sync-protocol/cases/case-schema';
 import { Crosshair, MapPin } from 'lucide-react';
 import { useState } from 'react';
 import { useAutosaveDraft } from '@/components/record-form/use-autosave-draft';

@@ -2,8 +2,8 @@
 // (device-generated case number, no network needed) and replaces the URL with the case's,
 // so Back does not create a second case. The responder defaults to the signed-in user.
 import { hasPermission } from '@rescuelog/sync-protocol/permissions';
-import type { User } from '@rescuelog/sync-protocol/users';
-import { stepPath } from '@rescuelog/sync-protocol/case/steps';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
+import { stepPath } from '@rescuelog/sync-protocol/cases/steps';
 import { AlertTriangle, CloudOff, Lock } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';

@@ -4,8 +4,8 @@
 import {
   REQUIRED_FOR_COMPLETION,
   type CompletionField,
-} from '@rescuelog/sync-protocol/case/completion';
-import { stepPath } from '@rescuelog/sync-protocol/case/steps';
+} from '@rescuelog/sync-protocol/cases/completion';
+import { stepPath } from '@rescuelog/sync-protocol/cases/steps';
 import { Link } from 'react-router-dom';
 import {
   CaseCheckbox,

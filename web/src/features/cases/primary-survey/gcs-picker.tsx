@@ -14,8 +14,8 @@ import {
   isGcsEmpty,
   type GcsOption,
   type GcsParts,
-} from '@rescuelog/sync-protocol/case/gcs';
-import type { CaseFields } from '@rescuelog/sync-protocol/records/case';
+} from '@rescuelog/sync-protocol/cases/gcs';
+import type { CaseFields } from '@rescuelog/sync-protocol/cases/case-schema';
 import { useEffect, useRef, useState } from 'react';
 import { caseFieldId, useCaseForm } from '../components/case-form';
 import { formStyles } from '@/components/record-form/form-styles';

@@ -1,8 +1,8 @@
 // Hemorrhage (catastrophic bleeding): yes / no first; the details only when there is
 // bleeding (or when details were recorded before a "No", so nothing recorded is hidden).
 // A tourniquet brings up its application time with a one-tap Now.
-import { tourniquetApplied } from '@rescuelog/sync-protocol/case/completion';
-import { isEmptyCaseValue } from '@rescuelog/sync-protocol/case/fields';
+import { tourniquetApplied } from '@rescuelog/sync-protocol/cases/completion';
+import { isEmptyCaseValue } from '@rescuelog/sync-protocol/cases/fields';
 import {
   CaseChoice,
   CaseMultiSelect,

@@ -4,9 +4,9 @@
 import {
   REQUIRED_FOR_COMPLETION,
   type CompletionField,
-} from '@rescuelog/sync-protocol/case/completion';
-import { fieldDomId } from '@rescuelog/sync-protocol/case/fields';
-import { stepPath } from '@rescuelog/sync-protocol/case/steps';
+} from '@rescuelog/sync-protocol/cases/completion';
+import { fieldDomId } from '@rescuelog/sync-protocol/cases/fields';
+import { stepPath } from '@rescuelog/sync-protocol/cases/steps';
 import { AlertTriangle, Info } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -19,7 +19,7 @@ import {
 } from '../components/case-controls';
 import { useCaseForm } from '../components/case-form';
 import { COMMON_HOSPITALS, TRANSPORT_PRIORITY_OPTIONS } from './options';
-import type { ResponseTimeField } from '@rescuelog/sync-protocol/case/completion';
+import type { ResponseTimeField } from '@rescuelog/sync-protocol/cases/completion';
 import { timeOrderWarnings } from './time-order';
 import { formStyles } from '@/components/record-form/form-styles';
 import { Callout } from '@/components/ui/callout';

@@ -1,9 +1,9 @@
 // Times that should not run backwards (the same pairs completion checks). On the step they
 // are only a warning: a time can be typed out of order for a moment, and capture never
 // blocks; Complete Case is where they must be right.
-import { TIME_ORDER, type ResponseTimeField } from '@rescuelog/sync-protocol/case/completion';
-import { CASE_FIELD_LABELS } from '@rescuelog/sync-protocol/case/fields';
-import type { CaseField } from '@rescuelog/sync-protocol/records/case';
+import { TIME_ORDER, type ResponseTimeField } from '@rescuelog/sync-protocol/cases/completion';
+import { CASE_FIELD_LABELS } from '@rescuelog/sync-protocol/cases/fields';
+import type { CaseField } from '@rescuelog/sync-protocol/cases/case-schema';
 import type { LocalCase } from '../data/use-case';
 
 export interface TimeOrderWarning {

@@ -1,6 +1,6 @@
 // One case in the Cases Logged list: a big card the whole of which opens the case.
-import { stepPath } from '@rescuelog/sync-protocol/case/steps';
-import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
+import { stepPath } from '@rescuelog/sync-protocol/cases/steps';
+import type { CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import { ChevronRight, CloudOff } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';

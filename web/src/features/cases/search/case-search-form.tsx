@@ -1,8 +1,8 @@
 // The Cases Logged filter form. The two filters used most (case number, patient name) and
 // status and "Only my cases" are always shown; the rest open under "More filters" (on a
 // phone the results would otherwise start two screens down). Applying writes the URL.
-import type { CaseSearchFilters } from '@rescuelog/sync-protocol/case/search';
-import { CASE_STATUSES, type CaseStatus } from '@rescuelog/sync-protocol/cases';
+import type { CaseSearchFilters } from '@rescuelog/sync-protocol/cases/search';
+import { CASE_STATUSES, type CaseStatus } from '@rescuelog/sync-protocol/cases/api';
 import { ChevronDown, ChevronUp, Search, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { INCIDENT_TYPE_OPTIONS } from '../patient-details/options';

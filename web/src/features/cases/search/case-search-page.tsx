@@ -6,10 +6,10 @@ import {
   compareCasesNewestFirst,
   hasCaseSearchFilters,
   type CaseSearchFilters,
-} from '@rescuelog/sync-protocol/case/search';
-import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
+} from '@rescuelog/sync-protocol/cases/search';
+import type { CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import { canSeeAll } from '@rescuelog/sync-protocol/platform/access';
-import { CASE_ACCESS } from '@rescuelog/sync-protocol/records/case';
+import { CASE_ACCESS } from '@rescuelog/sync-protocol/cases/case';
 import { AlertTriangle, ArrowLeft, CloudOff, Info } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';

@@ -3,7 +3,7 @@
 // filters in the URL, offline search over the device, empty, error and bad-URL states.
 import 'fake-indexeddb/auto';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
-import type { CaseSummary } from '@rescuelog/sync-protocol/cases';
+import type { CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';

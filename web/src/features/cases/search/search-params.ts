@@ -1,7 +1,7 @@
 // The Cases Logged filters live in the URL query string (a search can be bookmarked, shared
 // and survives a reload or the back button). Parsed with the same schema as the server's.
-import type { CaseSearchFilters } from '@rescuelog/sync-protocol/case/search';
-import { caseSearchQuerySchema } from '@rescuelog/sync-protocol/cases';
+import type { CaseSearchFilters } from '@rescuelog/sync-protocol/cases/search';
+import { caseSearchQuerySchema } from '@rescuelog/sync-protocol/cases/api';
 
 export const FILTER_KEYS = [
   'caseId',

@@ -1,7 +1,7 @@
 // GET /api/cases with the Cases Logged filters, a page at a time ("Load more"). The body is
 // the spec's list of cases; the next page's cursor comes in the X-Next-Cursor header.
-import type { CaseSearchFilters } from '@rescuelog/sync-protocol/case/search';
-import { caseListSchema, type CaseSummary } from '@rescuelog/sync-protocol/cases';
+import type { CaseSearchFilters } from '@rescuelog/sync-protocol/cases/search';
+import { caseListSchema, type CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { apiFetch, throwIfNotOk } from '@/lib/api-client';
 import { filtersToParams } from './search-params';

@@ -1,6 +1,6 @@
 // BE-FAST stroke screen: Balance, Eyes, Face, Arm, Speech, Time. Any sign present shows a
 // "Possible stroke" banner (in words and colour) and asks for the time last known well.
-import { beFastPositive } from '@rescuelog/sync-protocol/case/completion';
+import { beFastPositive } from '@rescuelog/sync-protocol/cases/completion';
 import { AlertTriangle } from 'lucide-react';
 import { CaseSection, CaseTimeField, CaseYesNo } from '../components/case-controls';
 import { useCaseForm } from '../components/case-form';

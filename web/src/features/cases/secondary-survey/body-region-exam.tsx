@@ -1,9 +1,9 @@
 // Head-to-toe exam: for each region, examined (checkbox), normal / abnormal (one tap, which
 // also ticks examined: a finding means the region was looked at) and notes. Notes open once
 // the region is examined, so an untouched region stays one line.
-import { BODY_REGION_LABELS, isEmptyCaseValue } from '@rescuelog/sync-protocol/case/fields';
-import { BODY_REGIONS, type BodyRegion } from '@rescuelog/sync-protocol/records/clinical';
-import { type CaseFields } from '@rescuelog/sync-protocol/records/case';
+import { BODY_REGION_LABELS, isEmptyCaseValue } from '@rescuelog/sync-protocol/cases/fields';
+import { BODY_REGIONS, type BodyRegion } from '@rescuelog/sync-protocol/cases/clinical';
+import { type CaseFields } from '@rescuelog/sync-protocol/cases/case-schema';
 import { CaseCheckbox, CaseSection, CaseTextField } from '../components/case-controls';
 import { ChoiceGroup } from '@/components/record-form/choice-group';
 import { caseFieldId, useCaseForm } from '../components/case-form';

@@ -2,7 +2,7 @@
 // the head-to-toe exam, neuro reassessment, other findings, and the vital signs. A long
 // page, so it opens with jump links to each part.
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
-import { formatGcs, gcsPartsOf } from '@rescuelog/sync-protocol/case/gcs';
+import { formatGcs, gcsPartsOf } from '@rescuelog/sync-protocol/cases/gcs';
 import {
   CaseChoice,
   CaseMultiSelect,

@@ -14,10 +14,7 @@
 //   (mid-level and advanced practitioners, or registered with their own council).
 // - 'Other' or no qualification on the profile: the scope is unknown, so the screen asks
 //   the responder to check rather than warning outright.
-import {
-  ADVANCED_INTERVENTIONS,
-  type Intervention,
-} from '@rescuelog/sync-protocol/records/clinical';
+import { ADVANCED_INTERVENTIONS, type Intervention } from '@rescuelog/sync-protocol/cases/clinical';
 
 const ALL_ADVANCED: readonly Intervention[] = ADVANCED_INTERVENTIONS;
 

@@ -3,14 +3,14 @@
 // filter to find one by name, the count ticked so far, then medications given, procedures
 // and free text. Every tick saves at once; advanced interventions outside the signed-in
 // responder's scope of practice carry a warning that never blocks.
-import { INTERVENTION_LABELS } from '@rescuelog/sync-protocol/case/fields';
+import { INTERVENTION_LABELS } from '@rescuelog/sync-protocol/cases/fields';
 import {
   INTERVENTIONS,
   INTERVENTION_GROUPS,
   INTERVENTION_GROUP_LABELS,
   type Intervention,
   type InterventionGroup,
-} from '@rescuelog/sync-protocol/records/clinical';
+} from '@rescuelog/sync-protocol/cases/clinical';
 import { Search, X } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useUser } from '@/lib/auth';

@@ -10,7 +10,7 @@ import {
   storedCase,
   wipeDevice,
 } from '../completed/case-test-kit';
-import { INTERVENTIONS } from '@rescuelog/sync-protocol/records/clinical';
+import { INTERVENTIONS } from '@rescuelog/sync-protocol/cases/clinical';
 import { checkScope } from './scope-of-practice';
 
 const N = INTERVENTIONS.length;

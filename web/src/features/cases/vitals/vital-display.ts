@@ -1,13 +1,13 @@
 // How a vital sign reading reads on screen: value with its unit, the flag for the patient's
 // age in words ('HIGH' / 'LOW', never colour alone), and the one-line text summary a chart
 // carries for screen readers. Pure, so the table, the charts and the entry form agree.
-import { classifyVital, parseVitalValue } from '@rescuelog/sync-protocol/case/vital-ranges';
+import { classifyVital, parseVitalValue } from '@rescuelog/sync-protocol/cases/vital-ranges';
 import {
   VITAL_SIGNS,
   VITAL_SIGN_TYPES,
   type VitalSignStatus,
   type VitalSignType,
-} from '@rescuelog/sync-protocol/records/clinical';
+} from '@rescuelog/sync-protocol/cases/clinical';
 
 export interface ReadingLike {
   id: string;

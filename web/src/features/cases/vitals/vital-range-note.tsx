@@ -4,8 +4,8 @@ import {
   classifyVital,
   formatNormalRange,
   normalRange,
-} from '@rescuelog/sync-protocol/case/vital-ranges';
-import type { VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
+} from '@rescuelog/sync-protocol/cases/vital-ranges';
+import type { VitalSignType } from '@rescuelog/sync-protocol/cases/clinical';
 import { flagText } from './vital-display';
 import styles from './vitals.module.css';
 import { cx } from '@/lib/cx';

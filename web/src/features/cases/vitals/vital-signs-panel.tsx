@@ -2,7 +2,7 @@
 // time as a table, and a small trend chart per vital sign. Readings are append-only rows;
 // a wrong one is voided with a reason and entered again. The section carries the
 // completion link target (#field-vitalSigns).
-import { fieldDomId } from '@rescuelog/sync-protocol/case/fields';
+import { fieldDomId } from '@rescuelog/sync-protocol/cases/fields';
 import { useState } from 'react';
 import { voidVitalSign } from '../data/case-writes';
 import { useCaseVitalSigns, type LocalCase } from '../data/use-case';

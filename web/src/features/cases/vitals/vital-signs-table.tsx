@@ -4,7 +4,7 @@
 // on the record; the right value is entered again as a new reading).
 import * as Dialog from '@radix-ui/react-dialog';
 import { formatDateTime, formatTime, zonedDay } from '@rescuelog/sync-protocol/time';
-import { VITAL_SIGNS } from '@rescuelog/sync-protocol/records/clinical';
+import { VITAL_SIGNS } from '@rescuelog/sync-protocol/cases/clinical';
 import { useId, useState, type FormEvent } from 'react';
 import {
   flagText,

@@ -4,8 +4,8 @@
 // colour). Each chart is an image with a text summary for screen readers, e.g. 'Heart
 // rate 3 readings, latest 128 /min HIGH, rising'. Voided readings are left out.
 import { formatTime } from '@rescuelog/sync-protocol/time';
-import { normalRange } from '@rescuelog/sync-protocol/case/vital-ranges';
-import { VITAL_SIGNS, type VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
+import { normalRange } from '@rescuelog/sync-protocol/cases/vital-ranges';
+import { VITAL_SIGNS, type VitalSignType } from '@rescuelog/sync-protocol/cases/clinical';
 import {
   chartSummary,
   liveReadings,

@@ -6,9 +6,9 @@ import {
   classifyVital,
   parseVitalValue,
   type ParsedVital,
-} from '@rescuelog/sync-protocol/case/vital-ranges';
+} from '@rescuelog/sync-protocol/cases/vital-ranges';
 import { formatTime, fromZonedInputValue, toZonedInputValue } from '@rescuelog/sync-protocol/time';
-import { VITAL_SIGNS, type VitalSignType } from '@rescuelog/sync-protocol/records/clinical';
+import { VITAL_SIGNS, type VitalSignType } from '@rescuelog/sync-protocol/cases/clinical';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { recordVitalSign } from '../data/case-writes';
 import type { LocalCase } from '../data/use-case';

@@ -1,4 +1,4 @@
-import { caseListSchema, type CaseSummary } from '@rescuelog/sync-protocol/case-list';
+import { caseListSchema, type CaseSummary } from '@rescuelog/sync-protocol/cases/list';
 import { useQuery } from '@tanstack/react-query';
 import { parsedQuery } from '@/lib/api-client';
 import { mergeCaseLists, useRecentDeviceCases } from '@/lib/local-cases';

@@ -1,4 +1,4 @@
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { LogOut, ShieldPlus, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';

@@ -1,4 +1,4 @@
-import type { User } from '@rescuelog/sync-protocol/users';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { ActionGrid } from './action-grid';
 import { DashboardHeader } from './dashboard-header';

@@ -1,4 +1,4 @@
-import type { CaseSummary } from '@rescuelog/sync-protocol/case-list';
+import type { CaseSummary } from '@rescuelog/sync-protocol/cases/list';
 import { ChevronRight } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';

@@ -1,5 +1,5 @@
 // The signed-in user's own account (issue 11): profile, password, sessions, documents.
-import { documentsSchema, type DocumentsInput } from '@rescuelog/sync-protocol/uploads';
+import { documentsSchema, type DocumentsInput } from '@rescuelog/sync-protocol/accounts/uploads';
 import {
   currentUserResponseSchema,
   endSessionsResponseSchema,
@@ -8,7 +8,7 @@ import {
   type PasswordChangeInput,
   type ProfileUpdateInput,
   type SessionInfo,
-} from '@rescuelog/sync-protocol/users';
+} from '@rescuelog/sync-protocol/accounts/users';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getJson, sendJson } from '@/lib/api-client';
 import { setCurrentUser } from '@/lib/auth';

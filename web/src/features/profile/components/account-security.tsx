@@ -1,4 +1,8 @@
-import { PROFILE_MESSAGES, passwordChangeSchema, type User } from '@rescuelog/sync-protocol/users';
+import {
+  PROFILE_MESSAGES,
+  passwordChangeSchema,
+  type User,
+} from '@rescuelog/sync-protocol/accounts/users';
 import { useState, type FormEvent } from 'react';
 import { TextField } from '@/components/ui/field';
 import { errorMessage, parseErrorBody } from '@/lib/api-client';

@@ -1,4 +1,8 @@
-import { QUALIFICATIONS, profileUpdateSchema, type User } from '@rescuelog/sync-protocol/users';
+import {
+  QUALIFICATIONS,
+  profileUpdateSchema,
+  type User,
+} from '@rescuelog/sync-protocol/accounts/users';
 import { useState, type FormEvent } from 'react';
 import { SelectField, TextField } from '@/components/ui/field';
 import { errorMessage, parseErrorBody } from '@/lib/api-client';

@@ -3,8 +3,8 @@ import {
   MAX_CERTIFICATIONS,
   MAX_UPLOAD_BYTES,
   parseCertificationUrls,
-} from '@rescuelog/sync-protocol/uploads';
-import type { User } from '@rescuelog/sync-protocol/users';
+} from '@rescuelog/sync-protocol/accounts/uploads';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { useId, useState } from 'react';
 import { errorMessage } from '@/lib/api-client';
 import { useServiceSettings } from '@/lib/service-settings';

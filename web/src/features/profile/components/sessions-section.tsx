@@ -1,4 +1,4 @@
-import type { SessionInfo } from '@rescuelog/sync-protocol/users';
+import type { SessionInfo } from '@rescuelog/sync-protocol/accounts/users';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';

@@ -1,5 +1,5 @@
 // System settings for administrators (issue 11): GET/PATCH /api/admin/settings.
-import { roleListResponseSchema, type Role } from '@rescuelog/sync-protocol/roles';
+import { roleListResponseSchema, type Role } from '@rescuelog/sync-protocol/accounts/roles';
 import {
   adminSettingsResponseSchema,
   type SettingsPatch,

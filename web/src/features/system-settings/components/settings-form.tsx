@@ -1,4 +1,4 @@
-import type { Role } from '@rescuelog/sync-protocol/roles';
+import type { Role } from '@rescuelog/sync-protocol/accounts/roles';
 import {
   SETTING_KEYS,
   SETTING_LABELS,
