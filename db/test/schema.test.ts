@@ -1,6 +1,6 @@
 // Keys, defaults, precisions and triggers of the migrated schema, on whichever driver the
 // environment selects (PGlite without DATABASE_URL, PostgreSQL with it).
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -248,16 +248,14 @@ describe('audit log', () => {
 
 describe('cases', () => {
   it('has every intervention of domain.md as boolean not null default false', async () => {
-    const domainMd = fileURLToPath(new URL('../../../shared/docs/domain.md', import.meta.url));
-    if (existsSync(domainMd)) {
-      const text = readFileSync(domainMd, 'utf8');
-      const section = text.split('## Interventions checklist')[1]?.split('Advanced items')[0] ?? '';
-      const names = [...section.matchAll(/^- [^:]+:\s*([\s\S]*?)(?=^- |$(?![\s\S]))/gm)]
-        .flatMap((m) => (m[1] ?? '').split(','))
-        .map((s) => s.trim())
-        .filter(Boolean);
-      expect(new Set(names)).toEqual(new Set(INTERVENTIONS));
-    }
+    const domainMd = fileURLToPath(new URL('../../docs/domain.md', import.meta.url));
+    const text = readFileSync(domainMd, 'utf8');
+    const section = text.split('## Interventions checklist')[1]?.split('Advanced items')[0] ?? '';
+    const names = [...section.matchAll(/^- [^:]+:\s*([\s\S]*?)(?=^- |$(?![\s\S]))/gm)]
+      .flatMap((m) => (m[1] ?? '').split(','))
+      .map((s) => s.trim())
+      .filter(Boolean);
+    expect(new Set(names)).toEqual(new Set(INTERVENTIONS));
 
     // Result keys pass through CamelCasePlugin like any other query's.
     const columns = await sql<{
