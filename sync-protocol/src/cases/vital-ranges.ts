@@ -2,7 +2,7 @@
 // age, and the flag ('low' | 'normal' | 'high') a reading gets (domain.md "Vital signs").
 //
 // Adults (18 and over, and anyone whose age is unknown) use the domain.md table
-// (VITAL_SIGNS in sync/clinical.ts). Children use age bands for heart rate, respiratory
+// (VITAL_SIGNS in cases/clinical.ts). Children use age bands for heart rate, respiratory
 // rate and blood pressure, from the American Heart Association PALS Provider Manual (2020)
 // tables "Normal heart rates" (awake), "Normal respiratory rates", "Normal blood pressures"
 // and "Definition of hypotension by systolic blood pressure and age":
