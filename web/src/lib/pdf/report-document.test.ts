@@ -1,5 +1,42 @@
+import { deflateSync } from 'node:zlib';
+import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { pdfPages, renderForTest } from './report-test-kit';
+
+/** A 4×2 red PNG, built here so the test needs no image file. */
+function redPng(): Uint8Array {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = (crcTable[(c ^ b) & 0xff] ?? 0) ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(4, 0);
+  header.writeUInt32BE(2, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const row = [0, ...Array.from({ length: 4 }, () => [200, 0, 0]).flat()];
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', header),
+      chunk('IDAT', deflateSync(Buffer.from([...row, ...row]))),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
+}
 
 const NAMES = ['Zoë Nkosi-Müller', 'Ŝipho', 'Đorđe'];
 
@@ -74,5 +111,34 @@ describe('report PDF', () => {
       }),
     );
     expect(page).toContain('Done ? ? ǅ tab here');
+  });
+
+  it("draws the organisation's logo in the header of every page", async () => {
+    const logo = { bytes: redPng(), format: 'png' as const };
+    const bytes = await renderForTest(
+      {
+        title: 'Logo',
+        blocks: [
+          { kind: 'paragraph', text: 'One' },
+          { kind: 'pageBreak' },
+          { kind: 'paragraph', text: 'Two' },
+          { kind: 'pageBreak' },
+        ],
+      },
+      { organisation: 'Helderberg Volunteer Rescue', logo },
+    );
+    const { OPS } = await getResolvedPDFJS();
+    const pdf = await getDocumentProxy(bytes.slice());
+    // Two pages: the break at the end of the content adds no empty page.
+    expect(pdf.numPages).toBe(2);
+    for (const n of [1, 2]) {
+      const ops = await (await pdf.getPage(n)).getOperatorList();
+      expect(ops.fnArray).toContain(OPS.paintImageXObject);
+    }
+    const plain = await getDocumentProxy(
+      (await renderForTest({ title: 'Logo', blocks: [] })).slice(),
+    );
+    const ops = await (await plain.getPage(1)).getOperatorList();
+    expect(ops.fnArray).not.toContain(OPS.paintImageXObject);
   });
 });

@@ -142,7 +142,11 @@ export function layoutReport(content: ReportContent, size: number, measure: Meas
   y -= 8;
   rule(1.2);
 
+  // A page break takes effect at the next block, so one at the end adds no empty page.
+  let breakPending = false;
   for (const block of content.blocks) {
+    if (breakPending && block.kind !== 'pageBreak') newPage();
+    breakPending = false;
     switch (block.kind) {
       case 'heading': {
         const headingSize = size + 2;
@@ -227,7 +231,7 @@ export function layoutReport(content: ReportContent, size: number, measure: Meas
         break;
       }
       case 'pageBreak':
-        if (y < CONTENT_TOP) newPage();
+        breakPending = y < CONTENT_TOP;
         break;
     }
   }
