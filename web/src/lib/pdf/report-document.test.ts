@@ -40,7 +40,8 @@ function redPng(): Uint8Array {
 
 const NAMES = ['Zoë Nkosi-Müller', 'Ŝipho', 'Đorđe'];
 
-describe('report PDF', () => {
+// Each test renders real PDFs and reads them back with pdf.js: seconds on a busy machine.
+describe('report PDF', { timeout: 20_000 }, () => {
   it('prints names outside Latin-1 as typed, read back from the PDF text', async () => {
     const pages = await pdfPages(
       await renderForTest({
@@ -101,6 +102,21 @@ describe('report PDF', () => {
     expect(pages[1]).not.toContain('Inventory');
     expect(pages[1]).toContain('Item 70 Bag-valve-mask, adult 4');
     expect(pages.join('\n').match(/Item \d+ /g)).toHaveLength(70);
+  });
+
+  it('wraps a long title and shortens an organisation name too long for the header', async () => {
+    const organisation = `Helderberg ${'Volunteer '.repeat(8)}Rescue`; // 97 characters
+    const title = `Mass-casualty incident report ${'with a long name '.repeat(6)}end`;
+    const [page] = await pdfPages(
+      await renderForTest({ title, blocks: [] }, { organisation, logo: null }),
+    );
+    const [head, ...rest] = (page ?? '').split('\n');
+    expect(head).toMatch(/^Helderberg Volunteer Volunteer .*…$/);
+    expect(head?.length).toBeLessThan(organisation.length);
+    // The whole title, over more than one line.
+    expect(rest.join(' ')).toContain(title);
+    expect(rest.indexOf('end')).toBe(-1);
+    expect(rest.findIndex((l) => l.endsWith(' end'))).toBeGreaterThan(0);
   });
 
   it('prints a character the font lacks as its base letter or "?", never as nothing', async () => {

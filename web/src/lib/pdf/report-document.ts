@@ -93,7 +93,12 @@ function drawHeader(page: PDFPage, header: ReportHeader, faces: Faces, logo: PDF
     x += width + 10;
   }
   if (header.organisation) {
-    page.drawText(header.organisation, {
+    // One line: a name too long for it (up to 100 characters are allowed) ends in "…".
+    const room = PAGE_WIDTH - MARGIN_X - x;
+    const fits = (t: string) => faces.bold.widthOfTextAtSize(t, 11) <= room;
+    let name = header.organisation;
+    while (!fits(name) && name.length > 1) name = `${Array.from(name).slice(0, -2).join('')}…`;
+    page.drawText(name, {
       x,
       y: top - HEADER_HEIGHT / 2 - 4,
       size: 11,

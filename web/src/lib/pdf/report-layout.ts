@@ -131,8 +131,12 @@ export function layoutReport(content: ReportContent, size: number, measure: Meas
   };
 
   const titleSize = size + 6;
-  y -= titleSize;
-  text(MARGIN_X, 'bold', titleSize, content.title);
+  for (const line of wrapText(content.title, 'bold', titleSize, CONTENT_WIDTH, measure)) {
+    y -= titleSize;
+    text(MARGIN_X, 'bold', titleSize, line);
+    y -= 2;
+  }
+  y += 2;
   if (content.subtitle) {
     for (const line of wrapText(content.subtitle, 'regular', size - 1, CONTENT_WIDTH, measure)) {
       y -= size + 2;

@@ -32,7 +32,9 @@ const pagesOf = async (handover: Handover) =>
     }),
   );
 
-describe('handover PDF', () => {
+// Each test renders real PDFs (fontkit subsetting) and reads them back with pdf.js: a second
+// or two alone, several on a busy machine.
+describe('handover PDF', { timeout: 20_000 }, () => {
   it('is one page with the ISBAR sections in order and the patient named as typed', async () => {
     const [page, ...more] = await pagesOf(handoverOf());
     expect(more).toHaveLength(0);
