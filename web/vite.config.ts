@@ -51,7 +51,9 @@ const pwaPlugins: PluginOption[] = [
     injectManifest: {
       // The app shell only: never source maps, never anything the API serves. The web
       // manifest, its icons and includeAssets are added to the precache by the plugin.
-      globPatterns: ['**/*.{js,css,html,svg,ico,woff2}'],
+      // ttf: the report fonts (lib/pdf/fonts, about 106 KiB each), so a PDF can be made
+      // offline; the app's own screens use no font files.
+      globPatterns: ['**/*.{js,css,html,svg,ico,woff2,ttf}'],
       globIgnores: ['**/*.map', 'api/**'],
       sourcemap: false,
     },
@@ -64,7 +66,7 @@ const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
 /**
- * Writes `.br` and `.gz` beside every text asset so the server can send them as they are
+ * Writes `.br` and `.gz` beside every text asset (and the report fonts, which halve too) so the server can send them as they are
  * (@fastify/static `preCompressed`): phones on a weak signal download a third of the bytes
  * and the server spends no CPU compressing on each request.
  */
@@ -74,7 +76,7 @@ function precompress(): Plugin {
     apply: 'build',
     async writeBundle(options, bundle) {
       const dir = options.dir ?? 'dist';
-      const names = Object.keys(bundle).filter((name) => /\.(js|css|html|svg)$/.test(name));
+      const names = Object.keys(bundle).filter((name) => /\.(js|css|html|svg|ttf)$/.test(name));
       await Promise.all(
         names.map(async (name) => {
           const file = path.join(dir, name);

@@ -54,9 +54,12 @@ export function CaseRecordView({
   exportFhir,
 }: CaseRecordViewProps) {
   const { data: user } = useUser();
-  // The organisation's name on the handover (system settings; the device's last copy offline).
+  // The organisation's name and logo on the handover (system settings; the device's last copy
+  // offline).
   const { data: settings } = useServiceSettings();
-  const organisation = (settings ?? readStoredSettings())?.organisationName ?? null;
+  const knownSettings = settings ?? readStoredSettings();
+  const organisation = knownSettings?.organisationName ?? null;
+  const logoUrl = knownSettings?.organisationLogoUrl ?? null;
   const [adding, setAdding] = useState(false);
   const completed = record.status === 'completed';
   const onDevice = source === 'device';
@@ -139,6 +142,7 @@ export function CaseRecordView({
       {!completed && onDevice ? <CompletionPanel record={record} vitals={vitals} /> : null}
 
       <HandoverCard
+        logoUrl={logoUrl}
         caseUuid={record.id}
         caseId={record.caseId}
         handover={handover}

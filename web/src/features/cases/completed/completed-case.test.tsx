@@ -11,6 +11,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { server } from '@/test/server';
+import { pdfPages, reportFonts } from '@/lib/pdf/report-test-kit';
 import {
   COMPLETE_FIELDS,
   deviceOf,
@@ -293,6 +294,15 @@ describe('Completed case: record, addenda, handover', { timeout: 30_000 }, () =>
     ) {
       clicks.push(this.download);
     });
+    // The report fonts, served as the app serves its assets (precached by the service worker).
+    server.use(
+      http.get(/\/noto-sans-(regular|bold)\.ttf$/, ({ request }) =>
+        HttpResponse.arrayBuffer(
+          reportFonts[request.url.includes('bold') ? 'bold' : 'regular'].slice().buffer,
+          { headers: { 'Content-Type': 'font/ttf' } },
+        ),
+      ),
+    );
     deviceOf(MEMBER);
     const { id, caseId } = await seedCompletedCase();
     const { user } = renderApp(`/case-completed/${caseId}`);
@@ -307,7 +317,9 @@ describe('Completed case: record, addenda, handover', { timeout: 30_000 }, () =>
       reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
       reader.readAsArrayBuffer(created[0] as Blob);
     });
-    expect(new TextDecoder('latin1').decode(bytes).startsWith('%PDF-1.4')).toBe(true);
+    const [page, ...more] = await pdfPages(new Uint8Array(bytes));
+    expect(more).toHaveLength(0);
+    expect(page).toContain(`Patient handover — ${caseId}`);
     expect(await accessEvents()).toContainEqual(
       expect.objectContaining({ caseId: id, action: 'pdf', detail: 'handover' }),
     );

@@ -16,6 +16,8 @@ export interface HandoverCardProps {
   caseUuid: string;
   caseId: string;
   handover: Handover;
+  /** The organisation's logo (System Settings) for the PDF's header; null: none. */
+  logoUrl: string | null;
   /** Saves a file for the user (the export helper's download). */
   download: (fileName: string, blob: Blob) => void | Promise<void>;
   /** Builds the FHIR export; `recorded` when the builder records the access itself (server). */
@@ -28,6 +30,7 @@ export function HandoverCard({
   caseUuid,
   caseId,
   handover,
+  logoUrl,
   download,
   exportFhir,
 }: HandoverCardProps) {
@@ -52,7 +55,7 @@ export function HandoverCard({
     try {
       await record('pdf', 'handover');
       const { handoverPdfBlob, handoverPdfFileName } = await import('./handover-pdf');
-      await download(handoverPdfFileName(caseId), handoverPdfBlob(handover));
+      await download(handoverPdfFileName(caseId), await handoverPdfBlob(handover, logoUrl));
       setMessage({ tone: 'ok', text: `Saved ${handoverPdfFileName(caseId)}.` });
     } catch (e) {
       setMessage({
