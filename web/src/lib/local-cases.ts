@@ -9,7 +9,6 @@ import {
 import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import {
-  pendingRecordIds,
   recentLocalCases,
   searchLocalCases,
   warmLocalCaseList,
@@ -76,15 +75,6 @@ export function useRecentDeviceCases(n: number): CaseSummary[] | null | undefine
     [session, n],
   );
   return session ? result : null;
-}
-
-/** Ids of records with changes not yet acknowledged by the server (one read for a whole list). */
-export function usePendingRecordIds(): ReadonlySet<string> | undefined {
-  const session = useSyncSession();
-  return useLiveQuery(
-    async () => (session ? pendingRecordIds(session.db) : new Set<string>()),
-    [session],
-  );
 }
 
 /**
