@@ -64,8 +64,7 @@ export function useListParams<P>(read: (params: URLSearchParams) => P): {
 } {
   const [params, setParams] = useSearchParams();
   const key = params.toString();
-  // `read` is the screen's parser: a module-level function, so `key` alone decides.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const parsed = useMemo(() => read(new URLSearchParams(key)), [key]);
+  // `read` is the screen's parser: a module-level or memoised function.
+  const parsed = useMemo(() => read(new URLSearchParams(key)), [read, key]);
   return { parsed, key, apply: (next) => setParams(next, { replace: true }) };
 }

@@ -39,6 +39,8 @@ export interface ServerListOptions<T> {
   /** Parses one page's body (a boundary: the server's answer). */
   schema: z.ZodType<T[]>;
   pageSize?: number;
+  /** false: never asked (a list without a server source). */
+  enabled?: boolean;
 }
 
 async function fetchPage<T>(
@@ -66,7 +68,7 @@ export function useServerList<T>(options: ServerListOptions<T>): ServerList<T> {
     queryFn: ({ pageParam, signal }) => fetchPage(options, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
-    enabled: online,
+    enabled: online && options.enabled !== false,
     // A list others keep adding to: opening the screen again asks the server again.
     staleTime: 0,
   });
@@ -74,7 +76,14 @@ export function useServerList<T>(options: ServerListOptions<T>): ServerList<T> {
   const { fetchNextPage, refetch } = query;
   return {
     items,
-    status: !online ? 'off' : query.isSuccess ? 'success' : query.isError ? 'error' : 'pending',
+    status:
+      !online || options.enabled === false
+        ? 'off'
+        : query.isSuccess
+          ? 'success'
+          : query.isError
+            ? 'error'
+            : 'pending',
     error: query.error,
     fetching: query.isFetching,
     hasMore: query.hasNextPage,

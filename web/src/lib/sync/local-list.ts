@@ -115,21 +115,19 @@ function compareValues(a: unknown, b: unknown): number {
   return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
-/** Sorts by `field` (absent values last whatever the direction), ties by id: a stable order. */
-export function sortRecords<T extends { id: string }>(
-  records: T[],
+/** The order of `field` (absent values last whatever the direction), ties by id: stable. */
+export function compareBy<T extends { id: string }>(
   field: string,
   direction: 'asc' | 'desc',
-): T[] {
+): (x: T, y: T) => number {
   const sign = direction === 'desc' ? -1 : 1;
-  const value = (r: T) => (r as Record<string, unknown>)[field];
-  return records.sort((x, y) => {
-    const a = value(x);
-    const b = value(y);
-    const absent = (v: unknown) => v === undefined || v === null;
+  const absent = (v: unknown) => v === undefined || v === null;
+  return (x, y) => {
+    const a = (x as Record<string, unknown>)[field];
+    const b = (y as Record<string, unknown>)[field];
     if (absent(a) || absent(b)) return compareValues(a, b) || compareValues(x.id, y.id);
     return sign * compareValues(a, b) || compareValues(x.id, y.id);
-  });
+  };
 }
 
 /** The matching rows of a kind, parsed and sorted, before paging. */
@@ -165,7 +163,7 @@ export async function readLocalRows<R extends Row>(
     if ('booleanField' in range && (record as Row)[range.booleanField] !== range.value) continue;
     records.push(record);
   }
-  if (query.sortBy !== undefined) sortRecords(records, query.sortBy, query.direction ?? 'asc');
+  if (query.sortBy !== undefined) records.sort(compareBy(query.sortBy, query.direction ?? 'asc'));
   return { records, unreadable };
 }
 

@@ -7,6 +7,7 @@ import { ChevronDown, ChevronUp, Search, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { INCIDENT_TYPE_OPTIONS } from '../patient-details/options';
 import type { FilterKey } from './search-params';
+import listStyles from '@/components/record-list/record-list.module.css';
 import styles from './case-search.module.css';
 
 export const STATUS_LABELS: Record<CaseStatus, string> = {
@@ -159,13 +160,13 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
 
   return (
     <form
-      className={`card ${styles.form}`}
+      className={`card ${listStyles.form}`}
       role="search"
       aria-label="Filter cases"
       noValidate
       onSubmit={submit}
     >
-      <div className={styles.formGrid}>
+      <div className={listStyles.formGrid}>
         {textField('caseId', 'Case number', {
           placeholder: 'e.g. C-2611-7Q4M',
           autoCapitalize: 'characters',
@@ -203,7 +204,7 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
         </label>
       </div>
 
-      <div id={`${id}-more`} className={styles.formGrid} hidden={!moreOpen}>
+      <div id={`${id}-more`} className={listStyles.formGrid} hidden={!moreOpen}>
         <div className="field">
           <label className="field__label" htmlFor={fieldId('incidentType')}>
             Incident type
@@ -230,7 +231,7 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
         {dateField('to', 'Date to')}
       </div>
 
-      <div className={styles.formActions}>
+      <div className={listStyles.formActions}>
         <button
           type="button"
           className="button button--secondary"
@@ -249,7 +250,7 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
           <X aria-hidden="true" size={20} />
           Clear filters
         </button>
-        <button type="submit" className={`button button--primary ${styles.formSubmit}`}>
+        <button type="submit" className={`button button--primary ${listStyles.formSubmit}`}>
           <Search aria-hidden="true" size={20} />
           Search
         </button>
