@@ -16,6 +16,7 @@ import {
 } from '@rescuelog/sync-protocol/cases/device-search';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect } from 'react';
+import { mergeByKey } from './list-merge';
 import { useSyncSession } from './sync/use-sync';
 
 /** A device search: its result, plus which of the found cases the server has never sent
@@ -85,8 +86,5 @@ export function mergeCaseLists(
   device: readonly CaseSummary[],
   server: readonly CaseSummary[],
 ): CaseSummary[] {
-  const byCaseId = new Map<string, CaseSummary>();
-  for (const c of server) byCaseId.set(c.caseId, c);
-  for (const c of device) byCaseId.set(c.caseId, c);
-  return [...byCaseId.values()].sort(compareCasesNewestFirst);
+  return mergeByKey(device, server, { keyOf: (c) => c.caseId, compare: compareCasesNewestFirst });
 }

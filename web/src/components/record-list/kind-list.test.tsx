@@ -4,18 +4,14 @@
 // the real router and query client; the sync API unreachable, so every record waits to sync.
 import 'fake-indexeddb/auto';
 import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { useEffect } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppProvider } from '@/app/provider';
-import { createQueryClient } from '@/lib/query-client';
 import { startSyncSession, stopSyncSession } from '@/lib/sync/sync-session';
 import { axeViolations } from '@/test/axe';
 import { makeUser } from '@/test/fixtures';
 import { signedInAs } from '@/test/render-app';
+import { renderRoute } from '@/test/render-route';
 import { server } from '@/test/server';
 import {
   countStock,
@@ -68,28 +64,12 @@ export function MisspeltList() {
 }
 
 let db: SyncDatabase;
-const location = { search: '' };
+let location = { search: '' };
 
 function renderList(path = '/stock') {
-  function Probe() {
-    const { search } = useLocation();
-    useEffect(() => {
-      location.search = search;
-    }, [search]);
-    return null;
-  }
-  const user = userEvent.setup();
-  render(
-    <AppProvider queryClient={createQueryClient()}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/stock" element={<StockCountList />} />
-        </Routes>
-        <Probe />
-      </MemoryRouter>
-    </AppProvider>,
-  );
-  return user;
+  const rendered = renderRoute('/stock', <StockCountList />, path);
+  location = rendered.location;
+  return rendered.user;
 }
 
 async function rowTexts(): Promise<string[]> {
@@ -122,7 +102,6 @@ beforeEach(() => {
   const session = startSyncSession(USER.id, { openDatabase: openTestDatabase });
   if (!session) throw new Error('no IndexedDB in the test environment');
   db = session.db;
-  location.search = '';
 });
 
 afterEach(async () => {

@@ -2,7 +2,7 @@
 // declares. It edits a copy; "Search" writes the URL (the list follows it), "Clear filters"
 // empties it. Screens with filters of another shape bring their own form (Cases Logged).
 import { Search, X } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import styles from './record-list.module.css';
 
 export interface ChoiceFilter<F extends string = string> {
@@ -91,16 +91,30 @@ export function ListSearchForm({
           </div>
         ))}
       </div>
-      <div className={styles.formActions}>
-        <button type="button" className="button button--secondary" onClick={clear}>
-          <X aria-hidden="true" size={20} />
-          Clear filters
-        </button>
-        <button type="submit" className={`button button--primary ${styles.formSubmit}`}>
-          <Search aria-hidden="true" size={20} />
-          Search
-        </button>
-      </div>
+      <ListFormActions onClear={clear} />
     </form>
+  );
+}
+
+/** A filter form's buttons: the screen's own first (e.g. "More filters"), Clear, Search. */
+export function ListFormActions({
+  onClear,
+  children,
+}: {
+  onClear: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <div className={styles.formActions}>
+      {children}
+      <button type="button" className="button button--secondary" onClick={onClear}>
+        <X aria-hidden="true" size={20} />
+        Clear filters
+      </button>
+      <button type="submit" className={`button button--primary ${styles.formSubmit}`}>
+        <Search aria-hidden="true" size={20} />
+        Search
+      </button>
+    </div>
   );
 }

@@ -12,6 +12,7 @@ import type { LocalRecord } from '@rescuelog/sync-protocol/client/local-records'
 import type { Row } from '@rescuelog/sync-protocol/platform/mutator';
 import type { RecordDefinition } from '@rescuelog/sync-protocol/platform/record';
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useMemo } from 'react';
 import { assertIndex, readLocalList, type LocalList, type LocalListQuery } from './local-list';
 import { useSyncSession } from './use-sync';
 
@@ -87,15 +88,17 @@ const EMPTY: LocalList<LocalRecord<Row>> = { records: [], total: 0, unreadable: 
  */
 export function useOpenConflicts(): AppLocalRecord<'syncConflict'>[] | undefined {
   const session = useSyncSession();
-  return useLiveQuery(async () => {
-    if (!session) return [];
-    const rows = await session.db.records('syncConflict').toArray();
-    return parseAppRecords('syncConflict', rows, reportUnreadable('syncConflict'))
-      .filter(
-        (c) =>
-          (c.resolvedAt ?? null) === null &&
-          (c.serverAuthor === session.userId || c.clientAuthor === session.userId),
-      )
-      .sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
-  }, [session]);
+  const list = useLocalList('syncConflict', {
+    sortBy: 'createdAt',
+    direction: 'desc',
+    includeDeleted: true,
+  });
+  const me = session?.userId;
+  return useMemo(
+    () =>
+      list?.records.filter(
+        (c) => (c.resolvedAt ?? null) === null && (c.serverAuthor === me || c.clientAuthor === me),
+      ),
+    [list, me],
+  );
 }

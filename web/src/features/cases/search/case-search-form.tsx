@@ -3,10 +3,11 @@
 // phone the results would otherwise start two screens down). Applying writes the URL.
 import type { CaseSearchFilters } from '@rescuelog/sync-protocol/cases/search';
 import { CASE_STATUSES, type CaseStatus } from '@rescuelog/sync-protocol/cases/api';
-import { ChevronDown, ChevronUp, Search, X } from 'lucide-react';
+import { ChevronDown, ChevronUp } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { INCIDENT_TYPE_OPTIONS } from '../patient-details/options';
 import type { FilterKey } from './search-params';
+import { ListFormActions } from '@/components/record-list/list-search-form';
 import listStyles from '@/components/record-list/record-list.module.css';
 import styles from './case-search.module.css';
 
@@ -231,7 +232,7 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
         {dateField('to', 'Date to')}
       </div>
 
-      <div className={listStyles.formActions}>
+      <ListFormActions onClear={clear}>
         <button
           type="button"
           className="button button--secondary"
@@ -246,15 +247,7 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
           )}
           More filters
         </button>
-        <button type="button" className="button button--secondary" onClick={clear}>
-          <X aria-hidden="true" size={20} />
-          Clear filters
-        </button>
-        <button type="submit" className={`button button--primary ${listStyles.formSubmit}`}>
-          <Search aria-hidden="true" size={20} />
-          Search
-        </button>
-      </div>
+      </ListFormActions>
     </form>
   );
 }
