@@ -132,8 +132,10 @@ export function RecordList<T>(props: RecordListProps<T>) {
           <Spinner label={`Loading ${noun.many}`} />
         ) : unavailable ? (
           <p className="empty-state">
-            This browser keeps no {noun.many} on the device. Connect to the internet to search the{' '}
-            {noun.many} on the server.
+            This browser keeps no {noun.many} on the device.
+            {server
+              ? ` Connect to the internet to search the ${noun.many} on the server.`
+              : ' Use a browser that allows site storage (not a private window).'}
           </p>
         ) : (
           <>
