@@ -9,7 +9,6 @@ import {
 import { DEFAULT_SERVICE_TIME_ZONE } from '@rescuelog/sync-protocol/time';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import {
-  pendingRecordIds,
   recentLocalCases,
   searchLocalCases,
   warmLocalCaseList,
@@ -17,6 +16,7 @@ import {
 } from '@rescuelog/sync-protocol/cases/device-search';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect } from 'react';
+import { mergeByKey } from './list-merge';
 import { useSyncSession } from './sync/use-sync';
 
 /** A device search: its result, plus which of the found cases the server has never sent
@@ -78,15 +78,6 @@ export function useRecentDeviceCases(n: number): CaseSummary[] | null | undefine
   return session ? result : null;
 }
 
-/** Ids of records with changes not yet acknowledged by the server (one read for a whole list). */
-export function usePendingRecordIds(): ReadonlySet<string> | undefined {
-  const session = useSyncSession();
-  return useLiveQuery(
-    async () => (session ? pendingRecordIds(session.db) : new Set<string>()),
-    [session],
-  );
-}
-
 /**
  * Device and server lists as one, newest first, one entry per case number. The device's copy
  * wins: it is the server's last copy plus this device's unsynced changes.
@@ -95,8 +86,5 @@ export function mergeCaseLists(
   device: readonly CaseSummary[],
   server: readonly CaseSummary[],
 ): CaseSummary[] {
-  const byCaseId = new Map<string, CaseSummary>();
-  for (const c of server) byCaseId.set(c.caseId, c);
-  for (const c of device) byCaseId.set(c.caseId, c);
-  return [...byCaseId.values()].sort(compareCasesNewestFirst);
+  return mergeByKey(device, server, { keyOf: (c) => c.caseId, compare: compareCasesNewestFirst });
 }

@@ -20,7 +20,7 @@ interface RecordConflictsProps {
 export function RecordConflicts({ kind, recordId }: RecordConflictsProps) {
   const session = useSyncSession();
   const conflicts = useLocalList('syncConflict', { where: 'entityId', equals: recordId });
-  const open = (conflicts ?? []).filter((c) => (c.resolvedAt ?? null) === null);
+  const open = (conflicts?.records ?? []).filter((c) => (c.resolvedAt ?? null) === null);
   if (open.length === 0) return null;
   const me = session?.userId;
   const labels = appRegistry.has(kind) ? appRegistry.get(kind).fieldLabels : undefined;

@@ -32,25 +32,60 @@ export function RecordSyncMark({
   const saving = form?.record.id === recordId && form.saving === true;
   if (pending === undefined && !saving) return null;
   return (
+    <SyncMarks
+      pending={pending === true}
+      notAccepted={notAccepted}
+      saving={saving}
+      showSynced={showSynced}
+    />
+  );
+}
+
+/**
+ * The marks themselves, for a list that reads the outbox and the refusals once for all its
+ * rows (components/record-list) instead of once per row. In a list row (`inRow`) the marks
+ * are plain text: the row is a link already, and a change of one row's state is not news
+ * read out to the whole screen.
+ */
+export function SyncMarks({
+  pending,
+  notAccepted,
+  saving = false,
+  showSynced = false,
+  inRow = false,
+}: {
+  pending: boolean;
+  notAccepted: number;
+  saving?: boolean;
+  showSynced?: boolean;
+  inRow?: boolean;
+}) {
+  const role = inRow ? undefined : 'status';
+  const refusedText =
+    notAccepted === 1 ? '1 change not accepted' : `${String(notAccepted)} changes not accepted`;
+  return (
     <span className={styles.marks}>
-      {notAccepted > 0 ? (
+      {notAccepted > 0 && inRow ? (
+        <span className={cx(styles.mark, styles.refusedInRow)}>
+          <AlertTriangle size={16} aria-hidden="true" />
+          {refusedText}
+        </span>
+      ) : notAccepted > 0 ? (
         <Link to="/sync-inbox" className={cx(styles.mark, styles.refused)}>
           <AlertTriangle size={16} aria-hidden="true" />
-          {notAccepted === 1
-            ? '1 change not accepted'
-            : `${String(notAccepted)} changes not accepted`}
+          {refusedText}
         </Link>
       ) : null}
       {saving ? (
-        <span className={cx(styles.mark, styles.pending)} role="status">
+        <span className={cx(styles.mark, styles.pending)} role={role}>
           <RefreshCw size={16} aria-hidden="true" /> Saving…
         </span>
       ) : pending ? (
-        <span className={cx(styles.mark, styles.pending)} role="status">
+        <span className={cx(styles.mark, styles.pending)} role={role}>
           <CloudOff size={16} aria-hidden="true" /> Not yet synced
         </span>
       ) : showSynced ? (
-        <span className={cx(styles.mark, styles.done)} role="status">
+        <span className={cx(styles.mark, styles.done)} role={role}>
           <Check size={16} aria-hidden="true" /> Synced
         </span>
       ) : null}

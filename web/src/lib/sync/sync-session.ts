@@ -47,6 +47,9 @@ export interface StartOptions {
   /** What the signed-in user may see now, read at every pull: a change (a grant, a new
    * role) makes the next pull start over (sync-protocol client/pull.ts accessKeyOf). */
   accessKey?: () => string | null;
+  /** The user's database; the app's (openAppDatabase) unless a test brings a registry of its
+   * own (a throwaway kind: the form kit is generic over the registry the database carries). */
+  openDatabase?: (userId: number) => SyncDatabase;
 }
 
 type Listener = () => void;
@@ -83,7 +86,7 @@ export function startSyncSession(userId: number, options: StartOptions = {}): Sy
     return current.session;
   }
   stopSyncSession();
-  const db = openAppDatabase(userId);
+  const db = (options.openDatabase ?? openAppDatabase)(userId);
   const engine = new SyncEngine({
     db,
     transport: options.transport ?? createFetchTransport(),

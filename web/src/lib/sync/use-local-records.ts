@@ -8,7 +8,12 @@ import {
   type AppLocalRecord,
   type SyncEntity,
 } from '@rescuelog/sync-protocol/records/registry';
+import type { LocalRecord } from '@rescuelog/sync-protocol/client/local-records';
+import type { Row } from '@rescuelog/sync-protocol/platform/mutator';
+import type { RecordDefinition } from '@rescuelog/sync-protocol/platform/record';
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useMemo } from 'react';
+import { assertIndex, readLocalList, type LocalList, type LocalListQuery } from './local-list';
 import { useSyncSession } from './use-sync';
 
 function reportUnreadable(kind: string) {
@@ -34,32 +39,47 @@ export function useLocalRecord<K extends SyncEntity>(
   }, [session, kind, id]);
 }
 
-export interface LocalListQuery {
-  /** An indexed column of the kind's store (its definition's device indexes). */
-  where: string;
-  equals: string;
-  /** Keep tombstoned rows (default: left out). */
-  includeDeleted?: boolean;
-}
+export type { LocalList, LocalListQuery, UnreadableRow } from './local-list';
 
-/** Records of a kind matching an indexed column, in store order (sort on the screen). */
+/** A kind as a screen names it when the app's types do not (a test's throwaway kind): its
+ * definition, whose record schema types the rows. */
+export type KindDefinition<R extends Row> = Pick<RecordDefinition<R>, 'kind' | 'record'>;
+
+/**
+ * Records of a kind, live: the whole store (`{}`) or the rows an index matches (`where` with
+ * `equals`, `between`, `above` or `below`), sorted (`sortBy`, `direction`) and paged (`offset`,
+ * `limit`); local-list.ts and decision 058 say how. `kind` is an app kind's name, or any
+ * kind's definition (a kind the session's registry holds but the app's types do not name,
+ * as a test's). undefined while loading; an empty list without a query or a session.
+ * A `where` that is not one of the kind's device indexes throws (at render) with its name.
+ */
 export function useLocalList<K extends SyncEntity>(
   kind: K,
-  query: LocalListQuery | undefined,
-): AppLocalRecord<K>[] | undefined {
+  query: LocalListQuery<AppLocalRecord<K>> | undefined,
+): LocalList<AppLocalRecord<K>> | undefined;
+export function useLocalList<R extends Row>(
+  kind: KindDefinition<R>,
+  query: LocalListQuery<LocalRecord<R>> | undefined,
+): LocalList<LocalRecord<R>> | undefined;
+export function useLocalList(
+  kind: string | { kind: string },
+  query: LocalListQuery<never> | undefined,
+): LocalList<unknown> | undefined {
   const session = useSyncSession();
-  const where = query?.where;
-  const equals = query?.equals;
-  const includeDeleted = query?.includeDeleted === true;
+  const name = typeof kind === 'string' ? kind : kind.kind;
+  // Checked here, not inside the live query, so a wrong index fails the render that asked.
+  if (session && query?.where !== undefined) assertIndex(session.db.registry, name, query.where);
+  const key = query === undefined ? null : JSON.stringify(query);
   return useLiveQuery(async () => {
-    if (!session || where === undefined || equals === undefined) return [];
-    const rows = await session.db.records(kind).where(where).equals(equals).toArray();
-    const live = includeDeleted
-      ? rows
-      : rows.filter((row) => row.deletedAt === null || row.deletedAt === undefined);
-    return parseAppRecords(kind, live, reportUnreadable(kind));
-  }, [session, kind, where, equals, includeDeleted]);
+    if (!session || key === null) return EMPTY;
+    const list = await readLocalList(session.db, name, JSON.parse(key) as LocalListQuery);
+    for (const row of list.unreadable)
+      console.error(`Unreadable ${name} row ${row.id}: ${row.message}`);
+    return list;
+  }, [session, name, key]);
 }
+
+const EMPTY: LocalList<LocalRecord<Row>> = { records: [], total: 0, unreadable: [] };
 
 /**
  * The open conflicts this device holds that involve the signed-in user (one of the two
@@ -68,15 +88,17 @@ export function useLocalList<K extends SyncEntity>(
  */
 export function useOpenConflicts(): AppLocalRecord<'syncConflict'>[] | undefined {
   const session = useSyncSession();
-  return useLiveQuery(async () => {
-    if (!session) return [];
-    const rows = await session.db.records('syncConflict').toArray();
-    return parseAppRecords('syncConflict', rows, reportUnreadable('syncConflict'))
-      .filter(
-        (c) =>
-          (c.resolvedAt ?? null) === null &&
-          (c.serverAuthor === session.userId || c.clientAuthor === session.userId),
-      )
-      .sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
-  }, [session]);
+  const list = useLocalList('syncConflict', {
+    sortBy: 'createdAt',
+    direction: 'desc',
+    includeDeleted: true,
+  });
+  const me = session?.userId;
+  return useMemo(
+    () =>
+      list?.records.filter(
+        (c) => (c.resolvedAt ?? null) === null && (c.serverAuthor === me || c.clientAuthor === me),
+      ),
+    [list, me],
+  );
 }

@@ -67,7 +67,7 @@ export function useCaseVitalSigns(caseUuid: string | undefined): LocalVitalSign[
     'vitalSign',
     caseUuid ? { where: 'caseId', equals: caseUuid, includeDeleted: true } : undefined,
   );
-  return rows && [...rows].sort(byTimestamp);
+  return rows && [...rows.records].sort(byTimestamp);
 }
 
 /** Corrections of the completed case, oldest first. */
@@ -76,5 +76,5 @@ export function useCaseAddenda(caseUuid: string | undefined): LocalAddendum[] | 
     'caseAddendum',
     caseUuid ? { where: 'caseId', equals: caseUuid, includeDeleted: true } : undefined,
   );
-  return rows && [...rows].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));
+  return rows && [...rows.records].sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));
 }

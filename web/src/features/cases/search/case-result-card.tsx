@@ -1,8 +1,6 @@
-// One case in the Cases Logged list: a big card the whole of which opens the case.
+// One case in the Cases Logged list: what its card shows, and where it opens.
 import { stepPath } from '@rescuelog/sync-protocol/cases/steps';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases/api';
-import { ChevronRight, CloudOff } from 'lucide-react';
-import { Link } from 'react-router-dom';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { STATUS_LABELS } from './case-search-form';
 import styles from './case-search.module.css';
@@ -28,44 +26,26 @@ function responderText(c: CaseSummary): string | null {
   return c.responderName || c.responderCallSign || null;
 }
 
-export function CaseResultCard({
-  summary: c,
-  onDevice,
-  pending,
-}: {
-  summary: CaseSummary;
-  onDevice: boolean;
-  pending: boolean;
-}) {
+/** What a case's card shows (the card, its link and its sync mark: components/record-list). */
+export function CaseResultCard({ summary: c }: { summary: CaseSummary }) {
   const inProgress = c.status === 'in_progress';
   const responder = responderText(c);
   return (
-    <li>
-      <Link to={caseResultLink(c, onDevice)} className={styles.card}>
-        <span className={styles.cardMain}>
-          <span className={styles.cardTop}>
-            <span className={styles.cardId}>{c.caseId}</span>
-            <span className={`pill ${inProgress ? 'pill--progress' : 'pill--done'}`}>
-              {STATUS_LABELS[c.status]}
-            </span>
-          </span>
-          <span className={cx(styles.cardPatient, !c.patientName && styles.cardPatientUnknown)}>
-            {c.patientName || 'Unknown patient'}
-          </span>
-          <span className={styles.cardType}>{c.incidentType || 'Unknown Incident'}</span>
-          <span className={styles.cardMeta}>
-            <span>{formatDateTime(c.createdAt)}</span>
-            {responder ? <span>{responder}</span> : null}
-          </span>
-          {pending ? (
-            <span className={styles.cardSync}>
-              <CloudOff aria-hidden="true" size={16} />
-              Not yet synced
-            </span>
-          ) : null}
+    <>
+      <span className={styles.cardTop}>
+        <span className={styles.cardId}>{c.caseId}</span>
+        <span className={`pill ${inProgress ? 'pill--progress' : 'pill--done'}`}>
+          {STATUS_LABELS[c.status]}
         </span>
-        <ChevronRight aria-hidden="true" size={24} className={styles.cardChevron} />
-      </Link>
-    </li>
+      </span>
+      <span className={cx(styles.cardPatient, !c.patientName && styles.cardPatientUnknown)}>
+        {c.patientName || 'Unknown patient'}
+      </span>
+      <span className={styles.cardType}>{c.incidentType || 'Unknown Incident'}</span>
+      <span className={styles.cardMeta}>
+        <span>{formatDateTime(c.createdAt)}</span>
+        {responder ? <span>{responder}</span> : null}
+      </span>
+    </>
   );
 }

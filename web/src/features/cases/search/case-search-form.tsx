@@ -3,10 +3,12 @@
 // phone the results would otherwise start two screens down). Applying writes the URL.
 import type { CaseSearchFilters } from '@rescuelog/sync-protocol/cases/search';
 import { CASE_STATUSES, type CaseStatus } from '@rescuelog/sync-protocol/cases/api';
-import { ChevronDown, ChevronUp, Search, X } from 'lucide-react';
+import { ChevronDown, ChevronUp } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { INCIDENT_TYPE_OPTIONS } from '../patient-details/options';
 import type { FilterKey } from './search-params';
+import { ListFormActions } from '@/components/record-list/list-search-form';
+import listStyles from '@/components/record-list/record-list.module.css';
 import styles from './case-search.module.css';
 
 export const STATUS_LABELS: Record<CaseStatus, string> = {
@@ -159,13 +161,13 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
 
   return (
     <form
-      className={`card ${styles.form}`}
+      className={`card ${listStyles.form}`}
       role="search"
       aria-label="Filter cases"
       noValidate
       onSubmit={submit}
     >
-      <div className={styles.formGrid}>
+      <div className={listStyles.formGrid}>
         {textField('caseId', 'Case number', {
           placeholder: 'e.g. C-2611-7Q4M',
           autoCapitalize: 'characters',
@@ -203,7 +205,7 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
         </label>
       </div>
 
-      <div id={`${id}-more`} className={styles.formGrid} hidden={!moreOpen}>
+      <div id={`${id}-more`} className={listStyles.formGrid} hidden={!moreOpen}>
         <div className="field">
           <label className="field__label" htmlFor={fieldId('incidentType')}>
             Incident type
@@ -230,7 +232,7 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
         {dateField('to', 'Date to')}
       </div>
 
-      <div className={styles.formActions}>
+      <ListFormActions onClear={clear}>
         <button
           type="button"
           className="button button--secondary"
@@ -245,15 +247,7 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
           )}
           More filters
         </button>
-        <button type="button" className="button button--secondary" onClick={clear}>
-          <X aria-hidden="true" size={20} />
-          Clear filters
-        </button>
-        <button type="submit" className={`button button--primary ${styles.formSubmit}`}>
-          <Search aria-hidden="true" size={20} />
-          Search
-        </button>
-      </div>
+      </ListFormActions>
     </form>
   );
 }

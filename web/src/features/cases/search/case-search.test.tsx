@@ -4,17 +4,13 @@
 import 'fake-indexeddb/auto';
 import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases/api';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { useEffect } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppProvider } from '@/app/provider';
-import { createQueryClient } from '@/lib/query-client';
 import { getSyncSession } from '@/lib/sync/sync-session';
 import { axeViolations } from '@/test/axe';
 import { makeUser } from '@/test/fixtures';
+import { renderRoute, type RenderedRoute } from '@/test/render-route';
 import { server } from '@/test/server';
 import { deviceOf, seedCase, wipeDevice } from '../completed/case-test-kit';
 import { CaseSearchPage } from './case-search-page';
@@ -51,32 +47,8 @@ async function pulledCase(c: CaseSummary): Promise<void> {
   await session.db.serverCopies.put({ id: c.id, table: 'cases', data: row });
 }
 
-interface Rendered {
-  user: ReturnType<typeof userEvent.setup>;
-  location: { search: string };
-}
-
-function renderSearch(path = '/case-search'): Rendered {
-  const location = { search: '' };
-  function Probe() {
-    const { search } = useLocation();
-    useEffect(() => {
-      location.search = search;
-    }, [search]);
-    return null;
-  }
-  const user = userEvent.setup();
-  render(
-    <AppProvider queryClient={createQueryClient()}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/case-search" element={<CaseSearchPage />} />
-        </Routes>
-        <Probe />
-      </MemoryRouter>
-    </AppProvider>,
-  );
-  return { user, location };
+function renderSearch(path = '/case-search'): RenderedRoute {
+  return renderRoute('/case-search', <CaseSearchPage />, path);
 }
 
 /** GET /api/cases answered from `pages` (keyed by cursor, '' for the first); records queries. */
