@@ -74,7 +74,7 @@ export default defineConfig({
     // Data in the browser (issue 12): a session the server ends clears or locks the device.
     {
       name: 'cases',
-      testMatch: /\/(cases|conflicts|session-end-device)\.spec\.ts$/,
+      testMatch: /\/(cases|conflicts|session-end-device|choice-cards)\.spec\.ts$/,
       dependencies: ['app'],
     },
     // Stops the server: cases-offline.spec.ts (capture with no server), offline.spec.ts.

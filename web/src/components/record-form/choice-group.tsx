@@ -1,6 +1,6 @@
 // Big radio buttons in a fieldset: one tap, readable in sunlight, keyboard and screen-reader
 // friendly. Used by choice and yes/no controls and by screens with their own choices.
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { cx } from '@/lib/cx';
 import styles from './record-form.module.css';
 
@@ -37,6 +37,12 @@ export function optionIdPart(value: string | boolean): string {
   );
 }
 
+/** `columns` cards a row where their words fit (fewer where not: a card never breaks a word). */
+function columnsStyle(columns: number): CSSProperties {
+  const gaps = `${String(columns - 1)} * var(--space-2)`;
+  return { '--option-basis': `calc((100% - ${gaps}) / ${String(columns)})` } as CSSProperties;
+}
+
 /** Big radio buttons in a fieldset (one tap, readable, keyboard and screen-reader friendly). */
 export function ChoiceGroup<V extends string | boolean>({
   name,
@@ -64,11 +70,7 @@ export function ChoiceGroup<V extends string | boolean>({
       </legend>
       <div
         className={cx(styles.options, optionsClassName)}
-        style={
-          columns
-            ? { gridTemplateColumns: `repeat(${String(columns)}, minmax(0, 1fr))` }
-            : undefined
-        }
+        style={columns ? columnsStyle(columns) : undefined}
       >
         {options.map((option) => {
           const id = `${name}-${optionIdPart(option.value)}`;

@@ -1,8 +1,8 @@
 // The form kit's controls, built for gloved hands: 48 px targets, big choice buttons instead
 // of small selects, a "Now" button on every time, saved as the user goes. Each reads its
 // value from the record form's record and writes through its `save` (record-form.tsx), so
-// any record screen uses them: cases today (through typed wrappers in
-// features/cases/components/case-controls.tsx), CPR, MCI and incident reports next.
+// any record screen uses them; screens take them typed for their kind from formKit
+// (form-kit.tsx), where `field` can only name one of the kind's fields.
 import { useState, type ReactNode } from 'react';
 import { fromZonedInputValue, toZonedInputValue } from '@rescuelog/sync-protocol/time';
 import { cx } from '@/lib/cx';

@@ -4,7 +4,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { RecordFormProvider, useRecordForm, type RecordForm } from './record-form';
+import { ProvideRecordForm, useRecordForm, type RecordForm } from './record-form';
 import { RecordSyncMark } from './record-sync-mark';
 
 function unloadPrevented(): boolean {
@@ -33,9 +33,9 @@ describe('record form provider', () => {
     }
     render(
       <MemoryRouter>
-        <RecordFormProvider form={form}>
+        <ProvideRecordForm form={form}>
           <Probe />
-        </RecordFormProvider>
+        </ProvideRecordForm>
       </MemoryRouter>,
     );
     expect(unloadPrevented()).toBe(false);

@@ -1,7 +1,7 @@
 // The form kit's context: the record a screen edits (its current local copy), whether it is
 // read-only (locked), and `save` (validated, one synced mutation per change) with the last
-// failure to store. Every record screen provides one (cases: CaseFormProvider; CPR, MCI and
-// incident reports next), and the kit's controls read and write through it. Controls save
+// failure to store. Screens get it from RecordFormProvider (record-form-provider.tsx: any
+// kind by its name and id), and the kit's controls read and write through it. Controls save
 // as the user goes: choices at once, typed text after a pause, on blur and when the screen
 // closes. There is no save button to forget.
 import {
@@ -36,11 +36,12 @@ export const NOT_STORED = 'Not saved on this device. Try again.';
 const RecordFormContext = createContext<RecordForm | null>(null);
 
 /**
- * Provides a screen's record form to the kit's controls. It counts the saves being written on
+ * Provides a record form to the kit's controls (RecordFormProvider builds one for a kind;
+ * tests may hand one in). It counts the saves being written on
  * the device: meanwhile `saving` is true (the record's sync mark says "Saving…"), and closing
  * or reloading the page asks first, since a tap shows at once but is stored a moment later.
  */
-export function RecordFormProvider({ form, children }: { form: RecordForm; children: ReactNode }) {
+export function ProvideRecordForm({ form, children }: { form: RecordForm; children: ReactNode }) {
   const [inFlight, setInFlight] = useState(0);
   const screenSave = form.save;
   const save = useCallback<RecordForm['save']>(

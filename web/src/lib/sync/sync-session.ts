@@ -8,6 +8,7 @@ import {
   persistStateSchema,
   pendingCount as countPending,
   saveMutation,
+  type MutationInput,
   type OutboxEntry,
 } from '@rescuelog/sync-protocol/client/outbox';
 import { SyncEngine, type SyncStatus } from '@rescuelog/sync-protocol/client/sync-engine';
@@ -183,14 +184,27 @@ export async function requestPersistentStorage(
   await db.syncState.put({ key: 'persist', requestedAt: now.toISOString(), granted });
 }
 
+/** The session a write needs, or the message a screen shows when there is none. */
+export function requireSyncSession(): SyncSession {
+  const session = getSyncSession();
+  if (!session) throw new Error('This device has no local database open: sign in again to save.');
+  return session;
+}
+
 /**
  * The one way screens save synced data: the domain rows and the outbox entry in one
  * transaction, then a drain attempt (and a Background Sync registration for when the app
- * is closed before it succeeds).
+ * is closed before it succeeds). Typed by the app's mutations; lib/records/record-writes.ts
+ * reaches it untyped for a kind the screen names (`saveChange`).
  */
 export async function saveLocalChange(input: LocalChange): Promise<OutboxEntry> {
-  const session = getSyncSession();
-  if (!session) throw new Error('Not signed in: there is no local database to save to');
+  return saveChange(input);
+}
+
+/** saveLocalChange for a mutation of whatever registry the session's database carries (the
+ * registry parses its name and args before anything is stored). */
+export async function saveChange(input: MutationInput): Promise<OutboxEntry> {
+  const session = requireSyncSession();
   const entry = await saveMutation(session.db, input);
   void requestPersistentStorage(session.db).catch(() => undefined);
   void registerBackgroundSync().catch(() => undefined);

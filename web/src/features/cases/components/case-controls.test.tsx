@@ -26,7 +26,7 @@ import {
   CaseYesNo,
 } from './case-controls';
 import { useShownValue } from '@/components/record-form/use-shown-value';
-import { CaseFormProvider } from './case-form';
+import { RecordFormProvider } from '@/components/record-form/record-form-provider';
 import { NOT_STORED } from '@/components/record-form/record-form';
 
 const USER = makeUser({ id: 7 });
@@ -39,7 +39,11 @@ afterEach(async () => {
 function LiveCase({ caseId, children }: { caseId: string; children: ReactNode }) {
   const lookup = useCaseByCaseId(caseId);
   if (lookup.state !== 'ready') return <p role="status">{lookup.state}</p>;
-  return <CaseFormProvider record={lookup.record}>{children}</CaseFormProvider>;
+  return (
+    <RecordFormProvider kind="case" record={lookup.record}>
+      {children}
+    </RecordFormProvider>
+  );
 }
 
 async function renderControls(fields: CaseFields, controls: ReactNode) {

@@ -14,12 +14,13 @@ import { useEffect, useId, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { RecordSyncMark } from '@/components/record-form/record-sync-mark';
 import { RecordConflicts } from '@/components/record-form/record-conflicts';
+import { RecordFormProvider, RecordSaveError } from '@/components/record-form/record-form-provider';
 import { PageSpinner } from '@/components/ui/spinner';
 import { AwaitFirstSync } from './await-first-sync';
 import { StatusPage } from '@/components/ui/status-page';
 import { recordCaseAccess } from '../data/case-writes';
 import type { CaseLookup, LocalCase } from '../data/use-case';
-import { CaseFormProvider, useCaseForm } from './case-form';
+import { useCaseForm } from './case-form';
 import { Callout } from '@/components/ui/callout';
 import styles from './case-layout.module.css';
 
@@ -88,11 +89,11 @@ export function CaseStepLayout({ step, lookup, missing, children }: CaseStepLayo
       );
     case 'ready':
       return (
-        <CaseFormProvider record={lookup.record}>
+        <RecordFormProvider kind="case" record={lookup.record}>
           <StepFrame step={step} record={lookup.record}>
             {children(lookup.record)}
           </StepFrame>
-        </CaseFormProvider>
+        </RecordFormProvider>
       );
   }
 }
@@ -135,7 +136,7 @@ function StepFrame({
   record: LocalCase & { caseId: string };
   children: ReactNode;
 }) {
-  const { readOnly, saveError } = useCaseForm();
+  const { readOnly } = useCaseForm();
   const current = CASE_STEPS.find((s) => s.key === step);
   const previous = adjacentStep(step, -1);
   const next = adjacentStep(step, 1);
@@ -191,12 +192,7 @@ function StepFrame({
           </p>
         </Callout>
       ) : null}
-      {saveError ? (
-        <Callout tone="danger" className={styles.banner} role="alert">
-          <AlertTriangle size={20} aria-hidden="true" />
-          <p>Could not save on this device: {saveError}</p>
-        </Callout>
-      ) : null}
+      <RecordSaveError className={styles.banner} />
 
       <div className={styles.body}>{children}</div>
 

@@ -78,7 +78,7 @@ describe('case writes on the device', () => {
     });
     await expect(
       saveCaseFields({ id, status: 'completed' }, { patientName: 'After' }),
-    ).rejects.toThrow(/add an addendum/);
+    ).rejects.toThrow(/only addenda can be added/);
 
     const addendumId = await addCaseAddendum(
       { id },

@@ -1,26 +1,24 @@
-// Every change a case screen makes goes through here: one synced mutation per change, saved
-// on the device (domain row + outbox entry in one IndexedDB transaction) and pushed later by
-// the sync engine. Nothing here waits for the network.
-import { caseFieldsSchema, type CaseField, type CaseFields } from '@rescuelog/sync-protocol/cases/case-schema';
-import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
+// Every change a case screen makes goes through here, on the kit's one write path
+// (lib/records/record-writes.ts: create and save fields, checked by the case's definition)
+// and saveLocalChange for the case's own mutations (complete, addenda, readings, access):
+// one synced mutation per change, saved on the device (domain row + outbox entry in one
+// IndexedDB transaction) and pushed later by the sync engine. Nothing waits for the network.
+import type { CaseField, CaseFields } from '@rescuelog/sync-protocol/cases/case-schema';
+import { caseRecord } from '@rescuelog/sync-protocol/cases/case';
 import { jsonValueSchema } from '@rescuelog/sync-protocol/platform/values';
 import type { z } from 'zod';
 import type { CaseAccessAction } from '@rescuelog/sync-protocol/cases/case';
 import type { VitalSignStatus, VitalSignType } from '@rescuelog/sync-protocol/cases/clinical';
 import { rememberAuthor } from '@rescuelog/sync-protocol/client/device-store';
-import { getSyncSession, saveLocalChange, type SyncSession } from '@/lib/sync/sync-session';
+import {
+  createRecord,
+  newRecordId as newId,
+  saveRecordFields,
+  validateRecordFields,
+} from '@/lib/records/record-writes';
+import { getSyncSession, requireSyncSession, saveLocalChange } from '@/lib/sync/sync-session';
 
 import type { LocalCase } from './use-case';
-
-function requireSession(): SyncSession {
-  const session = getSyncSession();
-  if (!session) throw new Error('This device has no local database open: sign in again to save.');
-  return session;
-}
-
-function newId(): string {
-  return globalThis.crypto.randomUUID();
-}
 
 /**
  * Creates a case on the device with a device-generated case number and returns it. The
@@ -29,27 +27,18 @@ function newId(): string {
 export async function createCase(
   initial: CaseFields = {},
 ): Promise<{ id: string; caseId: string }> {
-  const session = requireSession();
-  const id = newId();
-  const caseId = generateHumanId('C');
-  await saveLocalChange({
-    name: 'case.upsert',
-    args: { id, humanId: caseId, fields: initial },
-    baseVersion: null,
-    actorUserId: session.userId,
-  });
-  return { id, caseId };
+  const { id, humanId } = await createRecord('case', initial);
+  if (!humanId) throw new Error('A case has a case number');
+  return { id, caseId: humanId };
 }
 
 export type CaseFieldError = { field: CaseField; message: string };
 
 /** Checks values against the synced schema without saving (the controls show the message). */
 export function validateCaseFields(fields: CaseFields): CaseFieldError[] {
-  const parsed = caseFieldsSchema.safeParse(fields);
-  if (parsed.success) return [];
-  return parsed.error.issues.map((issue) => ({
-    field: String(issue.path[0]) as CaseField,
-    message: issue.message,
+  return Object.entries(validateRecordFields(caseRecord, fields)).map(([field, message]) => ({
+    field: field as CaseField,
+    message: message ?? '',
   }));
 }
 
@@ -62,16 +51,7 @@ export async function saveCaseFields(
   record: Pick<LocalCase, 'id' | 'version' | 'status'>,
   fields: CaseFields,
 ): Promise<void> {
-  if (Object.keys(fields).length === 0) return;
-  if (record.status === 'completed')
-    throw new Error('The case is completed: add an addendum instead.');
-  const session = requireSession();
-  await saveLocalChange({
-    name: 'case.upsert',
-    args: { id: record.id, fields },
-    baseVersion: record.version ?? null,
-    actorUserId: session.userId,
-  });
+  await saveRecordFields('case', record, fields);
 }
 
 /** Locks the case (callers run the completion check first; the server checks again). */
@@ -79,7 +59,7 @@ export async function completeCase(
   record: Pick<LocalCase, 'id' | 'version'>,
   completedAt: Date = new Date(),
 ): Promise<void> {
-  const session = requireSession();
+  const session = requireSyncSession();
   await saveLocalChange({
     name: 'case.complete',
     args: { id: record.id, completedAt: completedAt.toISOString() },
@@ -109,7 +89,7 @@ export async function addCaseAddendum(
   changes: AddendumChange[],
   author: AddendumAuthor,
 ): Promise<string> {
-  const session = requireSession();
+  const session = requireSyncSession();
   const id = newId();
   await rememberAuthor(session.db, author);
   // Values as JSON (dates as ISO strings); a missing value is null.
@@ -145,7 +125,7 @@ export interface VitalSignEntry {
 
 /** One reading (append-only). Returns the new row's id. */
 export async function recordVitalSign(caseUuid: string, entry: VitalSignEntry): Promise<string> {
-  const session = requireSession();
+  const session = requireSyncSession();
   const id = newId();
   await saveLocalChange({
     name: 'vitalSign.record',
@@ -171,7 +151,7 @@ export async function voidVitalSign(
   caseUuid: string,
   reason: string,
 ): Promise<void> {
-  const session = requireSession();
+  const session = requireSyncSession();
   await saveLocalChange({
     name: 'vitalSign.void',
     args: { id: vitalId, reason },

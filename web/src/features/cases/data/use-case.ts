@@ -1,13 +1,11 @@
-// Live reads of one case and its child rows from the device's database. They re-render when
-// anything changes the rows (this tab, another tab, the service worker, a pull), so screens
-// never wait for the network. Rows are parsed (IndexedDB is a boundary); a row that no
-// longer parses is reported, never silently dropped.
+// Live reads of one case (by its case number, on the kit's useRecordLookup) and its child
+// rows from the device's database. They re-render when anything changes the rows (this tab,
+// another tab, the service worker, a pull), so screens never wait for the network.
 import { parseHumanId } from '@rescuelog/sync-protocol/platform/human-id';
-import { appRegistry, type AppLocalRecord } from '@rescuelog/sync-protocol/records/registry';
-import { useLiveQuery } from 'dexie-react-hooks';
-import { localDatabaseAvailable } from '@/lib/sync/sync-session';
+import type { CaseRecord } from '@rescuelog/sync-protocol/cases/case-schema';
+import type { AppLocalRecord } from '@rescuelog/sync-protocol/records/registry';
+import { useRecordLookup } from '@/lib/records/use-record-lookup';
 import { useLocalList } from '@/lib/sync/use-local-records';
-import { useSyncSession } from '@/lib/sync/use-sync';
 
 export type LocalCase = AppLocalRecord<'case'>;
 export type LocalVitalSign = AppLocalRecord<'vitalSign'>;
@@ -30,28 +28,19 @@ export function normaliseCaseId(raw: string): string {
 
 /** The case with this human case number, as the device holds it. */
 export function useCaseByCaseId(rawCaseId: string | undefined): CaseLookup {
-  const session = useSyncSession();
   const caseId = rawCaseId ? normaliseCaseId(rawCaseId) : '';
-  const result = useLiveQuery(async (): Promise<CaseLookup> => {
-    // The session opens just after the user loads (a moment after the first render): until
-    // then the case is loading, not "cannot be stored here".
-    if (!session)
-      return localDatabaseAvailable() ? { state: 'loading' } : { state: 'no-device-store' };
-    if (!caseId) return { state: 'missing', caseId };
-    const rows = await session.db.records('case').where('caseId').equals(caseId).toArray();
-    const live = rows.filter((r) => r.deletedAt === null || r.deletedAt === undefined);
-    const row = live[0];
-    if (!row) return { state: 'missing', caseId };
-    const parsed = appRegistry.localSchema('case').safeParse(row);
-    if (!parsed.success)
-      return {
-        state: 'unreadable',
-        caseId,
-        message: parsed.error.issues[0]?.message ?? 'Invalid data',
-      };
-    return { state: 'ready', record: { ...(parsed.data as LocalCase), caseId } };
-  }, [session, caseId]);
-  return result ?? { state: 'loading' };
+  const lookup = useRecordLookup<CaseRecord>('case', caseId || undefined, 'caseId');
+  switch (lookup.state) {
+    case 'loading':
+    case 'no-device-store':
+      return lookup;
+    case 'missing':
+      return { state: 'missing', caseId };
+    case 'unreadable':
+      return { state: 'unreadable', caseId, message: lookup.message };
+    case 'ready':
+      return { state: 'ready', record: { ...lookup.record, caseId } };
+  }
 }
 
 function byTimestamp(
