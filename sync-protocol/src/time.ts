@@ -262,7 +262,7 @@ export function fromZonedInputValue(
 }
 
 // ---------------------------------------------------------------------------------------
-// Dates the product accepts (docs/decisions/057-dates-the-product-accepts.md)
+// Dates the product accepts (docs/decisions/057-dates-and-links-the-product-accepts.md)
 // ---------------------------------------------------------------------------------------
 
 /**
