@@ -16,6 +16,14 @@ import {
   type CaseMember,
 } from './support/cases';
 
+// Both devices go offline on purpose: a sync push then fails at the network level, and
+// Chromium logs it. Only that is allowed; anything else on either page fails the test.
+test.use({
+  allowedConsoleErrors: [
+    { text: /Failed to load resource: net::ERR_INTERNET_DISCONNECTED/, url: /\/api\/sync\// },
+  ],
+});
+
 const conflictPanel = (page: Page) =>
   page.getByRole('region', { name: 'Changed on two devices at once' });
 
