@@ -79,7 +79,7 @@ const genericEngine = [
             {
               group: [
                 '@rescuelog/sync-protocol/records/*',
-                '@rescuelog/sync-protocol/case/*',
+                '@rescuelog/sync-protocol/cases/*',
                 '@rescuelog/sync-protocol/cases/api',
                 '@rescuelog/sync-protocol/cases/list',
               ],
@@ -131,6 +131,26 @@ export default tseslint.config(
   // measure the engine alone beside the app (decision 053); the end-to-end tests stay outside.
   { ...direction('tests', ['sync-protocol', 'db']), files: ['tests/bench/**/*.{ts,tsx,js,mjs}'] },
   ...genericEngine,
+  {
+    // A stray .only runs one test and the run passes (Vitest's allowOnly and Playwright's
+    // forbidOnly refuse it when the tests run; this says so at the line, before).
+    files: ['**/test/**/*.{ts,tsx}', '**/*.test.{ts,tsx}', 'tests/e2e/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[property.name='only'][object.name=/^(it|test|describe|suite)$/]",
+          message: 'Remove .only: it runs this test alone and lets the rest go unchecked.',
+        },
+        {
+          selector:
+            "MemberExpression[property.name='only'][object.type='MemberExpression'][object.object.name=/^(it|test|describe|suite)$/]",
+          message: 'Remove .only: it runs this test alone and lets the rest go unchecked.',
+        },
+      ],
+    },
+  },
   {
     // bulletproof-react: a feature composes shared pieces, never another feature.
     files: ['web/src/features/*/**/*.{ts,tsx}'],

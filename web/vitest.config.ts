@@ -10,6 +10,8 @@ export default defineConfig({
   },
   test: {
     name: 'web',
+    // A stray .only would run one test and pass: refused here too, not only under CI.
+    allowOnly: false,
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],

@@ -368,8 +368,8 @@ describe('GET /api/cases (case search)', () => {
         ['?limit=201', 'limit', 'Number must be less than or equal to 200'],
         ['?limit=abc', 'limit', 'Invalid input'],
         ['?from=21-11-2026', 'from', 'Use a date like 2026-11-21'],
-        ['?to=2026-02-30', 'to', 'Use a date like 2026-11-21'],
-        ['?from=0000-01-01', 'from', 'Use a date like 2026-11-21'],
+        ['?to=2026-02-30', 'to', 'There is no 30 February 2026'],
+        ['?from=0000-01-01', 'from', 'Use a date between 1900 and 9999'],
         ['?mine=yes', 'mine', 'Invalid enum value'],
         ['?colour=red', '_', "Unrecognized key(s) in object: 'colour'"],
         [

@@ -1,6 +1,6 @@
 // The environment schema (sync-protocol/env) and the API's resolution of it (src/config.ts).
 import { createECDH } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import webpush from 'web-push';
@@ -8,6 +8,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvError, parseEnv } from '@rescuelog/sync-protocol/server/env';
 import { generateVapidKeys, vapidPublicKeyOf } from '@rescuelog/sync-protocol/server/vapid-keys';
 import { findRepoRoot, resolveConfig } from '../src/config';
+
+/** A folder's files with their sizes and times (null: no such folder), to see it untouched. */
+async function listing(dir: string): Promise<Array<[string, number, number]> | null> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return null;
+  }
+  const entries: Array<[string, number, number]> = [];
+  for (const name of names.sort()) {
+    const info = await stat(path.join(dir, name));
+    entries.push([name, info.size, info.mtimeMs]);
+  }
+  return entries;
+}
 
 describe('parseEnv', () => {
   it('has the documented defaults', () => {
@@ -209,12 +225,24 @@ describe('resolveConfig', () => {
     ).toThrow(/SESSION_SECRET/);
   });
 
-  it('defaults DATA_DIR and WEB_DIST to the repository root', () => {
+  it('defaults DATA_DIR and WEB_DIST to the repository root, writing nothing there', async () => {
     const root = findRepoRoot(process.cwd());
     expect(root).toBeDefined();
-    const config = resolveConfig(parseEnv({ SESSION_SECRET: 'x'.repeat(32) }));
-    expect(config.dataDir).toBe(path.join(root ?? '', 'data'));
+    const checkoutData = path.join(root ?? '', 'data');
+    const before = await listing(checkoutData);
+    // The secret and the VAPID pair come from the environment, so nothing needs to be made
+    // in the default folder (which is the checkout's own data/ here).
+    const keys = generateVapidKeys();
+    const config = resolveConfig(
+      parseEnv({
+        SESSION_SECRET: 'x'.repeat(32),
+        VAPID_PUBLIC_KEY: keys.publicKey,
+        VAPID_PRIVATE_KEY: keys.privateKey,
+      }),
+    );
+    expect(config.dataDir).toBe(checkoutData);
     expect(config.webDist).toBe(path.join(root ?? '', 'web', 'dist'));
+    expect(await listing(checkoutData)).toEqual(before);
   });
 
   it('allows both spellings of the local address only when PUBLIC_ORIGIN is defaulted; Secure cookies on https', () => {

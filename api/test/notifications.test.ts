@@ -77,7 +77,7 @@ describe('notifications', () => {
       [{ title: 't' }, NOTIFICATION_MESSAGES.messageRequired],
       [{ title: 't', message: 'x'.repeat(501) }, NOTIFICATION_MESSAGES.messageTooLong],
       [{ title: 't', message: 'm', type: 'gossip' }, 'Invalid enum value'],
-      [{ title: 't', message: 'm', url: 'not a url' }, 'Invalid url'],
+      [{ title: 't', message: 'm', url: 'not a url' }, NOTIFICATION_MESSAGES.urlInvalid],
       [{ title: 't', message: 'm', targetUserIds: ['1'] }, 'Invalid input'],
       [{ title: 't', message: 'm', scheduledFor: 'tomorrow' }, SCHEDULE_MESSAGES.format],
       [{ title: 't', message: 'm', scheduledFor: '2030-01-01T10:00:00' }, SCHEDULE_MESSAGES.format],

@@ -340,22 +340,27 @@ describe('fuzz of every registered route', () => {
       const paramCount = (route.url.match(/:\w+|\*/g) ?? []).length;
       const withBody = !['GET', 'HEAD', 'OPTIONS'].includes(route.method);
       for (const who of WHO) {
-        await fc
-          .assert(
-            fc.asyncProperty(attempt(paramCount, withBody), async (input) => {
-              const result = await send(route, who, input);
-              statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
-              perRoute.set(
-                `${route.method} ${route.url}`,
-                (perRoute.get(`${route.method} ${route.url}`) ?? 0) + 1,
-              );
-              const problem = judge(route, result);
-              if (problem) failures.push(`${problem}: ${result.label}`);
-              return problem === undefined;
-            }),
-            { numRuns: RUNS, endOnFailure: true },
-          )
-          .catch(() => undefined);
+        const judged = failures.length;
+        const run = await fc.check(
+          fc.asyncProperty(attempt(paramCount, withBody), async (input) => {
+            const result = await send(route, who, input);
+            statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
+            perRoute.set(
+              `${route.method} ${route.url}`,
+              (perRoute.get(`${route.method} ${route.url}`) ?? 0) + 1,
+            );
+            const problem = judge(route, result);
+            if (problem) failures.push(`${problem}: ${result.label}`);
+            return problem === undefined;
+          }),
+          { numRuns: RUNS, endOnFailure: true },
+        );
+        // A judged answer is in `failures` already; a run that ended any other way (a reset
+        // connection, a crashed server, an exception in the test) is a failure too.
+        if (run.failed && failures.length === judged)
+          failures.push(
+            `${who} ${route.method} ${route.url} ended without an answer to judge: ${String(run.errorInstance)}`,
+          );
         // A refused request must never have ended the client's session; if a route did
         // (a logout that ignores its body), sign in again so coverage does not silently drop.
         if (who !== 'anonymous' && (await clients.get(who)?.get('/api/user'))?.status !== 200)

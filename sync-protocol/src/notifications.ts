@@ -13,7 +13,51 @@ export const NOTIFICATION_MESSAGES = {
   titleTooLong: 'Title too long',
   messageRequired: 'Message is required',
   messageTooLong: 'Message too long',
+  urlInvalid: 'Link must be a path of this app (such as /cases) or an https address',
+  urlTooLong: 'Link too long',
 } as const;
+
+/** Any whitespace, control character or backslash: URL parsers drop or reinterpret them
+ * ('/\\evil.example' and '/\t/evil.example' both read as '//evil.example'), so none is allowed. */
+function hasTrickCharacter(value: string): boolean {
+  for (const c of value) {
+    const code = c.codePointAt(0) ?? 0;
+    if (code <= 0x20 || (code >= 0x7f && code <= 0x9f) || c === '\\' || /\s/u.test(c)) return true;
+  }
+  return false;
+}
+const PROBE_ORIGIN = 'https://app.invalid';
+
+/**
+ * Where a tapped notification leads: a path of this app ('/cases', '/case-search?status=…'),
+ * kept as a path so it follows the app to any address, or an https address elsewhere
+ * (the service worker opens nothing else either: client/push-subscription.ts clickTarget).
+ * Refused: other schemes (javascript:, data:, http:), addresses without a scheme
+ * ('//evil.example'), credentials in the address, and the characters parsers bend.
+ */
+export function isNotificationUrl(value: string): boolean {
+  if (hasTrickCharacter(value)) return false;
+  if (value.startsWith('/')) {
+    if (value.startsWith('//')) return false;
+    try {
+      // Dot segments can leave a path starting '//' ('/.//evil.example'), which a window
+      // opened with it would read as another host.
+      const url = new URL(value, PROBE_ORIGIN);
+      return url.origin === PROBE_ORIGIN && !url.pathname.startsWith('//');
+    } catch {
+      return false;
+    }
+  }
+  if (!/^https:\/\//i.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (
+      url.protocol === 'https:' && url.hostname !== '' && url.username === '' && url.password === ''
+    );
+  } catch {
+    return false;
+  }
+}
 
 export const notificationCreateSchema = z.strictObject({
   title: z
@@ -32,7 +76,11 @@ export const notificationCreateSchema = z.strictObject({
   targetRoles: z.array(z.string().min(1).max(50)).max(100).optional(),
   /** ISO date-time with a zone; the server refuses a time in the past or more than a year ahead. */
   scheduledFor: z.string().max(64).optional(),
-  url: z.url().max(2048).optional(),
+  url: z
+    .string({ error: NOTIFICATION_MESSAGES.urlInvalid })
+    .max(2048, NOTIFICATION_MESSAGES.urlTooLong)
+    .refine(isNotificationUrl, NOTIFICATION_MESSAGES.urlInvalid)
+    .optional(),
   sound: z.string().max(200).optional(),
 });
 export type NotificationCreateInput = z.input<typeof notificationCreateSchema>;

@@ -260,3 +260,93 @@ export function fromZonedInputValue(
   if (wall.getUTCMonth() !== mo - 1 || wall.getUTCDate() !== d) return null;
   return new Date(zonedWallToInstant(wall.getTime(), timeZone));
 }
+
+// ---------------------------------------------------------------------------------------
+// Dates the product accepts (docs/decisions/057-dates-and-links-the-product-accepts.md)
+// ---------------------------------------------------------------------------------------
+
+/**
+ * The years a stored time or a searched day may fall in. Nothing this service records
+ * happened before 1900, and the wire form (toISOString, PostgreSQL's to_char 'YYYY') has
+ * four-digit years; inside the range a day's start in any zone is a year PostgreSQL and
+ * toISOString both write (0001-01-01 in Johannesburg starts in year 0, which neither has).
+ */
+export const EARLIEST_YEAR = 1900;
+export const LATEST_YEAR = 9999;
+const EARLIEST_MS = Date.UTC(EARLIEST_YEAR, 0, 1);
+const LATEST_MS = Date.UTC(LATEST_YEAR + 1, 0, 1) - 1;
+
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+export const DATE_MESSAGES = {
+  invalid: 'Invalid date and time',
+  dayFormat: 'Use a date like 2026-11-21',
+  outOfRange: `Use a date between ${String(EARLIEST_YEAR)} and ${String(LATEST_YEAR)}`,
+  /** 'There is no 30 February 2026'. */
+  noSuchDay: (year: number, month: number, day: number) =>
+    `There is no ${String(day)} ${MONTH_NAMES[month - 1] ?? ''} ${String(year)}`,
+} as const;
+
+/** A checked date: its instant (ms since the epoch) or the message that refuses it. */
+export type DateCheck = { ok: true; ms: number } | { ok: false; message: string };
+
+function daysInMonth(year: number, month: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month, 0);
+  return d.getUTCDate();
+}
+
+/** Year, month and day as written: in range and a real day of the calendar, or why not. */
+function checkWrittenDay(
+  [yearText, monthText, dayText]: readonly (string | undefined)[],
+  malformed: string,
+): DateCheck {
+  const [year, month, day] = [Number(yearText), Number(monthText), Number(dayText)];
+  if (year < EARLIEST_YEAR || year > LATEST_YEAR)
+    return { ok: false, message: DATE_MESSAGES.outOfRange };
+  if (month < 1 || month > 12 || day < 1) return { ok: false, message: malformed };
+  // Date.parse reads every day up to 31 in any month ('2026-02-30' is 2 March): refused here.
+  if (day > daysInMonth(year, month))
+    return { ok: false, message: DATE_MESSAGES.noSuchDay(year, month, day) };
+  return { ok: true, ms: Date.UTC(year, month - 1, day) };
+}
+
+/** An instant in the years the product accepts. */
+export function checkInstantMs(ms: number): DateCheck {
+  if (!Number.isFinite(ms)) return { ok: false, message: DATE_MESSAGES.invalid };
+  if (ms < EARLIEST_MS || ms > LATEST_MS) return { ok: false, message: DATE_MESSAGES.outOfRange };
+  return { ok: true, ms };
+}
+
+/**
+ * A written instant ('2026-11-21T09:30:00.000Z', any offset): a real day and time of the
+ * calendar, in the accepted years (as a UTC instant too, so an offset cannot carry it out).
+ * Expanded years ('+010000-…') are read only to say they are out of range.
+ */
+export function checkIsoInstant(text: string): DateCheck {
+  const written = /^([+-]\d{6}|\d{4,})-(\d{2})-(\d{2})T/.exec(text);
+  if (!written) return { ok: false, message: DATE_MESSAGES.invalid };
+  const day = checkWrittenDay(written.slice(1), DATE_MESSAGES.invalid);
+  if (!day.ok) return day;
+  return checkInstantMs(Date.parse(text));
+}
+
+/** A calendar day written YYYY-MM-DD (search filters): real, and in the accepted years. */
+export function checkCalendarDay(text: string): DateCheck {
+  const written = /^(\d{4,})-(\d{2})-(\d{2})$/.exec(text);
+  if (!written) return { ok: false, message: DATE_MESSAGES.dayFormat };
+  return checkWrittenDay(written.slice(1), DATE_MESSAGES.dayFormat);
+}

@@ -155,7 +155,7 @@ test('a notification pushed to the member arrives at their service worker, shows
     title,
     priority: 'critical',
     type: 'emergency',
-    url: `${servers.origin}/profile`,
+    url: '/profile',
   });
   await expect.poll(async () => (await figuresOf(title))?.pushed).toBe(1);
 
@@ -201,7 +201,7 @@ test('a notification pushed to the member arrives at their service worker, shows
       body: 'All crews: avoid the N2 between exits 12 and 14.',
       tag: String(payload.notificationId),
       requireInteraction: true,
-      url: `${servers.origin}/profile`,
+      url: '/profile',
     },
   ]);
 

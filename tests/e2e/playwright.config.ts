@@ -18,7 +18,8 @@ export default defineConfig({
   outputDir: process.env.RESCUELOG_E2E_OUTPUT,
   workers: 1,
   fullyParallel: false,
-  forbidOnly: Boolean(process.env.CI),
+  // A stray .only would run one spec and pass: refused locally too, not only under CI.
+  forbidOnly: true,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

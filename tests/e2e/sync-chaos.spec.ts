@@ -4,8 +4,9 @@
 // end with exactly the records the user saved — none lost, none twice.
 //
 // The page is a test-only page served by the proxy on the same origin that runs the client
-// engine from sync-protocol/src/client (the code the app and its service worker run) —
-// there are no case screens yet to drive instead.
+// engine from sync-protocol/src/client (the code the app and its service worker run) on its
+// own, so each fault meets the engine without screens, a service worker or the app's timers
+// in between. sync-chaos-cases.spec.ts drives the real case screens through the same proxy.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';

@@ -18,7 +18,7 @@ import { canSeeAll } from '@rescuelog/sync-protocol/platform/access';
 import { CASE_ACCESS } from '@rescuelog/sync-protocol/cases/case';
 import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { ApiError } from '../lib/api-error';
-import { serviceTimeZone } from '@rescuelog/sync-protocol/time';
+import { checkIsoInstant, serviceTimeZone } from '@rescuelog/sync-protocol/time';
 
 /**
  * Who sees which cases: the case family's rule (platform/access.ts canSeeAll with CASE_ACCESS,
@@ -60,7 +60,8 @@ export function decodeCaseCursor(cursor: string): CasePosition {
     throw invalidCursor();
   }
   const parsed = positionSchema.safeParse(json);
-  if (!parsed.success || Number.isNaN(Date.parse(parsed.data[0]))) throw invalidCursor();
+  // A real instant the database can compare with (a forged year 0000 would be a 500).
+  if (!parsed.success || !checkIsoInstant(parsed.data[0]).ok) throw invalidCursor();
   return { createdAt: parsed.data[0], caseId: parsed.data[1] };
 }
 

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
+import { checkIsoInstant } from '@rescuelog/sync-protocol/time';
 import {
   SCHEDULE_MESSAGES,
   type AdminNotification,
@@ -126,7 +127,8 @@ export function parseSchedule(value: string | undefined, now: Date): Date | null
   if (value === undefined || value.trim() === '') return null;
   const text = value.trim();
   const date = new Date(text);
-  if (!ISO_WITH_ZONE.test(text) || Number.isNaN(date.getTime()))
+  // checkIsoInstant: a real day ('2026-02-30' would otherwise be read as 2 March).
+  if (!ISO_WITH_ZONE.test(text) || !checkIsoInstant(text).ok)
     throw scheduleError(SCHEDULE_MESSAGES.format);
   if (date.getTime() <= now.getTime()) throw scheduleError(SCHEDULE_MESSAGES.past);
   const yearAhead = new Date(now.getTime());

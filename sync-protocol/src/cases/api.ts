@@ -8,6 +8,7 @@ import { caseAddendumRecordSchema } from './case-addendum';
 import { caseRecordSchema } from './case-schema';
 import { vitalSignRecordSchema } from './vital-sign';
 import { humanIdSchema } from '../platform/human-id';
+import { checkCalendarDay } from '../time';
 import '../zod-config';
 
 export {
@@ -32,24 +33,20 @@ const optionalText = (max: number) =>
       .refine((v) => !v.includes('\u0000'))
       .optional(),
   );
-/** True for a real calendar day (2026-02-29 is not one), years 1 to 9999. */
-export function isCalendarDay(value: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(2000, month - 1, day));
-  date.setUTCFullYear(year);
-  return (
-    year >= 1 &&
-    date.getUTCFullYear() === year &&
-    date.getUTCMonth() === month - 1 &&
-    date.getUTCDate() === day
-  );
-}
-/** A calendar day, YYYY-MM-DD, in the service's time zone (Africa/Johannesburg). */
+/**
+ * A calendar day, YYYY-MM-DD, in the service's time zone (Africa/Johannesburg): a real day
+ * in the years the product accepts (time.ts checkCalendarDay), so its start in the zone is
+ * an instant the database can compare with.
+ */
 const dayParam = z.preprocess(
   (v) => (v === '' ? undefined : v),
-  z.string().refine(isCalendarDay, 'Use a date like 2026-11-21').optional(),
+  z
+    .string()
+    .superRefine((v, ctx) => {
+      const checked = checkCalendarDay(v);
+      if (!checked.ok) ctx.addIssue({ code: 'custom', message: checked.message });
+    })
+    .optional(),
 );
 
 /**

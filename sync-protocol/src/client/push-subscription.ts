@@ -109,6 +109,9 @@ export function clickTarget(
     return { kind: 'app', path: '/' };
   }
   if (target.origin === origin) {
+    // A path starting '//' ('/.//evil.example' once its dot segment is gone) would open
+    // another host when the worker opens a window with it: the home screen instead.
+    if (target.pathname.startsWith('//')) return { kind: 'app', path: '/' };
     return { kind: 'app', path: `${target.pathname}${target.search}${target.hash}` };
   }
   if (target.protocol === 'https:') return { kind: 'external', href: target.href };

@@ -4,6 +4,7 @@
 // database's 8 decimals, uuids lower case.
 import { z } from 'zod';
 import '../zod-config';
+import { checkInstantMs, checkIsoInstant } from '../time';
 
 export const uuidSchema = z
   .string()
@@ -13,15 +14,20 @@ export const uuidSchema = z
   )
   .transform((v) => v.toLowerCase());
 
-/** A point in time: ISO 8601 string (any offset) or Date in, `YYYY-MM-DDTHH:mm:ss.sssZ` out. */
+/**
+ * A point in time: ISO 8601 string (any offset) or Date in, `YYYY-MM-DDTHH:mm:ss.sssZ` out.
+ * Only a real day of the calendar ('2026-02-30' is refused, where Date.parse would read
+ * 2 March) in the years the product accepts (time.ts checkIsoInstant, decision 057). Every
+ * synced time uses this schema, so the device refuses such a value at save and the server
+ * rejects it in a push, each with the message naming the day.
+ */
 export const timestampSchema = z.union([z.string().max(40), z.date()]).transform((v, ctx) => {
-  const ms =
-    v instanceof Date ? v.getTime() : /^\d{4}-\d{2}-\d{2}T/.test(v) ? Date.parse(v) : Number.NaN;
-  if (!Number.isFinite(ms)) {
-    ctx.addIssue({ code: 'custom', message: 'Invalid date and time' });
+  const checked = v instanceof Date ? checkInstantMs(v.getTime()) : checkIsoInstant(v);
+  if (!checked.ok) {
+    ctx.addIssue({ code: 'custom', message: checked.message });
     return z.NEVER;
   }
-  return new Date(ms).toISOString();
+  return new Date(checked.ms).toISOString();
 });
 
 function roundTo(value: number, decimals: number): number {

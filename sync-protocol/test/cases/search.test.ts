@@ -12,7 +12,8 @@ import {
   type SearchableCase,
 } from '../../src/cases/search';
 import { DEFAULT_SERVICE_TIME_ZONE, zonedDayStartMs } from '../../src/time';
-import { caseSearchQuerySchema, isCalendarDay } from '../../src/cases/api';
+import { caseSearchQuerySchema } from '../../src/cases/api';
+import { checkCalendarDay } from '../../src/time';
 
 const ctx = { userId: 7, timeZone: DEFAULT_SERVICE_TIME_ZONE };
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -90,7 +91,7 @@ describe('days in the service time zone', () => {
   });
 
   it('accepts only real calendar days in the query', () => {
-    expect(isCalendarDay('2028-02-29')).toBe(true);
+    expect(checkCalendarDay('2028-02-29').ok).toBe(true);
     for (const bad of [
       '2026-02-29',
       '2026-13-01',
@@ -99,7 +100,7 @@ describe('days in the service time zone', () => {
       '2026-1-01',
       '21-11-2026',
     ])
-      expect(isCalendarDay(bad), bad).toBe(false);
+      expect(checkCalendarDay(bad).ok, bad).toBe(false);
     expect(caseSearchQuerySchema.safeParse({ from: '2026-02-30' }).success).toBe(false);
     expect(caseSearchQuerySchema.parse({ from: '', to: '2026-11-21' })).toMatchObject({
       from: undefined,

@@ -85,6 +85,8 @@ describe('where a notification click goes', () => {
       path: '/case-search?status=completed#top',
     });
     expect(clickTarget('/profile', origin)).toEqual({ kind: 'app', path: '/profile' });
+    // Its dot segment gone, this path would read as the host evil.example.
+    expect(clickTarget('/.//evil.example', origin)).toEqual({ kind: 'app', path: '/' });
     expect(clickTarget(null, origin)).toEqual({ kind: 'app', path: '/' });
   });
 

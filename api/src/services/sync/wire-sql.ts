@@ -69,7 +69,7 @@ const AS_IS = new Set([
 
 /**
  * A timestamptz as JavaScript's toISOString writes the Date the driver makes of it. Only years
- * 0001-9999 can be stored through the protocol (timestampSchema's four-digit years; PostgreSQL
+ * 1900-9999 can be stored through the protocol (timestampSchema, decision 057; PostgreSQL
  * refuses toISOString's extended years), and there the two agree, to the millisecond (both
  * truncate the microseconds). One to_char per value: a guard for other years made the
  * statement several times longer to plan.

@@ -118,7 +118,7 @@ describe('/admin/notifications: compose', () => {
     await user.click(within(compose).getByRole('button', { name: 'Send notification' }));
     expect(await within(compose).findByText(NOTIFICATION_MESSAGES.titleTooLong)).toBeVisible();
     expect(within(compose).getByText(NOTIFICATION_MESSAGES.messageTooLong)).toBeVisible();
-    expect(within(compose).getByText('Invalid url')).toBeVisible();
+    expect(within(compose).getByText(NOTIFICATION_MESSAGES.urlInvalid)).toBeVisible();
     expect(within(compose).getByText('101 of 100 characters')).toBeVisible();
 
     // At the limits it is accepted (up to the "everyone" question).
@@ -191,7 +191,7 @@ describe('/admin/notifications: compose', () => {
         message: 'All stations, radio check at 18:00.',
         type: 'general',
         priority: 'normal',
-        url: `${window.location.origin}/case-search`,
+        url: '/case-search',
       },
     ]);
     expect(within(compose).getByLabelText(/^Title/)).toHaveValue('');

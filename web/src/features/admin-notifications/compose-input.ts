@@ -61,13 +61,20 @@ export function latestSchedule(now: number): number {
 }
 
 /**
- * The address as the API wants it: a path of this app ('/case-search') is made absolute with
- * the app's origin, so administrators can link a screen without typing the host.
+ * The address as the API wants it: a path of this app ('/case-search') stays a path, so the
+ * link follows the app to whatever address it is served from; an address of this very app
+ * typed in full is sent as its path (the API takes only paths and https addresses).
  */
 export function resolveUrl(text: string, origin: string): string | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
-  return trimmed.startsWith('/') && !trimmed.startsWith('//') ? `${origin}${trimmed}` : trimmed;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return trimmed; // a path, or not an address at all (the schema says which)
+  }
+  return url.origin === origin ? `${url.pathname}${url.search}${url.hash}` : trimmed;
 }
 
 /** The instant the draft's send time names, or the reason it cannot be used. */

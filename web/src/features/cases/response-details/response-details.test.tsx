@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
@@ -80,6 +80,24 @@ describe('Response Details', () => {
       ['hospitalArrivalTime'],
     ]);
     expect(timeInput('Call received')).not.toHaveValue('');
+  });
+
+  it('refuses a time outside the years the product keeps, with the message at the field', async () => {
+    deviceOf(RESPONDER);
+    const { id, caseId } = await seedCase({ callReceivedTime: '2026-11-20T10:00:00.000Z' });
+    renderApp(`/response-details/${caseId}`);
+    await screen.findByRole('button', { name: 'Call received: now' });
+
+    // A year the date picker lets anyone type; the synced schema refuses it at save.
+    fireEvent.change(timeInput('Call received'), { target: { value: '1850-03-04T10:00' } });
+    await waitFor(() =>
+      expect(timeInput('Call received')).toHaveAccessibleDescription(
+        /Use a date between 1900 and 9999/,
+      ),
+    );
+    expect(timeInput('Call received')).toHaveAttribute('aria-invalid', 'true');
+    expect((await storedCase(id))?.callReceivedTime).toBe('2026-11-20T10:00:00.000Z');
+    expect((await upsertsOf(id)).filter((f) => 'callReceivedTime' in f)).toHaveLength(1);
   });
 
   it('warns (without blocking) when times are out of order', async () => {

@@ -257,7 +257,7 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
     const seen = serverCases({ '': { cases: [] } });
     renderSearch('/case-search?to=2026-02-30&status=open&patientName=Sam');
     expect(await screen.findByText('No cases found')).toBeInTheDocument();
-    expect(screen.getByText('Use a date like 2026-11-21')).toBeInTheDocument();
+    expect(screen.getByText('There is no 30 February 2026')).toBeInTheDocument();
     expect(screen.getByText('Invalid enum value')).toBeInTheDocument();
     expect(Object.fromEntries(seen[0] ?? [])).toEqual({ patientName: 'Sam', limit: '50' });
   });
