@@ -8,7 +8,7 @@
 // columns as numbers) with the same nullability. A mismatch fails `typecheck` with a sentence
 // naming the kind, the table and the field.
 import type { Selectable } from 'kysely';
-import type { Database } from '@rescuelog/db/schema';
+import type { Database, PlatformTable } from '@rescuelog/db/schema';
 import type { RecordDefinition } from '@rescuelog/sync-protocol/platform/record';
 import type {
   Definitions,
@@ -63,7 +63,15 @@ type TableProblems<D extends RecordDefinition, DB> = D['table'] extends keyof DB
   : `${D['kind']}: Database has no table '${D['table']}' (add its table type to db/src/schema.ts)`;
 
 /** Every problem between a registry's definitions and a database's table types (never: none). */
-export type TableProblemsOf<L extends Definitions, DB> = KindProblems<RegisteredOf<L>, DB>;
+export type TableProblemsOf<L extends Definitions, DB> =
+  KindProblems<RegisteredOf<L>, DB> | UnclaimedTables<L, DB>;
+
+/** A table of Database that is neither the platform's (PLATFORM_TABLES) nor a kind's. */
+type UnclaimedTables<L extends Definitions, DB> = {
+  [
+    T in Exclude<keyof DB & string, PlatformTable | RegisteredOf<L>['table']>
+  ]: `Database['${T}'] is neither in PLATFORM_TABLES (db/src/schema.ts) nor the table of a registered kind`;
+}[Exclude<keyof DB & string, PlatformTable | RegisteredOf<L>['table']>];
 
 /**
  * `true` only when there is no problem; otherwise the problems themselves, so the compiler's
