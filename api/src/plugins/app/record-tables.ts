@@ -35,13 +35,15 @@ type ServerOnly = 'fieldVersions';
 
 type SyncedColumns = { id: string; version: string; updatedAt: Date; deletedAt: Date | null };
 
+type Nullable<T> = null extends T ? true : false;
+
 type FieldProblems<D extends RecordDefinition, Row> = {
   [K in keyof RecordOf<D> & string]: K extends keyof Row
-    ? [RecordOf<D>[K]] extends [WireValue<Row[K], K extends Numerics<D> ? true : false>]
-      ? [null extends RecordOf<D>[K] ? true : false] extends [null extends Row[K] ? true : false]
+    ? [Nullable<RecordOf<D>[K]>] extends [Nullable<Row[K]>]
+      ? [RecordOf<D>[K]] extends [WireValue<Row[K], K extends Numerics<D> ? true : false>]
         ? never
-        : `${D['kind']}.${K}: the record and the column ${D['table']}.${K} differ in whether it may be null`
-      : `${D['kind']}.${K}: the column ${D['table']}.${K} does not take the record's value (db/src/schema.ts)`
+        : `${D['kind']}.${K}: the column ${D['table']}.${K} does not take the record's value (db/src/schema.ts)`
+      : `${D['kind']}.${K}: the record and the column ${D['table']}.${K} differ in whether it may be null`
     : `${D['kind']}.${K}: the table ${D['table']} has no column for this field (db/src/schema.ts)`;
 }[keyof RecordOf<D> & string];
 
