@@ -27,7 +27,7 @@ export type DefinitionOf<L extends Definitions, K extends string> = Extract<
 >;
 
 type MutatorOf<L extends Definitions> = L[number]['mutators'][number];
-/** Every mutation name of `L`, e.g. 'case.upsert'. */
+/** Every mutation name of `L` (`<kind>.<verb>`). */
 export type MutationNameOf<L extends Definitions> = MutatorOf<L>['name'];
 /** What a screen passes as a mutation's args (before parsing: defaults may be left out). */
 export type MutationArgsOf<L extends Definitions, N extends MutationNameOf<L>> = z.input<

@@ -96,8 +96,8 @@ const PERMISSION_CODES = new Set<string>([RejectionCode.FORBIDDEN, RejectionCode
 
 /**
  * The root record a refused mutation is about, as `{ <rootKind>Id: id }`: a refused change
- * to a case or its children (vital sign, addendum, access record) belongs in that case's
- * access history, which finds entries by details.caseId.
+ * to a root record or one of its children (or an access record of it) belongs in the root
+ * record's access history, which finds entries by details.<rootKind>Id.
  */
 function rootRecordOf(registry: Registry, raw: RawMutation): Record<string, string> {
   const mutator = registry.mutator(raw.name);
