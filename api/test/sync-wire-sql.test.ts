@@ -24,7 +24,8 @@ import {
   PULL_ROWS_PROTOCOL_VERSION,
   SCHEMA_VERSION,
 } from '@rescuelog/sync-protocol/platform/versions';
-import { appRegistry } from '@rescuelog/sync-protocol/records/registry';
+import type { MutationEnvelope as Mutation } from '@rescuelog/sync-protocol/platform/envelope';
+import { appRegistry, type SyncEntity } from '@rescuelog/sync-protocol/records/registry';
 import { dynamic, toWireRecord } from '../src/services/sync/sync-tables';
 import { recordRows, wireShapes } from '../src/services/sync/wire-sql';
 import type { TestApp } from './helpers';
@@ -48,19 +49,27 @@ let admin: SyncUser;
 let member: SyncUser;
 let viewer: SyncUser;
 
-/** A record of every kind, a conflict, tombstones of two kinds, and values at the edges. */
-async function seed(): Promise<void> {
-  const a = new Device(alice);
-  const b = new Device(bob);
-  const done = await completedCase(a);
-  const open = { id: uuid(), caseId: humanId('C') };
-  const gone = { id: uuid(), caseId: humanId('C') };
-  const cprSessionId = uuid();
-  const shockId = uuid();
-  const mciId = uuid();
-  const reportId = uuid();
-  const vitalId = uuid();
-  const res = await a.push(
+/** The ids the examples share (a child names its parent). */
+interface ExampleIds {
+  open: { id: string; caseId: string };
+  gone: { id: string; caseId: string };
+  done: { id: string };
+  vitalId: string;
+  cprSessionId: string;
+  mciId: string;
+  reportId: string;
+}
+
+/**
+ * Per record kind of the registry, the mutations that make its example records, with values
+ * at the edges (pushed in the registry's order: a parent before its children). The map is
+ * over every kind the devices write, so a new kind without an example fails the typecheck;
+ * seed() also fails, naming it, for a kind of the registry it has no example for.
+ * Conflicts (syncConflict) are made by two people's writes in seed().
+ */
+type DeviceKind = Exclude<SyncEntity, 'syncConflict'>;
+const EXAMPLES: { [K in DeviceKind]: (a: Device, ids: ExampleIds) => Mutation[] } = {
+  case: (a, { open, gone }) => [
     a.m('case.upsert', {
       id: open.id,
       humanId: open.caseId,
@@ -77,6 +86,8 @@ async function seed(): Promise<void> {
     }),
     a.m('case.upsert', { id: gone.id, humanId: gone.caseId, fields: { patientName: 'Gone' } }),
     a.m('case.delete', { id: gone.id }),
+  ],
+  vitalSign: (a, { open, vitalId }) => [
     a.m('vitalSign.record', {
       id: vitalId,
       caseId: open.id,
@@ -86,35 +97,24 @@ async function seed(): Promise<void> {
       timestamp: '2026-11-21T08:15:00.000Z',
     }),
     a.m('vitalSign.void', { id: vitalId, reason: 'Wrong patient' }),
-    a.m('case.addendum', {
-      id: uuid(),
-      caseId: done.id,
-      reason: 'Spelling',
-      changes: [{ field: 'patientName', before: 'Thandi', after: 'Thandiwe' }],
-    }),
+  ],
+  cprSession: (a, { cprSessionId }) => [
     a.m('cprSession.upsert', {
       id: cprSessionId,
       humanId: humanId('S'),
       fields: { startTime: '2026-11-21T08:00:00.000Z' },
     }),
+  ],
+  cprEvent: (a, { cprSessionId }) => [
     a.m('cprEvent.record', {
-      id: shockId,
+      id: uuid(),
       cprSessionId,
       type: 'shock',
       at: '2026-11-21T08:01:00.000Z',
       details: { energyJoules: 200 },
     }),
-    a.m('mciIncident.upsert', {
-      id: mciId,
-      humanId: humanId('I'),
-      fields: { startedAt: '2026-11-21T08:00:00.000Z', latitude: -33.9, longitude: 18.42 },
-    }),
-    a.m('mciCasualty.record', {
-      id: uuid(),
-      mciIncidentId: mciId,
-      tagNumber: 'T-1',
-      triageColour: 'RED',
-    }),
+  ],
+  incidentReport: (a, { reportId }) => [
     a.m('incidentReport.upsert', {
       id: reportId,
       humanId: humanId('I'),
@@ -124,7 +124,58 @@ async function seed(): Promise<void> {
       },
     }),
     a.m('incidentReport.delete', { id: reportId }),
-  );
+  ],
+  mciIncident: (a, { mciId }) => [
+    a.m('mciIncident.upsert', {
+      id: mciId,
+      humanId: humanId('I'),
+      fields: { startedAt: '2026-11-21T08:00:00.000Z', latitude: -33.9, longitude: 18.42 },
+    }),
+  ],
+  mciCasualty: (a, { mciId }) => [
+    a.m('mciCasualty.record', {
+      id: uuid(),
+      mciIncidentId: mciId,
+      tagNumber: 'T-1',
+      triageColour: 'RED',
+    }),
+  ],
+  caseAddendum: (a, { done }) => [
+    a.m('case.addendum', {
+      id: uuid(),
+      caseId: done.id,
+      reason: 'Spelling',
+      changes: [{ field: 'patientName', before: 'Thandi', after: 'Thandiwe' }],
+    }),
+  ],
+};
+
+function isDeviceKind(kind: string): kind is DeviceKind {
+  return kind in EXAMPLES;
+}
+
+/** A record of every kind, a conflict, tombstones of two kinds, and values at the edges. */
+async function seed(): Promise<void> {
+  const a = new Device(alice);
+  const b = new Device(bob);
+  const ids: ExampleIds = {
+    done: await completedCase(a),
+    open: { id: uuid(), caseId: humanId('C') },
+    gone: { id: uuid(), caseId: humanId('C') },
+    vitalId: uuid(),
+    cprSessionId: uuid(),
+    mciId: uuid(),
+    reportId: uuid(),
+  };
+  const open = ids.open;
+  const mutations = appRegistry.definitions
+    .filter((def) => def.mutators.length > 0)
+    .flatMap((def) => {
+      if (!isDeviceKind(def.kind))
+        throw new Error(`${def.kind} has no example record in sync-wire-sql.test.ts EXAMPLES`);
+      return EXAMPLES[def.kind](a, ids);
+    });
+  const res = await a.push(...mutations);
   expect(res.results.filter((r) => r.status !== 'applied')).toEqual([]);
   // A conflict (Bob, who may change anyone's case, and Alice change the same field from one base).
   const base = (

@@ -721,6 +721,34 @@ export interface Database {
   appliedMutations: AppliedMutationsTable;
 }
 
+/**
+ * The tables that are not synced records: the platform's own (accounts, audit, notifications,
+ * sync bookkeeping) and the stock list. Every other table of Database belongs to a record
+ * kind of the app's registry (sync-protocol); api/src/plugins/app/record-tables.ts holds the
+ * two lists together by the compiler, and the migration tests use them to know which tables
+ * the migrations make.
+ */
+export const PLATFORM_TABLES = [
+  'roles',
+  'users',
+  'sessions',
+  'authEpoch',
+  'rateLimits',
+  'auditLog',
+  'uploads',
+  'systemSettings',
+  'notifications',
+  'pushSubscriptions',
+  'notificationDeliveries',
+  'notificationPushes',
+  'medicalInventory',
+  'inventoryMovements',
+  'devices',
+  'syncRejections',
+  'appliedMutations',
+] as const satisfies readonly (keyof Database)[];
+export type PlatformTable = (typeof PLATFORM_TABLES)[number];
+
 /** What repository functions take first, so a service can run several in one transaction. */
 export type DbExecutor = Kysely<Database> | Transaction<Database>;
 

@@ -14,7 +14,7 @@ import { caseAddendumRecordSchema } from '@rescuelog/sync-protocol/cases/case-ad
 import { caseRecordSchema, type CaseRecord } from '@rescuelog/sync-protocol/cases/case-schema';
 import { vitalSignRecordSchema } from '@rescuelog/sync-protocol/cases/vital-sign';
 import { ApiError } from '../lib/api-error';
-import type { RequestOrigin } from './sync/push-service';
+import type { RequestOrigin } from './sync/sync-audit';
 import { beginSyncWrite, toWireRecord } from './sync/sync-tables';
 import { caseRecord } from '@rescuelog/sync-protocol/cases/case';
 import { caseAddendumRecord } from '@rescuelog/sync-protocol/cases/case-addendum';

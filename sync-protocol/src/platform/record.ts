@@ -73,9 +73,12 @@ export interface RecordDefinition<R extends Row = Row> {
   mutators: readonly AnyMutator[];
 }
 
-/** Declares a kind; its mutators keep their names and argument types (records/mutations.ts). */
-export function defineRecord<R extends Row, const M extends readonly AnyMutator[]>(
-  definition: Omit<RecordDefinition<R>, 'mutators'> & { mutators: M },
-): RecordDefinition<R> & { mutators: M } {
+/**
+ * Declares a kind. The definition keeps its literal type (its name, tables, numeric columns,
+ * mutators with their names and argument types), so a registry's types (record-types.ts:
+ * the record of each kind, every mutation's args) are derived from its list of definitions,
+ * never kept beside it.
+ */
+export function defineRecord<const D extends RecordDefinition>(definition: D): D {
   return definition;
 }

@@ -42,9 +42,11 @@ export class Registry {
   private readonly localSchemas = new Map<string, z.ZodType<Row>>();
 
   constructor(definitions: readonly RecordDefinition[]) {
+    const tables = new Map<string, string>();
     // Every app syncs its conflicts (conflict-record.ts).
     for (const def of [...definitions, conflictRecord as RecordDefinition]) {
       if (this.byKind.has(def.kind)) throw new Error(`Record kind ${def.kind} is defined twice`);
+      checkTables(def, tables);
       this.byKind.set(def.kind, def);
       for (const m of def.mutators) {
         if (this.byMutation.has(m.name)) throw new Error(`Mutation ${m.name} is defined twice`);
@@ -155,6 +157,30 @@ export class Registry {
     const args = narrowSafeParse(schema, m.args);
     if (!args.success) throw validationRejection(args.error, 'args');
     return { ...m, args: args.data };
+  }
+}
+
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/**
+ * A kind's tables are its own, and its two names are one table: the server's database layer
+ * maps camelCase to snake_case (CamelCasePlugin), so a `table` that is not the `sqlTable` in
+ * camelCase would read another table than the one the wire shape is built from. A table of a
+ * kind that is not synced at all is in the way too; the compiler names that one
+ * (api/src/plugins/app/record-tables.ts).
+ */
+function checkTables(def: RecordDefinition, tables: Map<string, string>): void {
+  if (snakeCase(def.table) !== def.sqlTable)
+    throw new Error(
+      `${def.kind}: its table ${def.table} and its sqlTable ${def.sqlTable} must be one name (${snakeCase(def.table)} in SQL)`,
+    );
+  for (const name of new Set([def.table, def.sqlTable])) {
+    const other = tables.get(name);
+    if (other !== undefined)
+      throw new Error(`Record kinds ${other} and ${def.kind} both use the table ${name}`);
+    tables.set(name, def.kind);
   }
 }
 

@@ -65,9 +65,10 @@ export function upsertMutator<const K extends string, F extends z.ZodObject>(
     name: `${def.kind}.upsert` as `${K}.upsert`,
     label: `${capitalise(def.label)} changes`,
     kind: def.kind,
+    // The fields are partial (an upsert names only the fields it changes): typed so.
     args: args as unknown as z.ZodType<
-      { id: string; humanId?: string | undefined; fields: z.output<F> },
-      { id: string; humanId?: string | undefined; fields: z.input<F> }
+      { id: string; humanId?: string | undefined; fields: Partial<z.output<F>> },
+      { id: string; humanId?: string | undefined; fields: Partial<z.input<F>> }
     >,
     entityIds: (a) => [a.id],
     creates: true,

@@ -1,19 +1,24 @@
 // The app's record kinds, in one list: the registry the device, the service worker and the
-// server are built with. Adding a kind: one definition file here, its migration, and one
-// line in APP_RECORDS (README "Adding a record kind").
+// server are built with. Adding a kind: its definition in its domain folder, its migration,
+// and one entry in APP_RECORDS (with its import); every type below is derived from the list
+// (platform/record-types.ts). docs/adding-a-record-kind.md.
 import type { z } from 'zod';
 import { parseLocalRecords, type LocalRecord } from '../client/local-records';
-import type { ConflictRecord } from '../platform/conflict-record';
 import { createRegistry } from '../platform/registry';
+import type {
+  MutationArgsOf,
+  MutationNameOf,
+  MutationOf,
+  RecordMapOf,
+} from '../platform/record-types';
 import { caseRecord } from '../cases/case';
-import { type CaseRecord } from '../cases/case-schema';
-import { caseAddendumRecord, type CaseAddendumRecord } from '../cases/case-addendum';
-import { cprEventRecord, type CprEventRecord } from '../cpr/cpr-event';
-import { cprSessionRecord, type CprSessionRecord } from '../cpr/cpr-session';
-import { incidentReportRecord, type IncidentReportRecord } from '../incidents/incident-report';
-import { mciCasualtyRecord, type MciCasualtyRecord } from '../mci/mci-casualty';
-import { mciIncidentRecord, type MciIncidentRecord } from '../mci/mci-incident';
-import { vitalSignRecord, type VitalSignRecord } from '../cases/vital-sign';
+import { caseAddendumRecord } from '../cases/case-addendum';
+import { vitalSignRecord } from '../cases/vital-sign';
+import { cprEventRecord } from '../cpr/cpr-event';
+import { cprSessionRecord } from '../cpr/cpr-session';
+import { incidentReportRecord } from '../incidents/incident-report';
+import { mciCasualtyRecord } from '../mci/mci-casualty';
+import { mciIncidentRecord } from '../mci/mci-incident';
 
 export const APP_RECORDS = [
   caseRecord,
@@ -28,32 +33,19 @@ export const APP_RECORDS = [
 
 export const appRegistry = createRegistry(APP_RECORDS);
 
-/** The record type of each app kind (typed reads: useLocalRecord, readLocalRecord). */
-export interface SyncRecordMap {
-  case: CaseRecord;
-  vitalSign: VitalSignRecord;
-  cprSession: CprSessionRecord;
-  cprEvent: CprEventRecord;
-  incidentReport: IncidentReportRecord;
-  mciIncident: MciIncidentRecord;
-  mciCasualty: MciCasualtyRecord;
-  caseAddendum: CaseAddendumRecord;
-  /** Every registry syncs its conflicts (platform/conflict-record.ts). */
-  syncConflict: ConflictRecord;
-}
+/**
+ * The record type of each app kind (typed reads: useLocalRecord, readLocalRecord), with the
+ * conflicts every registry syncs (syncConflict: platform/conflict-record.ts).
+ */
+export type SyncRecordMap = RecordMapOf<typeof APP_RECORDS>;
 export type SyncEntity = keyof SyncRecordMap;
 
-type AppMutator = (typeof APP_RECORDS)[number]['mutators'][number];
 /** Every mutation name the app knows, e.g. 'case.upsert'. */
-export type AppMutationName = AppMutator['name'];
+export type AppMutationName = MutationNameOf<typeof APP_RECORDS>;
 /** What a screen passes as a mutation's args (before parsing: defaults may be left out). */
-export type AppMutationArgs<N extends AppMutationName> = z.input<
-  Extract<AppMutator, { name: N }>['args']
->;
+export type AppMutationArgs<N extends AppMutationName> = MutationArgsOf<typeof APP_RECORDS, N>;
 /** One mutation as a screen asks for it. */
-export type AppMutation = {
-  [N in AppMutationName]: { name: N; args: AppMutationArgs<N> };
-}[AppMutationName];
+export type AppMutation = MutationOf<typeof APP_RECORDS>;
 
 /** A record of an app kind as the device keeps it (every field optional but the id). */
 export type AppLocalRecord<K extends SyncEntity> = LocalRecord<SyncRecordMap[K]>;

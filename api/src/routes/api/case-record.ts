@@ -18,7 +18,7 @@ import {
   readCaseRecord,
   unlockCase,
 } from '../../services/case-record-service';
-import type { RequestOrigin } from '../../services/sync/push-service';
+import type { RequestOrigin } from '../../services/sync/sync-audit';
 import { canSeeAll } from '@rescuelog/sync-protocol/platform/access';
 import { CASE_ACCESS } from '@rescuelog/sync-protocol/cases/case';
 

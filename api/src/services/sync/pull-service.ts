@@ -9,10 +9,9 @@
 // (wire-sql.ts), passed on without parsing it (most of a pull's time was wide rows becoming
 // JavaScript values and JSON again), and which also writes the page's audit entry (decision
 // 041: it was a statement of its own after the page).
-import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
-import type { Database, DbExecutor } from '@rescuelog/db/schema';
-import { canSeeAll, type Actor } from '@rescuelog/sync-protocol/platform/access';
-import type { SyncChange } from '@rescuelog/sync-protocol/platform/push-pull';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '@rescuelog/db/schema';
+import type { Actor } from '@rescuelog/sync-protocol/platform/access';
 import type { RecordDefinition } from '@rescuelog/sync-protocol/platform/record';
 import type { Registry } from '@rescuelog/sync-protocol/platform/registry';
 import {
@@ -20,89 +19,10 @@ import {
   PROTOCOL_VERSION,
   SCHEMA_VERSION,
 } from '@rescuelog/sync-protocol/platform/versions';
-import type { RequestOrigin } from './push-service';
-import { dynamic, syncHorizon, type Row } from './sync-tables';
+import type { RequestOrigin } from './sync-audit';
+import { syncHorizon } from './sync-tables';
+import { shapeOf, visibleRows } from './visible-records';
 import { changeRows, wireShapes, type ChangeForm, type WireShape } from './wire-sql';
-
-type DynamicBuilder = ExpressionBuilder<Record<string, Row>, string>;
-type Visibility = ((eb: DynamicBuilder) => ReturnType<DynamicBuilder['or']>) | 'all';
-
-/** Which rows of a kind the actor sees: all, or their own and those under a parent they own. */
-function visibility(registry: Registry, actor: Actor, def: RecordDefinition): Visibility {
-  const access = registry.family(def.kind);
-  if (access && canSeeAll(actor, access)) return 'all';
-  const owners = registry.ownerColumns(def.kind);
-  return (eb) => {
-    const terms = owners.map((column) => eb(column, '=', actor.id));
-    if (def.parent) {
-      const parent = registry.get(def.parent.kind);
-      terms.push(
-        eb(
-          def.parent.column,
-          'in',
-          eb
-            .selectFrom(parent.table)
-            .select('id')
-            .where(registry.ownerColumns(parent.kind)[0] ?? 'userId', '=', actor.id),
-        ),
-      );
-    }
-    if (def.moderatedByKindColumn) {
-      const moderated = registry.moderatedKinds(actor);
-      if (moderated.length > 0) terms.push(eb(def.moderatedByKindColumn, 'in', moderated));
-    }
-    return eb.or(terms);
-  };
-}
-
-/** The rows of a kind the actor may see, as a query of the whole row. */
-function visibleRows(
-  tx: DbExecutor,
-  registry: Registry,
-  actor: Actor,
-  def: RecordDefinition,
-  where: (eb: DynamicBuilder) => ReturnType<DynamicBuilder['and']>,
-) {
-  const visible = visibility(registry, actor, def);
-  let query = dynamic(tx).selectFrom(def.table).selectAll().where(where);
-  if (visible !== 'all') query = query.where(visible);
-  return query;
-}
-
-function shapeOf(shapes: Map<string, WireShape>, def: RecordDefinition): WireShape {
-  const shape = shapes.get(def.kind);
-  if (!shape) throw new Error(`No wire shape for ${def.kind}`);
-  return shape;
-}
-
-/** Only kinds a device writes (a mutation names their records): the others (conflicts) have
- * server-made ids of another type. */
-function answerKinds(registry: Registry): RecordDefinition[] {
-  return registry.definitions.filter((k) => k.mutators.length > 0);
-}
-
-/**
- * The current rows with these ids that the actor may see (the pull rule), as pull changes.
- * A push answers with them for its rejected and duplicate mutations (push-pull.ts `records`).
- */
-export async function readVisibleRecords(
-  tx: DbExecutor,
-  shapes: Map<string, WireShape>,
-  registry: Registry,
-  actor: Actor,
-  ids: readonly string[],
-): Promise<SyncChange[]> {
-  if (ids.length === 0) return [];
-  const branches = answerKinds(registry).map((def) =>
-    changeRows(
-      shapeOf(shapes, def),
-      visibleRows(tx, registry, actor, def, (eb) => eb.and([eb('id', 'in', [...ids])])),
-    ),
-  );
-  const { rows } = await sql<{ change: string }>`select change::text as change
-    from (${sql.join(branches, sql` union all `)}) c order by version`.execute(tx);
-  return rows.map((row) => JSON.parse(row.change) as SyncChange);
-}
 
 /** One page of a pull: the answer as JSON text, and what the audit records of it. */
 export interface PullPage {

@@ -4,86 +4,45 @@
 // returned so it cannot block the queue). The device's last applied seq advances in the
 // same transaction as the effects, so a response lost after commit only causes duplicates.
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
-import type { Database, JsonValue, NewAuditEntry } from '@rescuelog/db/schema';
+import type { Database } from '@rescuelog/db/schema';
 import { databaseError } from '@rescuelog/db/errors';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
-import {
-  mutationResultSchema,
-  type MutationResult,
-  type PushResponse,
-} from '@rescuelog/sync-protocol/platform/push-pull';
+import type { MutationResult, PushResponse } from '@rescuelog/sync-protocol/platform/push-pull';
 import type { Actor } from '@rescuelog/sync-protocol/platform/access';
 import type { RawMutation } from '@rescuelog/sync-protocol/platform/envelope';
 import type { ParsedMutation, Registry } from '@rescuelog/sync-protocol/platform/registry';
-import {
-  Rejection,
-  REJECTION_MESSAGES,
-  RejectionCode,
-} from '@rescuelog/sync-protocol/platform/rejections';
+import { Rejection } from '@rescuelog/sync-protocol/platform/rejections';
 import {
   SERVER_FAILED_MESSAGE,
   SET_ASIDE_MUTATION,
-  setAsideArgsSchema,
   type PushFailure,
 } from '@rescuelog/sync-protocol/platform/set-aside';
 import { uuidSchema } from '@rescuelog/sync-protocol/platform/values';
+import type { ConflictReport } from '@rescuelog/sync-protocol/platform/mutator';
 import { ApiError } from '../../lib/api-error';
-import { boundedJsonValue, toJsonValue } from '../../lib/json-value';
 import { BatchRecords, RetryWithSavepoints, serverFault } from './batch-records';
-import { readVisibleRecords } from './pull-service';
-import { registryShapes, type WireShape } from './wire-sql';
-import { runOnServer, type AuditWrite } from './server-store';
-import { beginSyncWriteReserving } from './sync-tables';
+import { closePush, openPush, pushDeviceReads, type PushOpening } from './push-bookkeeping';
 import {
-  closePush,
-  insertAuditRows,
-  openPush,
-  pushDeviceReads,
-  replayKey,
-  type StoredRejections,
-} from './push-bookkeeping';
-
-/** A stored rejection keeps at most this much of the refused args (the device keeps all of it). */
-export const REJECTION_ARGS_LIMIT_BYTES = 64 * 1024;
-/**
- * What one user's stored rejections may hold in all. Past it, a new rejection is still
- * recorded (code, message, mutation id: what the audit and the device need) but without its
- * args: a device that keeps sending refused data cannot fill the server's disk.
- */
-export const REJECTION_QUOTA_BYTES_PER_USER = 8 * 1024 * 1024;
-
-/**
- * The bytes the user's stored rejections hold (all their devices): read once per push, at
- * its first rejection, then counted up as the push stores more.
- */
-class RejectionQuota {
-  private bytes: number | null = null;
-
-  constructor(
-    private readonly tx: Transaction<Database>,
-    private readonly userId: number,
-  ) {}
-
-  async full(): Promise<boolean> {
-    if (this.bytes === null) {
-      const { rows } = await sql<{ bytes: string | number | null }>`
-        select coalesce(sum(pg_column_size(r.details)), 0) as bytes
-        from sync_rejections r join devices d on d.device_id = r.device_id
-        where d.user_id = ${this.userId}`.execute(this.tx);
-      this.bytes = Number(rows[0]?.bytes ?? 0);
-    }
-    return this.bytes >= REJECTION_QUOTA_BYTES_PER_USER;
-  }
-
-  add(details: JsonValue): void {
-    this.bytes = (this.bytes ?? 0) + Buffer.byteLength(JSON.stringify(details));
-  }
-}
-
-export interface RequestOrigin {
-  ip: string | null;
-  userAgent: string | null;
-}
+  permanentDatabaseRefusal,
+  recordRejection,
+  recordSetAside,
+  RejectionQuota,
+  replayedResult,
+  type RejectionScope,
+} from './push-rejections';
+import { runOnServer } from './server-store';
+import {
+  auditRow,
+  endAuditBuffer,
+  flushAudit,
+  startAuditBuffer,
+  writeAudit,
+  type AuditBuffer,
+  type RequestOrigin,
+} from './sync-audit';
+import { beginSyncWriteReserving } from './sync-tables';
+import { readVisibleRecords } from './visible-records';
+import { registryShapes, type WireShape } from './wire-sql';
 
 export interface PushBatch {
   deviceId: string;
@@ -94,77 +53,6 @@ export const DEVICE_USER_MISMATCH_MESSAGE =
   'This device is registered to another user; sign in as that user or reinstall the app.';
 export const ACTOR_MISMATCH_MESSAGE =
   'These changes were made by another user; sign in as that user to send them.';
-
-/**
- * A push's audit entries, inserted together before it commits: one statement for the batch
- * instead of one per mutation. Entries of a mutation that is rolled back to its savepoint are
- * dropped with it. An access event's entry waits here too: the batch's records answer
- * whether one was recorded (batch-records.ts accessSeen).
- */
-interface AuditBuffer {
-  rows: NewAuditEntry[];
-}
-const auditBuffers = new WeakMap<Transaction<Database>, AuditBuffer>();
-
-/** Writes what the push's buffer holds, in order (before commit, or before a savepoint). */
-async function flushAudit(tx: Transaction<Database>): Promise<void> {
-  const buffer = auditBuffers.get(tx);
-  if (buffer && buffer.rows.length > 0) await insertAuditRows(tx, buffer.rows.splice(0));
-}
-
-function auditRow(
-  actor: Actor,
-  origin: RequestOrigin,
-  entry: AuditWrite,
-  outcome: 'success' | 'denied' | 'failure',
-): NewAuditEntry {
-  return {
-    actorUserId: actor.id,
-    action: entry.action,
-    outcome,
-    entityType: entry.entityType,
-    entityId: entry.entityId,
-    ip: origin.ip,
-    userAgent: origin.userAgent,
-    details: entry.details,
-  };
-}
-
-async function writeAudit(
-  tx: Transaction<Database>,
-  actor: Actor,
-  origin: RequestOrigin,
-  entry: AuditWrite,
-  outcome: 'success' | 'denied' | 'failure',
-): Promise<void> {
-  const row = auditRow(actor, origin, entry, outcome);
-  const buffer = auditBuffers.get(tx);
-  if (buffer) buffer.rows.push(row);
-  else await insertAuditRows(tx, [row]);
-}
-
-/** Database refusals that no retry can fix (bad data, missing parent): the mutation is rejected. */
-function permanentDatabaseRefusal(error: unknown): Rejection | undefined {
-  const info = databaseError(error);
-  if (!info) return undefined;
-  if (info.code === '23503')
-    return new Rejection(
-      RejectionCode.NOT_FOUND,
-      'A record it refers to does not exist on the server.',
-      { constraint: info.constraint ?? null },
-    );
-  if (info.code === '23505')
-    return new Rejection(RejectionCode.HUMAN_ID_COLLISION, REJECTION_MESSAGES.HUMAN_ID_COLLISION, {
-      constraint: info.constraint ?? null,
-    });
-  if (info.code.startsWith('22') || info.code.startsWith('23')) {
-    return new Rejection(RejectionCode.VALIDATION_FAILED, REJECTION_MESSAGES.VALIDATION_FAILED, {
-      sqlstate: info.code,
-      constraint: info.constraint ?? null,
-    });
-  }
-  return undefined;
-}
 
 /** Called when storing one mutation failed on the server (for the log: it is a server fault). */
 export type PushFailureReport = (
@@ -185,137 +73,15 @@ function validateMutation(
   }
 }
 
+/** A mutation's check; a check that threw something other than a rejection keeps its error. */
+type Check = ReturnType<typeof validateMutation> | { error: unknown };
+
 type NewAppliedMutation = Insertable<Database['appliedMutations']>;
 
 /** A raw mutation's entity ids that are uuids (it may be malformed: it was read loosely). */
 function entityIdsOf(raw: RawMutation | undefined): string[] {
   if (!raw || !Array.isArray(raw.entityIds)) return [];
   return raw.entityIds.filter((x): x is string => uuidSchema.safeParse(x).success);
-}
-
-const PERMISSION_CODES = new Set<string>([RejectionCode.FORBIDDEN, RejectionCode.NOT_OWNER]);
-
-/**
- * The root record a refused mutation is about, as `{ <rootKind>Id: id }`: a refused change
- * to a case or its children (vital sign, addendum, access record) belongs in that case's
- * access history, which finds entries by details.caseId.
- */
-function rootRecordOf(registry: Registry, raw: RawMutation): Record<string, string> {
-  const mutator = registry.mutator(raw.name);
-  const args: unknown = raw.args;
-  if (!mutator || args === null || typeof args !== 'object') return {};
-  const def = registry.get(mutator.kind);
-  const root = def.parent ? registry.get(def.parent.kind) : def;
-  const key = def.parent?.column ?? `${root.kind}Id`;
-  const value =
-    key in args
-      ? (args as Record<string, unknown>)[key]
-      : def.parent
-        ? undefined
-        : 'id' in args
-          ? args.id
-          : undefined;
-  const id = uuidSchema.safeParse(value);
-  return id.success ? { [`${root.kind}Id`]: id.data } : {};
-}
-
-/** Kept in sync_rejections with the data, audited (a permission refusal as a denial). */
-async function recordRejection(
-  tx: Transaction<Database>,
-  quota: RejectionQuota,
-  registry: Registry,
-  actor: Actor,
-  origin: RequestOrigin,
-  deviceId: string,
-  raw: RawMutation,
-  rejection: Rejection,
-): Promise<void> {
-  const details: Record<string, JsonValue> = {
-    name: raw.name,
-    message: rejection.message,
-    ...(toJsonValue(rejection.details) as Record<string, JsonValue>),
-    args: (await quota.full())
-      ? { omitted: 'quota', quotaBytes: REJECTION_QUOTA_BYTES_PER_USER }
-      : boundedJsonValue(raw.args, REJECTION_ARGS_LIMIT_BYTES),
-  };
-  await tx
-    .insertInto('syncRejections')
-    .values({ deviceId, seq: raw.seq, mutationId: raw.mutationId, reason: rejection.code, details })
-    .execute();
-  quota.add(details);
-  const entityIds = Array.isArray(raw.entityIds)
-    ? raw.entityIds.filter((x): x is string => typeof x === 'string')
-    : [];
-  await writeAudit(
-    tx,
-    actor,
-    origin,
-    {
-      action: 'sync.rejected',
-      entityType: raw.name,
-      entityId: entityIds[0] ?? raw.mutationId,
-      details: {
-        mutationId: raw.mutationId,
-        deviceId,
-        seq: raw.seq,
-        code: rejection.code,
-        ...rootRecordOf(registry, raw),
-        ...(toJsonValue(rejection.details) as Record<string, JsonValue>),
-      },
-    },
-    PERMISSION_CODES.has(rejection.code) ? 'denied' : 'failure',
-  );
-}
-
-/**
- * A set-aside marker: the change it carries is kept in sync_rejections under the marker's
- * seq and id (the quota applies), with its own id and what it waited behind, and audited.
- */
-async function recordSetAside(
-  tx: Transaction<Database>,
-  quota: RejectionQuota,
-  registry: Registry,
-  actor: Actor,
-  origin: RequestOrigin,
-  deviceId: string,
-  marker: ParsedMutation,
-): Promise<void> {
-  const carried = setAsideArgsSchema.parse(marker.args);
-  const change: RawMutation = {
-    ...marker,
-    name: carried.name,
-    args: carried.args,
-    entityIds: carried.entityIds.slice(0, 20),
-  };
-  const rejection = new Rejection(carried.code, carried.reason ?? undefined, {
-    setAsideMutationId: carried.mutationId,
-    heldBehind: carried.heldBehind,
-    baseVersion: carried.baseVersion,
-    savedAt: carried.clientTime,
-  });
-  await recordRejection(tx, quota, registry, actor, origin, deviceId, change, rejection);
-}
-
-/**
- * The answer for a mutation the server has already handled. A rejection is answered again as
- * a rejection: when the first answer was lost, the device would otherwise drop the entry as a
- * duplicate, never show the rejection in its inbox and keep the rejected value on screen.
- */
-function replayedResult(
-  rejections: StoredRejections,
-  raw: { seq: number; mutationId: string },
-): MutationResult {
-  const rejected = rejections.get(replayKey(raw));
-  if (!rejected) return { seq: raw.seq, mutationId: raw.mutationId, status: 'duplicate' };
-  const code = mutationResultSchema.shape.code.safeParse(rejected.reason);
-  const message = rejected.details.message;
-  return {
-    seq: raw.seq,
-    mutationId: raw.mutationId,
-    status: 'rejected',
-    ...(code.success && code.data !== undefined ? { code: code.data } : {}),
-    ...(typeof message === 'string' ? { message } : {}),
-  };
 }
 
 /**
@@ -385,6 +151,20 @@ export async function pushBatch(
   }
 }
 
+/** What every step of one attempt at a batch shares. */
+interface BatchScope extends RejectionScope {
+  shapes: Map<string, WireShape>;
+  /** Each mutation in its own savepoint (the second attempt: pushBatch). */
+  savepoints: boolean;
+  onFailure: PushFailureReport;
+  /** What the batch knows of the records it touches (batch-records.ts). */
+  records: BatchRecords;
+  audit: AuditBuffer;
+}
+
+/** A new mutation's end: its result, or a failure that ends the batch before it. */
+type Handled = { result: MutationResult } | { failed: PushFailure };
+
 async function applyBatch(
   db: Kysely<Database>,
   shapes: Map<string, WireShape>,
@@ -397,34 +177,10 @@ async function applyBatch(
   onFailure: PushFailureReport,
 ): Promise<PushResponse> {
   return db.transaction().execute(async (tx) => {
-    // Pushes run concurrently (decision 033). Two pushes of one device take their turns on
-    // its row, so what this one reads of the device (its seq, handled mutations, rejections)
-    // stays true until it commits.
-    // Read once for the whole batch, in the statement that locks the device's row, what each
-    // mutation would otherwise look up on its own: which ones were handled before (under
-    // their seq, or renumbered) and their rejections (push-bookkeeping.ts).
-    const opening =
-      (await openPush(tx, deviceId, ordered)) ??
-      (await pushDeviceReads(tx, deviceId, actor.id, origin.userAgent, ordered));
-    const { device, handled, rejections } = opening;
-    if (device.userId !== actor.id)
-      throw new ApiError(409, ErrorCode.DEVICE_USER_MISMATCH, DEVICE_USER_MISMATCH_MESSAGE);
-
+    const { device, handled, rejections } = await openBatch(tx, actor, origin, deviceId, ordered);
     let last = device.lastAppliedSeq;
     const fresh = ordered.filter((raw) => raw.seq > last);
-    // Each new mutation checked once (a pure function of the registry), and every record the
-    // valid ones name read at once (batch-records.ts) instead of one read per mutation.
-    // (A check that throws something other than a rejection throws when its mutation's turn
-    // comes, as before: not for a mutation after a gap.)
-    const checks = new Map<RawMutation, ReturnType<typeof validateMutation> | { error: unknown }>();
-    for (const raw of fresh) {
-      if (handled.has(raw.mutationId)) continue;
-      try {
-        checks.set(raw, validateMutation(registry, raw));
-      } catch (error) {
-        checks.set(raw, { error });
-      }
-    }
+    const checks = checkMutations(registry, fresh, handled);
     // Without savepoints, new rows wait and go in together (batch-records.ts). The records
     // read are locked until commit: a concurrent push that touches them waits its turn.
     const records = await BatchRecords.read(
@@ -439,11 +195,20 @@ async function applyBatch(
     // batch will need (about one per mutation) are taken in the same statement, above the
     // ticket: for a push of one mutation too, since they no longer cost a statement of their own.
     await beginSyncWriteReserving(tx, fresh.length);
-    const audit: AuditBuffer = { rows: [] };
-    auditBuffers.set(tx, audit);
-    const quota = new RejectionQuota(tx, actor.id);
+    const scope: BatchScope = {
+      tx,
+      registry,
+      actor,
+      origin,
+      deviceId,
+      quota: new RejectionQuota(tx, actor.id),
+      shapes,
+      savepoints,
+      onFailure,
+      records,
+      audit: startAuditBuffer(tx),
+    };
     const handledNow: NewAppliedMutation[] = [];
-
     const results: MutationResult[] = [];
     let failed: PushFailure | undefined;
     for (const raw of ordered) {
@@ -452,107 +217,31 @@ async function applyBatch(
         continue;
       }
       if (raw.seq > last + 1) break;
-
       if (handled.has(raw.mutationId)) {
         // The same mutation under a new seq (a client that renumbered its queue): no second effect.
         results.push(replayedResult(rejections, raw));
         last = raw.seq;
         continue;
       }
-
-      const check = checks.get(raw) ?? validateMutation(registry, raw);
-      if ('error' in check) throw check.error;
-      const checked = check;
-      let rejection: Rejection | undefined = checked instanceof Rejection ? checked : undefined;
-      let result: MutationResult | undefined;
-      if (!(checked instanceof Rejection) && checked.mutation.name === SET_ASIDE_MUTATION) {
-        await records.flush();
-        // A change the device set aside (set-aside.ts): kept with the refused ones, for an
-        // administrator, and its seq consumed so the device's other changes go on.
-        await recordSetAside(tx, quota, registry, actor, origin, deviceId, checked.mutation);
-        result = { seq: raw.seq, mutationId: raw.mutationId, status: 'applied' };
-      } else if (!(checked instanceof Rejection)) {
-        // With savepoints, entries already buffered go in first, outside the savepoint, so a
-        // rollback of this mutation cannot take them along.
-        if (savepoints) await flushAudit(tx);
-        const mark = audit.rows.length;
-        records.begin(checked.mutation);
-        if (savepoints) await sql`savepoint sync_mutation`.execute(tx);
-        try {
-          const applied = await runOnServer({
-            tx,
-            registry,
-            actor,
-            mutation: checked.mutation,
-            records,
-            audit: (entry) => audit.rows.push(auditRow(actor, origin, entry, 'success')),
-          });
-          if (applied.audit) await writeAudit(tx, actor, origin, applied.audit, 'success');
-          if (savepoints) await sql`release savepoint sync_mutation`.execute(tx);
-          result = {
-            seq: raw.seq,
-            mutationId: raw.mutationId,
-            status: 'applied',
-            ...(applied.conflicts.length > 0 ? { conflicts: applied.conflicts } : {}),
-          };
-        } catch (error) {
-          rejection = error instanceof Rejection ? error : permanentDatabaseRefusal(error);
-          if (!rejection && serverFault(error)) throw error;
-          // Its writes so far cannot be undone alone (a database error has even aborted the
-          // transaction): roll this attempt back and run the batch with savepoints.
-          if (!savepoints) throw new RetryWithSavepoints();
-          try {
-            await sql`rollback to savepoint sync_mutation`.execute(tx);
-            await sql`release savepoint sync_mutation`.execute(tx);
-          } catch {
-            // The transaction itself is gone: a fault of the server, not of this mutation.
-            throw error;
-          }
-          // Its audit entries were never written (or were rolled back with it), and what it
-          // read or wrote may no longer be what the database holds.
-          audit.rows.length = mark;
-          records.rollback();
-          if (!rejection) {
-            // Neither refused nor a fault of the whole server: storing this one failed (a
-            // fault in the server's code for this data). What came before commits; the
-            // device tries again, and after a few tries sets it aside (set-aside.ts).
-            onFailure(error, { seq: raw.seq, mutationId: raw.mutationId, name: raw.name });
-            failed = { seq: raw.seq, mutationId: raw.mutationId, message: SERVER_FAILED_MESSAGE };
-            break;
-          }
-        }
+      const outcome = await handleMutation(
+        scope,
+        raw,
+        checks.get(raw) ?? validateMutation(registry, raw),
+      );
+      if ('failed' in outcome) {
+        failed = outcome.failed;
+        break;
       }
-      if (rejection) {
-        await records.flush();
-        await recordRejection(tx, quota, registry, actor, origin, deviceId, raw, rejection);
-        result = {
-          seq: raw.seq,
-          mutationId: raw.mutationId,
-          status: 'rejected',
-          code: rejection.code,
-          message: rejection.message,
-        };
-      }
-      if (!result) throw new Error('A mutation ended neither applied nor rejected');
       handledNow.push({ mutationId: raw.mutationId, deviceId: deviceId, seq: raw.seq });
       handled.add(raw.mutationId);
-      results.push(result);
+      results.push(outcome.result);
       last = raw.seq;
     }
     await records.flush();
-    auditBuffers.delete(tx);
     // The audit entries still buffered, the handled mutations and the device's seq: one
     // statement (push-bookkeeping.ts).
-    await closePush(tx, deviceId, last, audit.rows.splice(0), handledNow);
-    // The device undoes a rejected change (and rebuilds a duplicate's records) from these,
-    // without waiting for a pull (push-pull.ts `records`).
-    const undoIds = new Set<string>();
-    for (const result of results) {
-      if (result.status === 'applied') continue;
-      const raw = ordered.find((m) => m.seq === result.seq && m.mutationId === result.mutationId);
-      for (const id of entityIdsOf(raw)) undoIds.add(id);
-    }
-    const answer = await readVisibleRecords(tx, shapes, registry, actor, [...undoIds]);
+    await closePush(tx, deviceId, last, endAuditBuffer(tx, scope.audit), handledNow);
+    const answer = await undoRecords(scope, ordered, results);
     return {
       lastAppliedSeq: last,
       results,
@@ -560,4 +249,152 @@ async function applyBatch(
       ...(failed ? { failed } : {}),
     };
   });
+}
+
+/**
+ * Locks the device's row and reads, in the same statement, what each mutation would
+ * otherwise look up on its own: which ones were handled before (under their seq, or
+ * renumbered) and their rejections (push-bookkeeping.ts). Pushes run concurrently (decision
+ * 033): two pushes of one device take their turns on its row, so what this one reads of the
+ * device stays true until it commits.
+ */
+async function openBatch(
+  tx: Transaction<Database>,
+  actor: Actor,
+  origin: RequestOrigin,
+  deviceId: string,
+  ordered: RawMutation[],
+): Promise<PushOpening> {
+  const opening =
+    (await openPush(tx, deviceId, ordered)) ??
+    (await pushDeviceReads(tx, deviceId, actor.id, origin.userAgent, ordered));
+  if (opening.device.userId !== actor.id)
+    throw new ApiError(409, ErrorCode.DEVICE_USER_MISMATCH, DEVICE_USER_MISMATCH_MESSAGE);
+  return opening;
+}
+
+/**
+ * Each new mutation checked once (a pure function of the registry), so that every record the
+ * valid ones name is read at once (batch-records.ts) instead of one read per mutation. A check
+ * that throws something other than a rejection throws when its mutation's turn comes: not
+ * for a mutation after a gap.
+ */
+function checkMutations(
+  registry: Registry,
+  fresh: readonly RawMutation[],
+  handled: ReadonlySet<string>,
+): Map<RawMutation, Check> {
+  const checks = new Map<RawMutation, Check>();
+  for (const raw of fresh) {
+    if (handled.has(raw.mutationId)) continue;
+    try {
+      checks.set(raw, validateMutation(registry, raw));
+    } catch (error) {
+      checks.set(raw, { error });
+    }
+  }
+  return checks;
+}
+
+/** A new mutation in its turn: set aside, applied, or rejected (kept and audited). */
+async function handleMutation(scope: BatchScope, raw: RawMutation, check: Check): Promise<Handled> {
+  if ('error' in check) throw check.error;
+  const answer = { seq: raw.seq, mutationId: raw.mutationId };
+  let rejection: Rejection;
+  if (check instanceof Rejection) rejection = check;
+  else if (check.mutation.name === SET_ASIDE_MUTATION) {
+    await scope.records.flush();
+    // A change the device set aside (set-aside.ts): kept with the refused ones, for an
+    // administrator, and its seq consumed so the device's other changes go on.
+    await recordSetAside(scope, check.mutation);
+    return { result: { ...answer, status: 'applied' } };
+  } else {
+    const run = await runMutation(scope, raw, check.mutation);
+    if ('failed' in run) return run;
+    if (!('rejection' in run)) {
+      const conflicts = run.conflicts.length > 0 ? { conflicts: run.conflicts } : {};
+      return { result: { ...answer, status: 'applied', ...conflicts } };
+    }
+    rejection = run.rejection;
+  }
+  await scope.records.flush();
+  await recordRejection(scope, raw, rejection);
+  return {
+    result: { ...answer, status: 'rejected', code: rejection.code, message: rejection.message },
+  };
+}
+
+/**
+ * Runs a mutation's mutator (server-store.ts), in its own savepoint when the batch uses them.
+ * A refusal (a rejection, or a database refusal no retry fixes) comes back to be recorded;
+ * without savepoints its writes so far cannot be undone alone, so the whole attempt rolls
+ * back and the batch runs again with savepoints (pushBatch).
+ */
+async function runMutation(
+  scope: BatchScope,
+  raw: RawMutation,
+  mutation: ParsedMutation,
+): Promise<{ conflicts: ConflictReport[] } | { rejection: Rejection } | { failed: PushFailure }> {
+  const { tx, savepoints, audit, records, actor, origin } = scope;
+  // With savepoints, entries already buffered go in first, outside the savepoint, so a
+  // rollback of this mutation cannot take them along.
+  if (savepoints) await flushAudit(tx);
+  const mark = audit.rows.length;
+  records.begin(mutation);
+  if (savepoints) await sql`savepoint sync_mutation`.execute(tx);
+  try {
+    const applied = await runOnServer({
+      tx,
+      registry: scope.registry,
+      actor,
+      mutation,
+      records,
+      audit: (entry) => audit.rows.push(auditRow(actor, origin, entry, 'success')),
+    });
+    if (applied.audit) await writeAudit(tx, actor, origin, applied.audit, 'success');
+    if (savepoints) await sql`release savepoint sync_mutation`.execute(tx);
+    return { conflicts: applied.conflicts };
+  } catch (error) {
+    const rejection = error instanceof Rejection ? error : permanentDatabaseRefusal(error);
+    if (!rejection && serverFault(error)) throw error;
+    // Its writes so far cannot be undone alone (a database error has even aborted the
+    // transaction): roll this attempt back and run the batch with savepoints.
+    if (!savepoints) throw new RetryWithSavepoints();
+    try {
+      await sql`rollback to savepoint sync_mutation`.execute(tx);
+      await sql`release savepoint sync_mutation`.execute(tx);
+    } catch {
+      // The transaction itself is gone: a fault of the server, not of this mutation.
+      throw error;
+    }
+    // Its audit entries were never written (or were rolled back with it), and what it
+    // read or wrote may no longer be what the database holds.
+    audit.rows.length = mark;
+    records.rollback();
+    if (rejection) return { rejection };
+    // Neither refused nor a fault of the whole server: storing this one failed (a fault in
+    // the server's code for this data). What came before commits; the device tries again,
+    // and after a few tries sets it aside (set-aside.ts).
+    scope.onFailure(error, { seq: raw.seq, mutationId: raw.mutationId, name: raw.name });
+    return { failed: { seq: raw.seq, mutationId: raw.mutationId, message: SERVER_FAILED_MESSAGE } };
+  }
+}
+
+/**
+ * The current records of every mutation not applied (rejected, duplicate), as the actor may
+ * see them: the device undoes a rejected change (and rebuilds a duplicate's records) from
+ * these without waiting for a pull (push-pull.ts `records`).
+ */
+async function undoRecords(
+  scope: BatchScope,
+  ordered: readonly RawMutation[],
+  results: readonly MutationResult[],
+) {
+  const undoIds = new Set<string>();
+  for (const result of results) {
+    if (result.status === 'applied') continue;
+    const raw = ordered.find((m) => m.seq === result.seq && m.mutationId === result.mutationId);
+    for (const id of entityIdsOf(raw)) undoIds.add(id);
+  }
+  return readVisibleRecords(scope.tx, scope.shapes, scope.registry, scope.actor, [...undoIds]);
 }

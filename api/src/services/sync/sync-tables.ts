@@ -34,7 +34,8 @@ export function readFieldVersions(row: Row): FieldVersions {
     : {};
 }
 
-type Columns = Pick<RecordDefinition, 'numericColumns'>;
+// With the kind: a definition without numeric columns still has a property in common.
+type Columns = Pick<RecordDefinition, 'kind' | 'numericColumns'>;
 
 /** A column's value as the wire carries it: timestamps as ISO strings, numeric as numbers. */
 export function toWireValue(def: Columns, column: string, value: unknown): unknown {

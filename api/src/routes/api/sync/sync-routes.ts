@@ -8,7 +8,8 @@ import { MIN_PROTOCOL_VERSION } from '@rescuelog/sync-protocol/platform/versions
 import { ApiError, parseInput, unauthenticated } from '../../../lib/api-error';
 import { Gate } from '../../../lib/gate';
 import { pullChanges } from '../../../services/sync/pull-service';
-import { pushBatch, type RequestOrigin } from '../../../services/sync/push-service';
+import { pushBatch } from '../../../services/sync/push-service';
+import type { RequestOrigin } from '../../../services/sync/sync-audit';
 
 export const UPDATE_REQUIRED_MESSAGE =
   'This version of the app is out of date. Update it to keep syncing.';
