@@ -4,7 +4,7 @@
 // the Date arithmetic the code uses.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { caseSearchQuerySchema } from '../src/cases';
+import { caseSearchQuerySchema } from '../src/cases/api';
 import { timestampSchema } from '../src/platform/values';
 import { Rejection, RejectionCode } from '../src/platform/rejections';
 import { appRegistry } from '../src/records/registry';
