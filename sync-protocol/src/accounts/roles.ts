@@ -79,8 +79,10 @@ export const idParamSchema = z.strictObject({
 
 /** The role whose members are administrators (spec §6 role 'administrator'). */
 export const ADMINISTRATOR_ROLE = 'administrator';
-/** The role an approval uses when System Settings name no default role. */
+/** Reads and views, creates nothing (spec §6 defaults); a demoted administrator's role. */
 export const MEMBER_ROLE = 'member';
+/** The role an approval uses when System Settings name no default role (decision 059). */
+export const RESPONDER_ROLE = 'responder';
 
 /**
  * The system roles a new system starts with (migration 2026-11-24T1100 seeds the same for
@@ -106,7 +108,7 @@ export const SYSTEM_ROLES: ReadonlyArray<{
     permissions: {},
   },
   {
-    name: 'responder',
+    name: RESPONDER_ROLE,
     displayName: 'Responder',
     description: 'Documents patients, CPR, incidents and reports; sees the logs',
     permissions: {
@@ -117,7 +119,8 @@ export const SYSTEM_ROLES: ReadonlyArray<{
       medicalInventory: { read: true },
       firstAidProtocols: { view: true },
       cprLogs: { view: true },
-      casesLogged: { view: true },
+      // No Cases Logged entry: their own cases only; colleagues' patients are an explicit
+      // grant (decisions 024, 059). Systems from before 059 keep the grant they had.
       multiPatientLogs: { view: true },
       userManagement: false,
       systemAdmin: false,
