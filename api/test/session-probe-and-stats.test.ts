@@ -43,13 +43,10 @@ describe('GET /api/session', () => {
       .set({ status: 'suspended' })
       .where('id', '=', member.row.id)
       .execute();
-    await t.db
-      .updateTable('authEpoch')
-      .set((eb) => ({ epoch: eb('epoch', '+', 1) }))
-      .execute();
     const res = await client.get('/api/session');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ user: null });
+    expect((await client.get('/api/user')).status).toBe(401);
   });
 });
 
