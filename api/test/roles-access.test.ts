@@ -55,6 +55,11 @@ describe('roles as access', () => {
       expect(approvedUser.permissions[module]).toMatchObject({ create: true });
     expect(approvedUser.permissions.casesLogged).toBeUndefined();
     expect(approvedUser.roleName).toBe('Responder');
+    // The approve dialog names the role it will give from the roles list.
+    const listed = (await (await client.get('/api/admin/roles')).json()) as {
+      approvalRoleId: number | null;
+    };
+    expect(listed.approvalRoleId).toBe(roleId('responder'));
 
     const b = await t.createUser({ status: 'pending' });
     const picked = await client.post(`/api/admin/users/${String(b.row.id)}/approve`, {

@@ -93,8 +93,8 @@ async function keepAnAdministrator(
  * The role an approval uses when the administrator names none: System Settings' default role,
  * else Responder, who can do a crew member's job (decision 059), else Member.
  */
-async function approvalRoleId(
-  trx: Transaction<Database>,
+export async function approvalRoleId(
+  trx: Kysely<Database> | Transaction<Database>,
   configured: number | null,
 ): Promise<number | null> {
   if (configured !== null && (await findRoleById(trx, configured)) !== undefined) return configured;

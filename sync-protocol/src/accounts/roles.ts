@@ -70,7 +70,11 @@ export const roleSchema = z.object({
   updatedAt: isoDate,
 });
 export type Role = z.output<typeof roleSchema>;
-export const roleListResponseSchema = z.object({ roles: z.array(roleSchema) });
+export const roleListResponseSchema = z.object({
+  roles: z.array(roleSchema),
+  /** The role an approval gives when the administrator picks none (decision 059). */
+  approvalRoleId: z.number().int().nullable().default(null),
+});
 
 /** Route parameter `:id` for users, roles and other integer-keyed administrative records. */
 export const idParamSchema = z.strictObject({

@@ -10,9 +10,10 @@ import {
 import type { CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import { canSeeAll } from '@rescuelog/sync-protocol/platform/access';
 import { CASE_ACCESS } from '@rescuelog/sync-protocol/cases/case';
-import { AlertTriangle, ArrowLeft, CloudOff, Info } from 'lucide-react';
+import { AlertTriangle, CloudOff, Info } from 'lucide-react';
+import { PageHeader } from '@/components/ui/page-header';
 import { useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
@@ -110,14 +111,7 @@ export function CaseSearchPage() {
 
   return (
     <>
-      <header className="app-header">
-        <div className="app-header__bar">
-          <Link to="/" className="icon-button icon-button--on-dark" aria-label="Back to Home">
-            <ArrowLeft aria-hidden="true" size={24} />
-          </Link>
-          <h1 className="app-header__title">Cases Logged</h1>
-        </div>
-      </header>
+      <PageHeader title="Cases Logged" />
       <main className={`page ${styles.search}`}>
         <CaseSearchForm key={paramsKey} filters={filters} errors={errors} onSearch={search} />
 
