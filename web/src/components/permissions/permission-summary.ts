@@ -89,7 +89,9 @@ export function permissionSentence(roleName: string, permissions: Permissions): 
     return 'Everything, including user management and system administration.';
   const creates = RECORDS.filter((m) => hasPermission(subject, m, 'create'));
   const documents =
-    creates.length > 0 ? `Documents ${list(labels(creates))}` : 'Reads and views; documents nothing';
+    creates.length > 0
+      ? `Documents ${list(labels(creates))}`
+      : 'Reads and views; documents nothing';
   const cases = casesSeen(subject);
   const sees =
     cases === 'every'
