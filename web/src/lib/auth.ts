@@ -12,7 +12,14 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { boundarySchemas, getJson, HttpError, errorMessage, sendJson } from './api-client';
+import {
+  apiFetch,
+  boundarySchemas,
+  HttpError,
+  errorMessage,
+  sendJson,
+  throwIfNotOk,
+} from './api-client';
 import { clearCached } from './local-cache';
 import { toast } from './toast-store';
 
@@ -189,6 +196,11 @@ async function sessionEnded(): Promise<null> {
   return null;
 }
 
+/** GET /api/session's answer when no one is signed in: an object whose `user` is null. */
+function isSignedOutAnswer(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'user' in body && body.user === null;
+}
+
 async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<User | null> {
   // AbortSignal.any is missing on older iOS Safari: combine by hand.
   const controller = new AbortController();
@@ -196,7 +208,19 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
   signal.addEventListener('abort', abort, { once: true });
   const timer = setTimeout(abort, USER_FETCH_TIMEOUT_MS);
   try {
-    const { user } = await getJson(USER_QUERY_KEY[0], sessionSchema, controller.signal);
+    // The schema's chunk (zod) downloads beside the request, as getJson does it, but the
+    // signed-out answer does not wait for it: `{ user: null }` is that whole shape, and the
+    // sign-in screen's first render must not wait for zod (decision 059).
+    const schema = sessionSchema();
+    schema.catch(() => undefined);
+    const res = await apiFetch(USER_QUERY_KEY[0], {
+      credentials: 'include',
+      signal: controller.signal,
+    });
+    await throwIfNotOk(res);
+    const body: unknown = await res.json();
+    if (isSignedOutAnswer(body)) return await sessionEnded();
+    const { user } = (await schema).parse(body);
     if (user === null) return await sessionEnded();
     rememberUser(user);
     // Ends interrupted earlier: the same user signed in again keeps their data; everyone
