@@ -38,15 +38,28 @@ describe('roles as access', () => {
   const createRole = async (body: object) =>
     ((await (await client.post('/api/admin/roles', body)).json()) as { role: Role }).role;
 
-  it('approval gives the Member role by default, the configured default role, or the one picked', async () => {
+  it('approval gives the Responder role by default, the configured default role, or the one picked', async () => {
     const a = await t.createUser({ status: 'pending' });
     const approved = await client.post(`/api/admin/users/${String(a.row.id)}/approve`);
     expect(approved.status).toBe(200);
     expect(((await approved.json()) as { user: User }).user).toMatchObject({
       status: 'approved',
       role: 'member',
-      roleId: roleId('member'),
+      roleId: roleId('responder'),
+      roleName: 'Responder',
     });
+    // On a new system the default can do the job: document patients, CPR, mass-casualty
+    // incidents and incident reports, and see their own cases, not colleagues' (decision 059).
+    const approvedUser = await me(await loginAs(t, a));
+    for (const module of ['newCase', 'cprLogger', 'multiPatient', 'incidentReports'] as const)
+      expect(approvedUser.permissions[module]).toMatchObject({ create: true });
+    expect(approvedUser.permissions.casesLogged).toBeUndefined();
+    expect(approvedUser.roleName).toBe('Responder');
+    // The approve dialog names the role it will give from the roles list.
+    const listed = (await (await client.get('/api/admin/roles')).json()) as {
+      approvalRoleId: number | null;
+    };
+    expect(listed.approvalRoleId).toBe(roleId('responder'));
 
     const b = await t.createUser({ status: 'pending' });
     const picked = await client.post(`/api/admin/users/${String(b.row.id)}/approve`, {

@@ -1,5 +1,6 @@
 // Small schemas several contract files share.
 import { z } from 'zod';
+import './zod-config';
 
 /** A timestamp as it crosses the wire: the API may hand a Date, JSON carries an ISO string. */
 export const isoDateSchema = z

@@ -30,7 +30,7 @@ export const settingFields = {
     .trim()
     .refine(isValidTimeZone, 'Unknown time zone; use a name like Africa/Johannesburg')
     .default(DEFAULT_SERVICE_TIME_ZONE),
-  /** The role an approval picks unless the administrator chooses another; null: Member. */
+  /** The role an approval picks unless the administrator chooses another; null: Responder (decision 059). */
   defaultRoleId: z
     .number({ error: 'Choose a role' })
     .int('Choose a role')

@@ -8,3 +8,7 @@ export const statsSchema = z.object({
   activeIncidents: z.number().int().nonnegative(),
 });
 export type Stats = z.infer<typeof statsSchema>;
+
+/** The last counts this device received and when (the dashboard shows them without signal). */
+export const lastKnownStatsSchema = z.object({ stats: statsSchema, at: z.iso.datetime() });
+export type LastKnownStats = z.infer<typeof lastKnownStatsSchema>;

@@ -2,6 +2,7 @@
 // Both sides parse what they receive with these schemas: a message from an older or newer
 // build of the other side must be recognised or ignored, never trusted blindly.
 import { z } from 'zod';
+import './zod-config';
 
 /** Background Sync tag the web app registers when the outbox has work; the worker's
  * `sync` event for this tag wakes the app's outbox drainer. */

@@ -66,7 +66,7 @@ test('a new user registers with an ID document, waits for approval, and is let i
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Account Pending Approval' })).toHaveCount(0);
   await expect(page.getByText(person.fullName)).toBeVisible();
-  await expect(page.getByText('Member', { exact: true })).toBeVisible();
+  await expect(page.getByText('Responder', { exact: true })).toBeVisible();
   await expect(page.getByText('MEDIC 12')).toBeVisible();
 });
 

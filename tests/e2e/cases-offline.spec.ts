@@ -318,7 +318,7 @@ test('a case captured fully offline through every step reaches the server field 
       .click();
     await expect(page.getByText('Completed and locked')).toBeVisible();
     await expect(caseSyncMark(page)).toHaveText(/Not yet synced/);
-    await expect(syncBar(page)).toContainText(/\d+ changes not yet synced/);
+    await expect(syncBar(page)).toContainText(/Offline: \d+ changes? kept on this device/);
     // Locked: the steps are read-only now.
     await stepLink(page, 'Patient');
     await expect(page.getByText('This case is completed and locked.')).toBeVisible();

@@ -70,7 +70,8 @@ export default defineConfig({
       dependencies: ['app'],
     },
     // Roles, profile and system settings (issue 11).
-    { name: 'roles', testMatch: /\/roles\.spec\.ts$/, dependencies: ['app'] },
+    // And what a newly approved member meets first on a phone (issue 37).
+    { name: 'roles', testMatch: /\/(roles|first-minutes)\.spec\.ts$/, dependencies: ['app'] },
     // Patient cases online (issue 5): addenda, handover, FHIR export, search, access.
     // Data in the browser (issue 12): a session the server ends clears or locks the device.
     {

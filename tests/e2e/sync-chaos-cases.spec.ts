@@ -31,8 +31,9 @@ test.use({ allowedConsoleErrors: SYNC_FAULT_CONSOLE });
 // is what ends it here.
 const FAULTS: Fault[] = ['refuse', 'server-error', 'captive-portal', 'cut-after-commit', 'hang'];
 
-/** The sync bar with changes waiting (a request still hanging shows as syncing). */
-const PENDING = /\d+ changes? not yet synced|Syncing \d+ changes?…/;
+/** The sync bar with changes waiting (a request still hanging shows as syncing; a refused
+ * connection, no answer at all, as offline). */
+const PENDING = /\d+ changes? not yet synced|Syncing \d+ changes?…|Offline: \d+ changes? kept/;
 
 let proxy: FaultProxy;
 

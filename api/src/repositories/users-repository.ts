@@ -8,6 +8,8 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 export interface UserWithRolePermissions {
   user: UserRow;
   rolePermissions: PermissionsJson | null;
+  /** The display name of the user's role, null without one. */
+  roleName: string | null;
 }
 
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
@@ -31,12 +33,12 @@ export async function findUserWithRolePermissions(
     .selectFrom('users')
     .leftJoin('roles', 'roles.id', 'users.roleId')
     .selectAll('users')
-    .select('roles.permissions as rolePermissions')
+    .select(['roles.permissions as rolePermissions', 'roles.displayName as roleName'])
     .where('users.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { rolePermissions, ...user } = row;
-  return { user, rolePermissions: rolePermissions ?? null };
+  const { rolePermissions, roleName, ...user } = row;
+  return { user, rolePermissions: rolePermissions ?? null, roleName: roleName ?? null };
 }
 
 /**
@@ -51,13 +53,18 @@ export async function findUserWithRolePermissionsAndEpoch(
     .selectFrom('users')
     .leftJoin('roles', 'roles.id', 'users.roleId')
     .selectAll('users')
-    .select('roles.permissions as rolePermissions')
+    .select(['roles.permissions as rolePermissions', 'roles.displayName as roleName'])
     .select(sql<string>`(select epoch::text from auth_epoch)`.as('authEpoch'))
     .where('users.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { rolePermissions, authEpoch, ...user } = row;
-  return { user, rolePermissions: rolePermissions ?? null, epoch: authEpoch };
+  const { rolePermissions, roleName, authEpoch, ...user } = row;
+  return {
+    user,
+    rolePermissions: rolePermissions ?? null,
+    roleName: roleName ?? null,
+    epoch: authEpoch,
+  };
 }
 
 export async function insertUser(db: Executor, values: NewUser): Promise<UserRow> {

@@ -6,12 +6,22 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '@rescuelog/db/schema';
 import type { Stats } from '@rescuelog/sync-protocol/stats';
 import { serviceTimeZone } from '@rescuelog/sync-protocol/time';
+import type { User } from '@rescuelog/sync-protocol/accounts/users';
+import { canSeeAllCases } from './cases-service';
 
+/**
+ * `viewer`: the counts cover the cases this user may see, by the one rule the lists follow
+ * (cases-service.ts canSeeAllCases, decision 024): every case with a Cases Logged grant,
+ * else only the cases they logged. Without a viewer (the calendar tests), every case.
+ */
 export async function getStats(
   db: Kysely<Database>,
   now = new Date(),
   timeZone: string = serviceTimeZone(),
+  viewer?: Pick<User, 'id' | 'role' | 'permissions'>,
 ): Promise<Stats> {
+  const visible =
+    viewer === undefined || canSeeAllCases(viewer) ? sql`true` : sql`user_id = ${viewer.id}`;
   // date_trunc on the local wall-clock time, then back to an instant with `at time zone`.
   // PostgreSQL's 'week' is the ISO week, which starts on Monday. Deleted (tombstoned) cases
   // are not incidents any more. Each count is its own range or equality on an index of the
@@ -22,16 +32,17 @@ export async function getStats(
   const result = await sql<{ thisMonth: string; thisWeek: string; active: string }>`
     select
       (select count(*) from cases
-        where deleted_at is null
+        where deleted_at is null and ${visible}
           and created_at >= (${monthStart} at time zone ${timeZone})
           and created_at < ((${monthStart} + interval '1 month') at time zone ${timeZone})
       ) as this_month,
       (select count(*) from cases
-        where deleted_at is null
+        where deleted_at is null and ${visible}
           and created_at >= (${weekStart} at time zone ${timeZone})
           and created_at < ((${weekStart} + interval '7 days') at time zone ${timeZone})
       ) as this_week,
-      (select count(*) from cases where deleted_at is null and status = 'in_progress') as active
+      (select count(*) from cases
+        where deleted_at is null and ${visible} and status = 'in_progress') as active
   `.execute(db);
   const row = result.rows[0];
   return {

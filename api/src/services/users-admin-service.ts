@@ -10,7 +10,11 @@ import type { Database } from '@rescuelog/db/schema';
 import { ErrorCode } from '@rescuelog/sync-protocol/errors';
 import type { AdminUserPatch, UserStatus } from '@rescuelog/sync-protocol/accounts/users';
 import { ApiError } from '../lib/api-error';
-import { ADMINISTRATOR_ROLE, MEMBER_ROLE } from '@rescuelog/sync-protocol/accounts/roles';
+import {
+  ADMINISTRATOR_ROLE,
+  MEMBER_ROLE,
+  RESPONDER_ROLE,
+} from '@rescuelog/sync-protocol/accounts/roles';
 import { findRoleById, findRoleByName } from '../repositories/roles-repository';
 
 const userNotFound = () => new ApiError(404, ErrorCode.NOT_FOUND, 'User not found');
@@ -18,13 +22,18 @@ const ownAccount = (what: string) =>
   new ApiError(409, ErrorCode.CANNOT_CHANGE_OWN_ACCOUNT, `You cannot ${what} your own account`);
 
 /** Pending accounts first (they need action), then newest first. */
+/** The users (pending first, newest first), each with the display name of their role. */
 export async function listUsers(db: Kysely<Database>, status: UserStatus | undefined) {
-  let query = db.selectFrom('users').selectAll();
-  if (status !== undefined) query = query.where('status', '=', status);
+  let query = db
+    .selectFrom('users')
+    .leftJoin('roles', 'roles.id', 'users.roleId')
+    .selectAll('users')
+    .select('roles.displayName as roleName');
+  if (status !== undefined) query = query.where('users.status', '=', status);
   return query
-    .orderBy(sql`case when ${sql.ref('status')} = 'pending' then 0 else 1 end`)
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
+    .orderBy(sql`case when ${sql.ref('users.status')} = 'pending' then 0 else 1 end`)
+    .orderBy('users.createdAt', 'desc')
+    .orderBy('users.id', 'desc')
     .execute();
 }
 
@@ -80,13 +89,17 @@ async function keepAnAdministrator(
     throw new ApiError(409, ErrorCode.LAST_ADMINISTRATOR, LAST_ADMINISTRATOR_MESSAGE);
 }
 
-/** The role an approval uses when the administrator names none: System Settings, else Member. */
-async function defaultRoleId(
-  trx: Transaction<Database>,
+/**
+ * The role an approval uses when the administrator names none: System Settings' default role,
+ * else Responder, who can do a crew member's job (decision 059), else Member.
+ */
+export async function approvalRoleId(
+  trx: Kysely<Database> | Transaction<Database>,
   configured: number | null,
 ): Promise<number | null> {
   if (configured !== null && (await findRoleById(trx, configured)) !== undefined) return configured;
-  return (await findRoleByName(trx, MEMBER_ROLE))?.id ?? null;
+  const responder = await findRoleByName(trx, RESPONDER_ROLE);
+  return responder?.id ?? (await findRoleByName(trx, MEMBER_ROLE))?.id ?? null;
 }
 
 export async function approveUser(
@@ -96,7 +109,7 @@ export async function approveUser(
 ) {
   return db.transaction().execute(async (trx) => {
     const before = await lockUser(trx, id);
-    const roleId = options.roleId ?? (await defaultRoleId(trx, options.configuredDefaultRoleId));
+    const roleId = options.roleId ?? (await approvalRoleId(trx, options.configuredDefaultRoleId));
     const role = roleId === null ? before.role : await accountRoleFor(trx, roleId);
     const after = await trx
       .updateTable('users')
@@ -136,7 +149,7 @@ export async function patchUser(db: Kysely<Database>, id: number, patch: AdminUs
       const adminRole = await findRoleByName(trx, ADMINISTRATOR_ROLE);
       if (role === 'administrator') roleId = adminRole?.id ?? before.roleId;
       else if (before.roleId !== null && before.roleId === adminRole?.id)
-        roleId = await defaultRoleId(trx, null);
+        roleId = (await findRoleByName(trx, MEMBER_ROLE))?.id ?? null;
     }
     await keepAnAdministrator(trx, before, {
       role: role ?? before.role,

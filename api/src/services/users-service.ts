@@ -34,7 +34,11 @@ export function parsePermissions(value: PermissionsJson | null | undefined): Per
  * The API's User. With `rolePermissions`, `permissions` is what the check rule applies to:
  * the role's entries overridden by the user's own (sync-protocol effectivePermissions).
  */
-export function toPublicUser(row: UserRow, rolePermissions?: PermissionsJson | null): User {
+export function toPublicUser(
+  row: UserRow,
+  rolePermissions?: PermissionsJson | null,
+  roleName: string | null = null,
+): User {
   const own = parsePermissions(row.permissions);
   return {
     id: row.id,
@@ -51,6 +55,7 @@ export function toPublicUser(row: UserRow, rolePermissions?: PermissionsJson | n
     idDocumentUrl: row.idDocumentUrl,
     certificationsUrl: row.certificationsUrl,
     roleId: row.roleId,
+    roleName: row.roleId === null ? null : roleName,
     role: row.role,
     status: row.status,
     permissions: rolePermissions

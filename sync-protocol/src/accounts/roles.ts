@@ -70,7 +70,11 @@ export const roleSchema = z.object({
   updatedAt: isoDate,
 });
 export type Role = z.output<typeof roleSchema>;
-export const roleListResponseSchema = z.object({ roles: z.array(roleSchema) });
+export const roleListResponseSchema = z.object({
+  roles: z.array(roleSchema),
+  /** The role an approval gives when the administrator picks none (decision 059). */
+  approvalRoleId: z.number().int().nullable().default(null),
+});
 
 /** Route parameter `:id` for users, roles and other integer-keyed administrative records. */
 export const idParamSchema = z.strictObject({
@@ -79,8 +83,10 @@ export const idParamSchema = z.strictObject({
 
 /** The role whose members are administrators (spec §6 role 'administrator'). */
 export const ADMINISTRATOR_ROLE = 'administrator';
-/** The role an approval uses when System Settings name no default role. */
+/** Reads and views, creates nothing (spec §6 defaults); a demoted administrator's role. */
 export const MEMBER_ROLE = 'member';
+/** The role an approval uses when System Settings name no default role (decision 059). */
+export const RESPONDER_ROLE = 'responder';
 
 /**
  * The system roles a new system starts with (migration 2026-11-24T1100 seeds the same for
@@ -106,7 +112,7 @@ export const SYSTEM_ROLES: ReadonlyArray<{
     permissions: {},
   },
   {
-    name: 'responder',
+    name: RESPONDER_ROLE,
     displayName: 'Responder',
     description: 'Documents patients, CPR, incidents and reports; sees the logs',
     permissions: {
@@ -117,7 +123,8 @@ export const SYSTEM_ROLES: ReadonlyArray<{
       medicalInventory: { read: true },
       firstAidProtocols: { view: true },
       cprLogs: { view: true },
-      casesLogged: { view: true },
+      // No Cases Logged entry: their own cases only; colleagues' patients are an explicit
+      // grant (decisions 024, 059). Systems from before 059 keep the grant they had.
       multiPatientLogs: { view: true },
       userManagement: false,
       systemAdmin: false,

@@ -182,6 +182,9 @@ export const publicUserSchema = z.object({
   idDocumentUrl: z.string().nullable(),
   certificationsUrl: z.string().nullable(),
   roleId: z.number().int().nullable(),
+  /** The display name of the role `roleId` names ("Responder"): what the role badges show.
+   * Defaults for a copy stored by an earlier build (auth.ts KNOWN_USER_KEY). */
+  roleName: z.string().nullable().default(null),
   role: userRoleSchema,
   status: userStatusSchema,
   permissions: permissionsSchema,
@@ -191,6 +194,8 @@ export const publicUserSchema = z.object({
 export type User = z.output<typeof publicUserSchema>;
 
 export const currentUserResponseSchema = z.object({ user: publicUserSchema });
+/** GET /api/session: the signed-in user, or null when no one is (decision 059). */
+export const sessionResponseSchema = z.object({ user: publicUserSchema.nullable() });
 /**
  * POST /api/register answers only a message (spec §7), the same whether the email was new or
  * already held an account, and signs nobody in: the form signs in next with the same email

@@ -97,6 +97,7 @@ export const caseAccess = defineMutator({
   name: 'case.access',
   label: 'Case access record',
   kind: 'case',
+  accessRecord: true,
   args: z.strictObject({
     /** The access event's own id (idempotency). */
     id: uuidSchema,

@@ -4,6 +4,7 @@
 // holds only user ids and names — no patient data — in a small database of its own.
 import { Dexie, type Table } from 'dexie';
 import { z } from 'zod';
+import '../zod-config';
 import type { IndexedDbDependencies } from './local-db';
 
 export const DEVICE_DB_NAME = 'rescuelog-device';

@@ -170,8 +170,28 @@ export async function readOutbox(db: SyncDatabase, limit?: number): Promise<Outb
   return rows.map((row) => outboxEntrySchema.parse(row));
 }
 
+/** Every entry waiting (changes and access records): what ending a session must not lose. */
 export async function pendingCount(db: SyncDatabase): Promise<number> {
   return db.outbox.count();
+}
+
+/**
+ * The changes waiting to sync, as the app counts and names them to people (issue 37): every
+ * outbox entry except access records (a case was viewed, printed or exported, mutator.ts
+ * accessRecord), which wait to reach the audit log but change nothing. Opening a case twice
+ * and editing one field is one change, not three. An entry this build cannot read counts.
+ */
+export async function pendingChangeCount(db: SyncDatabase): Promise<number> {
+  return db.outbox
+    .filter((row) => {
+      const mutation = row.mutation;
+      const name =
+        typeof mutation === 'object' && mutation !== null
+          ? (mutation as { name?: unknown }).name
+          : undefined;
+      return typeof name !== 'string' || db.registry.mutator(name)?.accessRecord !== true;
+    })
+    .count();
 }
 
 /** Whether a record still has changes the server has not acknowledged. */

@@ -3,6 +3,7 @@
 // PushManager.subscribe wants, and a browser subscription turned into the §5 body the API
 // takes. Structural types, so this compiles in the window, the worker and Node.
 import { z } from 'zod';
+import '../zod-config';
 import { pushSubscriptionSchema, type PushSubscriptionInput } from '../notifications';
 
 /** GET: the application server (VAPID) public key, base64url. Signed in. */

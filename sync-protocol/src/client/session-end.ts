@@ -5,6 +5,7 @@
 // nothing is lost: the database stays and is marked held, and the app opens it again only
 // for that user's own sign-in. Framework-free, like the rest of client/ (page and tests).
 import { z } from 'zod';
+import '../zod-config';
 import {
   clearActiveUser,
   getActiveUser,

@@ -37,6 +37,9 @@ export interface SyncStatus {
   nextRetryAt: number | null;
   /** Last time this engine drained and pulled without error (epoch ms). */
   lastSyncAt: number | null;
+  /** The last attempt got no answer at all (no signal): offline, an ordinary state, not a
+   * failure to report. Kept while the next attempt runs. */
+  unreachable: boolean;
 }
 
 export interface SyncEngineOptions {
@@ -88,6 +91,7 @@ export class SyncEngine {
     failures: 0,
     nextRetryAt: null,
     lastSyncAt: null,
+    unreachable: false,
   };
   private readonly listeners = new Set<Listener>();
   private readonly lock: DrainLock;
@@ -284,13 +288,24 @@ export class SyncEngine {
           failures: 0,
           nextRetryAt: null,
           lastSyncAt: this.now(),
+          unreachable: false,
         });
         return;
       case 'auth-required':
-        this.set({ phase: 'auth-required', lastError: outcome.message, nextRetryAt: null });
+        this.set({
+          phase: 'auth-required',
+          lastError: outcome.message,
+          nextRetryAt: null,
+          unreachable: false,
+        });
         return;
       case 'update-required':
-        this.set({ phase: 'update-required', lastError: outcome.message, nextRetryAt: null });
+        this.set({
+          phase: 'update-required',
+          lastError: outcome.message,
+          nextRetryAt: null,
+          unreachable: false,
+        });
         return;
       case 'retry': {
         const failures = this.status.failures + 1;
@@ -301,7 +316,13 @@ export class SyncEngine {
           this.options.random,
         );
         const nextRetryAt = this.now() + delay;
-        this.set({ phase: 'backoff', lastError: outcome.message, failures, nextRetryAt });
+        this.set({
+          phase: 'backoff',
+          lastError: outcome.message,
+          failures,
+          nextRetryAt,
+          unreachable: outcome.reason === 'network',
+        });
         if (!this.stopped) {
           this.timer = this.setTimer(() => {
             this.timer = null;

@@ -2,6 +2,7 @@
 // can stand in front of the real API) and a fetch implementation, plus the one place that
 // decides what a response means for the queue.
 import { z } from 'zod';
+import '../zod-config';
 import { apiErrorBodySchema, ErrorCode } from '../errors';
 
 export const SYNC_PUSH_PATH = '/api/sync/push';

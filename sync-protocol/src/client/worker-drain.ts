@@ -6,7 +6,7 @@
 // end is deleting, nor creates one that is gone.
 // No backoff loop here: on a retryable failure the caller rejects the sync event and the
 // browser schedules the retry.
-import { currentUserResponseSchema } from '../accounts/users';
+import { sessionResponseSchema } from '../accounts/users';
 import { getActiveUser } from './active-user';
 import { drainOutbox, type DrainOutcome } from './drain';
 import { createDrainLock, type LockManagerLike } from './drain-lock';
@@ -36,12 +36,14 @@ export interface WorkerDrainOptions {
   deps?: IndexedDbDependencies;
 }
 
-/** GET /api/user: the session's user, null on 401; throws when the server is unreachable. */
+/**
+ * GET /api/session, as the page asks it (decision 059): the session's user, null when no one
+ * is signed in; throws when the server is unreachable or answers anything else.
+ */
 export async function fetchSessionUserId(baseUrl = ''): Promise<number | null> {
-  const response = await fetch(`${baseUrl}/api/user`, { credentials: 'include' });
-  if (response.status === 401) return null;
-  if (!response.ok) throw new Error(`GET /api/user answered ${String(response.status)}`);
-  return currentUserResponseSchema.parse(await response.json()).user.id;
+  const response = await fetch(`${baseUrl}/api/session`, { credentials: 'include' });
+  if (!response.ok) throw new Error(`GET /api/session answered ${String(response.status)}`);
+  return sessionResponseSchema.parse(await response.json()).user?.id ?? null;
 }
 
 export function drainActiveUserOutbox(options: WorkerDrainOptions): Promise<WorkerDrainOutcome> {

@@ -97,6 +97,9 @@ export interface Mutator<A = unknown, N extends string = string> {
   label: string;
   /** The kind the mutation is about (its audit entry's entity type, the inbox's label). */
   kind: string;
+  /** It records that someone viewed, printed or exported a record (for the audit log) and
+   * changes none: the device does not count it among the changes waiting to sync. */
+  accessRecord?: true;
   args: z.ZodType<A>;
   /** The records the mutation touches (the outbox index: "is this record synced?"). */
   entityIds(args: A): string[];
@@ -115,6 +118,7 @@ export function defineMutator<const N extends string, S extends z.ZodType>(mutat
   name: N;
   label: string;
   kind: string;
+  accessRecord?: true;
   args: S;
   entityIds: (args: z.output<S>) => string[];
   creates?: boolean;

@@ -16,7 +16,7 @@ import { server } from '@/test/server';
 
 function noSignal() {
   server.use(
-    http.get('/api/user', () => HttpResponse.error()),
+    http.get('/api/session', () => HttpResponse.error()),
     http.post('/api/login', () => HttpResponse.error()),
   );
 }

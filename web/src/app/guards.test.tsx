@@ -9,19 +9,16 @@ describe('access guard', () => {
   it('shows a spinner while the user loads, then sends a signed-out visitor to /auth', async () => {
     let requests = 0;
     server.use(
-      http.get('/api/user', () => {
+      http.get('/api/session', () => {
         requests += 1;
-        return HttpResponse.json(
-          { error: 'Not signed in', code: 'UNAUTHENTICATED' },
-          { status: 401 },
-        );
+        return HttpResponse.json({ user: null });
       }),
     );
     const { location } = renderApp('/');
     expect(screen.getByRole('status')).toHaveTextContent(/loading/i);
     expect(await screen.findByRole('tab', { name: 'Sign In' })).toBeInTheDocument();
     expect(location.pathname).toBe('/auth');
-    expect(requests).toBe(1); // a 401 is "logged out", not retried
+    expect(requests).toBe(1); // signed out is an answer, not retried
   });
 
   it('shows the pending screen with its exact text and Back to Login signs out', async () => {

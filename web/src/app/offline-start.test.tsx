@@ -10,7 +10,7 @@ import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
 
 function noSignal() {
-  server.use(http.get('/api/user', () => HttpResponse.error()));
+  server.use(http.get('/api/session', () => HttpResponse.error()));
 }
 
 describe('starting the app without signal', () => {
@@ -38,7 +38,7 @@ describe('starting the app without signal', () => {
     first.unmount();
     server.use(
       http.get(
-        '/api/user',
+        '/api/session',
         () =>
           new HttpResponse('<html>Sign in to the hotspot</html>', {
             status: 200,

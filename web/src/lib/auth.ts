@@ -1,5 +1,7 @@
-// The current user: one react-query entry (GET /api/user) that every screen reads. A 401
-// means "no session" and resolves to null instead of failing or retrying (spec §7).
+// The current user: one react-query entry (GET /api/session) that every screen reads. Signed
+// out, the server answers `{ user: null }` (not a 401, which the browser would log as a failed
+// request on every visit to the sign-in screen; decision 059); a 401 from an older server means
+// the same. Either resolves to null instead of failing or retrying (spec §7).
 import { addEndingUser } from '@rescuelog/sync-protocol/client/ending-users';
 import type { EndingUser } from '@rescuelog/sync-protocol/client/session-end';
 import type { User } from '@rescuelog/sync-protocol/accounts/users';
@@ -10,11 +12,18 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { boundarySchemas, getJson, HttpError, errorMessage, sendJson } from './api-client';
+import {
+  apiFetch,
+  boundarySchemas,
+  HttpError,
+  errorMessage,
+  sendJson,
+  throwIfNotOk,
+} from './api-client';
 import { clearCached } from './local-cache';
 import { toast } from './toast-store';
 
-export const USER_QUERY_KEY = ['/api/user'] as const;
+export const USER_QUERY_KEY = ['/api/session'] as const;
 
 /**
  * The last account this device signed in with, kept so the app opens without signal: a crew
@@ -24,8 +33,10 @@ export const USER_QUERY_KEY = ['/api/user'] as const;
  * 24 h (spec §9), and a shift can be longer than a day without signal.
  */
 export const KNOWN_USER_KEY = 'rescuelog.knownUser';
-/** The schema of GET /api/user's answer (also the stored copy's), from its own chunk. */
+/** The schema of the stored copy ({ user }), from its own chunk. */
 const currentUserSchema = () => boundarySchemas().then((s) => s.currentUserResponseSchema);
+/** The schema of GET /api/session's answer ({ user: User | null }). */
+const sessionSchema = () => boundarySchemas().then((s) => s.sessionResponseSchema);
 
 export async function readKnownUser(): Promise<User | null> {
   try {
@@ -168,6 +179,28 @@ export function endSessionOnDevice(
  * (a hanging captive portal or a dying signal must not leave a spinner). */
 export const USER_FETCH_TIMEOUT_MS = 8000;
 
+/**
+ * The server confirms no one is signed in. Whoever this device last signed in as gets their
+ * patient data cleared, or held behind their own sign-in (decision 023), before the sign-in
+ * screen shows. endSessionOnDevice writes its mark before it first waits, so before the
+ * account is forgotten here; with no known account it still finishes an end marked earlier.
+ */
+async function sessionEnded(): Promise<null> {
+  const known = await readKnownUser();
+  const ended = known
+    ? endSessionOnDevice({ id: known.id, name: displayName(known) })
+    : finishSessionEnds();
+  rememberUser(null);
+  clearCached();
+  await ended;
+  return null;
+}
+
+/** GET /api/session's answer when no one is signed in: an object whose `user` is null. */
+function isSignedOutAnswer(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'user' in body && body.user === null;
+}
+
 async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<User | null> {
   // AbortSignal.any is missing on older iOS Safari: combine by hand.
   const controller = new AbortController();
@@ -175,7 +208,20 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
   signal.addEventListener('abort', abort, { once: true });
   const timer = setTimeout(abort, USER_FETCH_TIMEOUT_MS);
   try {
-    const { user } = await getJson('/api/user', currentUserSchema, controller.signal);
+    // The schema's chunk (zod) downloads beside the request, as getJson does it, but the
+    // signed-out answer does not wait for it: `{ user: null }` is that whole shape, and the
+    // sign-in screen's first render must not wait for zod (decision 059).
+    const schema = sessionSchema();
+    schema.catch(() => undefined);
+    const res = await apiFetch(USER_QUERY_KEY[0], {
+      credentials: 'include',
+      signal: controller.signal,
+    });
+    await throwIfNotOk(res);
+    const body: unknown = await res.json();
+    if (isSignedOutAnswer(body)) return await sessionEnded();
+    const { user } = (await schema).parse(body);
+    if (user === null) return await sessionEnded();
     rememberUser(user);
     // Ends interrupted earlier: the same user signed in again keeps their data; everyone
     // else's ended session is finished first.
@@ -183,21 +229,7 @@ async function fetchCurrentUser({ signal }: { signal: AbortSignal }): Promise<Us
     await finishSessionEnds();
     return user;
   } catch (error) {
-    if (error instanceof HttpError && error.status === 401) {
-      // The server confirms the session is over. Whoever this device last signed in as gets
-      // their patient data cleared, or held behind their own sign-in (decision 023), before
-      // the sign-in screen shows.
-      // endSessionOnDevice writes its mark before it first waits, so before the account is
-      // forgotten here; with no known account it still finishes an end marked earlier.
-      const known = await readKnownUser();
-      const ended = known
-        ? endSessionOnDevice({ id: known.id, name: displayName(known) })
-        : finishSessionEnds();
-      rememberUser(null);
-      clearCached();
-      await ended;
-      return null;
-    }
+    if (error instanceof HttpError && error.status === 401) return await sessionEnded();
     // No answer, a server error or a page that is not ours (captive portal): without signal
     // the account this device last signed in with opens the app; the sync engine asks for a
     // new sign-in if the server later refuses the session.

@@ -4,7 +4,10 @@
 // is still parsed with the same schema before it is used.
 import { z } from 'zod';
 
-export { currentUserResponseSchema } from '@rescuelog/sync-protocol/accounts/users';
+export {
+  currentUserResponseSchema,
+  sessionResponseSchema,
+} from '@rescuelog/sync-protocol/accounts/users';
 export { publicSettingsResponseSchema } from '@rescuelog/sync-protocol/settings';
 export { apiErrorBodySchema } from '@rescuelog/sync-protocol/errors';
 

@@ -1,7 +1,8 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { apiFetch, HttpError, keyToPath, throwIfNotOk } from './api-client';
 
-const USER_PATH = '/api/user';
+/** The current user's query (auth.ts USER_QUERY_KEY; not imported: auth.ts loads later). */
+const USER_PATH = '/api/session';
 
 /**
  * Every query and mutation runs when asked, whatever the browser's online flag says. The flag
@@ -19,7 +20,7 @@ const OFFLINE_FIRST = 'offlineFirst' as const;
  * covers a query that forgot to, and still fails loudly on non-OK. */
 export function createQueryClient(): QueryClient {
   // A 401 anywhere means the session ended (expired, suspended, signed out elsewhere):
-  // re-ask GET /api/user so the guard sends the user to /auth instead of showing errors.
+  // re-ask GET /api/session so the guard sends the user to /auth instead of showing errors.
   const onError = (error: unknown, key?: readonly unknown[]) => {
     if (error instanceof HttpError && error.status === 401 && key?.[0] !== USER_PATH) {
       void client.invalidateQueries({ queryKey: [USER_PATH] });

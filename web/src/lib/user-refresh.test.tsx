@@ -32,7 +32,7 @@ function startsSignedInAs(user: User) {
 function countUserReads(): () => number {
   let reads = 0;
   server.events.on('request:start', ({ request }) => {
-    if (request.method === 'GET' && new URL(request.url).pathname === '/api/user') reads += 1;
+    if (request.method === 'GET' && new URL(request.url).pathname === '/api/session') reads += 1;
   });
   return () => reads;
 }

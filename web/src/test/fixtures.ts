@@ -18,6 +18,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     idDocumentUrl: null,
     certificationsUrl: null,
     roleId: null,
+    roleName: null,
     role: 'member',
     status: 'approved',
     permissions: {},

@@ -41,15 +41,9 @@ export function renderApp(path: string) {
   return { ...view, location, queryClient, user };
 }
 
-/** GET /api/user answers with this user, or 401 for null. */
+/** GET /api/session answers with this user, or `{ user: null }` (signed out). */
 export function signedInAs(user: User | null) {
-  server.use(
-    http.get('/api/user', () =>
-      user
-        ? HttpResponse.json({ user })
-        : HttpResponse.json({ error: 'Not signed in', code: 'UNAUTHENTICATED' }, { status: 401 }),
-    ),
-  );
+  server.use(http.get('/api/session', () => HttpResponse.json({ user })));
 }
 
 /** The dashboard's background calls, answered quietly. */

@@ -70,7 +70,7 @@ export const authenticationPlugin = fp(
         }
         entry = {
           status: found.user.status,
-          user: deepFreeze(toPublicUser(found.user, found.rolePermissions)),
+          user: deepFreeze(toPublicUser(found.user, found.rolePermissions, found.roleName)),
         };
         fastify.authCache.putUser(userId, entry, found.epoch);
       }

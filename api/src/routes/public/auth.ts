@@ -123,7 +123,13 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       details: { knownDevice: deviceId !== undefined },
     });
     const withRole = await findUserWithRolePermissions(fastify.db, check.user.id);
-    return { user: toPublicUser(withRole?.user ?? check.user, withRole?.rolePermissions) };
+    return {
+      user: toPublicUser(
+        withRole?.user ?? check.user,
+        withRole?.rolePermissions,
+        withRole?.roleName,
+      ),
+    };
   });
 
   // Works without a session too: logging out twice is not an error.

@@ -4,9 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { authRoutes } from './auth';
 import { healthRoutes } from './health';
 import { pushReceiptRoutes } from './push-receipts';
+import { sessionRoutes } from './session';
 
 export async function publicRoutes(fastify: FastifyInstance): Promise<void> {
   await fastify.register(healthRoutes);
   await fastify.register(authRoutes);
   await fastify.register(pushReceiptRoutes);
+  await fastify.register(sessionRoutes);
 }

@@ -1,4 +1,4 @@
-// Data in the browser (decision 023) in the real app: when GET /api/user answers 401 for the
+// Data in the browser (decision 023) in the real app: when GET /api/session answers that no one is signed in for the
 // account this device last signed in with, the device's copy of their patients is deleted if
 // nothing waits to sync; with unsynced changes the app shows only a sign-in prompt naming
 // whose changes are held, and the database stays. A network failure is not the end of a
@@ -136,7 +136,7 @@ describe('the end of a session on this device', () => {
   it('a network failure is not the end of the session: nothing is cleared', async () => {
     rememberThandi();
     await seedDevice({ unsynced: false });
-    server.use(http.get('/api/user', () => HttpResponse.error()));
+    server.use(http.get('/api/session', () => HttpResponse.error()));
     const user = await new QueryClient().fetchQuery(currentUserQuery);
     expect(user?.id).toBe(thandi.id);
     expect(await databaseExists(thandi.id)).toBe(true);
@@ -172,7 +172,7 @@ describe('an end of session cut short by a closed page', () => {
 
   it('is finished at the next start without signal too', async () => {
     await startCutShort();
-    server.use(http.get('/api/user', () => HttpResponse.error()));
+    server.use(http.get('/api/session', () => HttpResponse.error()));
     renderApp('/');
     expect(
       await screen.findByRole('heading', { name: 'Could not load your account' }),

@@ -64,7 +64,9 @@ describe('sync in the app shell', () => {
     const { user } = renderApp('/');
     await saveOneCase();
     const bar = await screen.findByRole('region', { name: 'Sync status' });
-    expect(await within(bar).findByText('1 change not yet synced')).toBeInTheDocument();
+    expect(
+      await within(bar).findByText('Offline: 1 change kept on this device'),
+    ).toBeInTheDocument();
 
     await user.click(await screen.findByRole('button', { name: 'Log out' }));
     const dialog = await screen.findByRole('alertdialog', {

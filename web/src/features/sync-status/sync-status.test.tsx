@@ -178,7 +178,7 @@ describe('sync status bar', () => {
     const bar = await screen.findByRole('region', { name: 'Sync status' });
     expect(within(bar).getByText('Online')).toBeInTheDocument();
     act(() => setOnline(false));
-    expect(within(bar).getByText('Offline')).toBeInTheDocument();
+    expect(await within(bar).findByText('Offline: all changes synced')).toBeInTheDocument();
   });
 
   it('asks for sign-in on 401, keeps the changes, and syncs them after signing in again', async () => {

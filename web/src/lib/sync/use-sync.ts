@@ -2,6 +2,7 @@
 // user's local database (they re-render when any tab or the worker changes the data, so
 // screens never wait for the network). Every row read is parsed (IndexedDB is a boundary).
 import {
+  pendingChangeCount,
   readPushState,
   rejectionSchema,
   type Rejection,
@@ -21,6 +22,7 @@ const IDLE: SyncStatus = {
   failures: 0,
   nextRetryAt: null,
   lastSyncAt: null,
+  unreachable: false,
 };
 
 export function useSyncStatus(): SyncStatus {
@@ -35,10 +37,14 @@ export function useSyncStatus(): SyncStatus {
 
 export { useOnline } from '@/hooks/use-online';
 
-/** Changes saved on this device that the server has not acknowledged; undefined while loading. */
+/**
+ * Changes saved on this device that the server has not acknowledged, counted by the one rule
+ * (outbox.ts pendingChangeCount: records of who viewed a case are not changes); undefined
+ * while loading.
+ */
 export function usePendingCount(): number | undefined {
   const session = useSyncSession();
-  return useLiveQuery(async () => (session ? session.db.outbox.count() : 0), [session]);
+  return useLiveQuery(async () => (session ? pendingChangeCount(session.db) : 0), [session]);
 }
 
 /** Last time the outbox was found empty by a drain the server answered (any tab or the worker). */

@@ -12,9 +12,14 @@ import { parseInput, permissionAwareCode } from '../../../lib/api-error';
 import { toJsonValue } from '../../../lib/json-value';
 import { expectNoBody } from '../../../lib/no-body';
 import { createRole, deleteRole, listRoles, updateRole } from '../../../services/roles-service';
+import { approvalRoleId } from '../../../services/users-admin-service';
 
 export async function adminRoleRoutes(fastify: FastifyInstance): Promise<void> {
-  fastify.get('/admin/roles', async () => ({ roles: await listRoles(fastify.db) }));
+  fastify.get('/admin/roles', async () => ({
+    roles: await listRoles(fastify.db),
+    // What the approve dialog preselects and names (decision 059).
+    approvalRoleId: await approvalRoleId(fastify.db, (await fastify.settings.get()).defaultRoleId),
+  }));
 
   fastify.post('/admin/roles', async (request, reply) => {
     const input = parseInput(roleCreateSchema, request.body, permissionAwareCode);

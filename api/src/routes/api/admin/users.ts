@@ -54,13 +54,18 @@ export async function adminUserRoutes(fastify: FastifyInstance): Promise<void> {
       entityId: id,
       details: { before: accessView(change.before), after: accessView(change.after), ...extra },
     });
-    return { user: toPublicUser(change.after) };
+    const role =
+      change.after.roleId === null
+        ? undefined
+        : await findRoleById(fastify.db, change.after.roleId);
+    return { user: toPublicUser(change.after, null, role?.displayName ?? null) };
   }
 
   fastify.get('/admin/users', async (request) => {
     const { status } = parseInput(userListQuerySchema, request.query);
     // The administrator edits a user's own permissions, so the list shows those, not merged with a role.
-    return { users: (await listUsers(fastify.db, status)).map((row) => toPublicUser(row)) };
+    const rows = await listUsers(fastify.db, status);
+    return { users: rows.map(({ roleName, ...row }) => toPublicUser(row, null, roleName)) };
   });
 
   fastify.post('/admin/users/:id/approve', async (request) => {

@@ -21,6 +21,6 @@ export async function userDocumentRoutes(fastify: FastifyInstance): Promise<void
     });
     const found = await findUserWithRolePermissions(fastify.db, request.user.id);
     if (!found) throw unauthenticated();
-    return { user: toPublicUser(found.user, found.rolePermissions) };
+    return { user: toPublicUser(found.user, found.rolePermissions, found.roleName) };
   });
 }

@@ -33,7 +33,7 @@ export async function userProfileRoutes(fastify: FastifyInstance): Promise<void>
   async function currentUser(userId: number) {
     const found = await findUserWithRolePermissions(fastify.db, userId);
     if (!found) throw unauthenticated();
-    return toPublicUser(found.user, found.rolePermissions);
+    return toPublicUser(found.user, found.rolePermissions, found.roleName);
   }
 
   fastify.patch('/user/profile', async (request) => {

@@ -9,11 +9,12 @@ import {
   type AdminNotification,
   type NotificationCreateInput,
 } from '@rescuelog/sync-protocol/notifications';
-import { roleListResponseSchema, type Role } from '@rescuelog/sync-protocol/accounts/roles';
+import type { Role } from '@rescuelog/sync-protocol/accounts/roles';
 import { userListResponseSchema, type User } from '@rescuelog/sync-protocol/accounts/users';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage, getJson, sendJson } from '@/lib/api-client';
 import { toast } from '@/lib/toast-store';
+import { rolesQuery } from '@/lib/roles-query';
 
 export const ADMIN_NOTIFICATIONS_KEY = '/api/admin/notifications';
 /** Figures change as devices report deliveries and clicks; scheduled ones go out on time. */
@@ -41,13 +42,7 @@ export function useAdminNotificationDetail(id: number) {
 
 /** The roles a notification can target (their `name` is what targetRoles holds). */
 export function useTargetRoles(enabled: boolean) {
-  return useQuery({
-    queryKey: ['/api/admin/roles'],
-    queryFn: async ({ signal }): Promise<Role[]> =>
-      (await getJson('/api/admin/roles', roleListResponseSchema, signal)).roles,
-    enabled,
-    staleTime: 30_000,
-  });
+  return useQuery({ ...rolesQuery, select: (answer): Role[] => answer.roles, enabled });
 }
 
 /** The people a notification can reach: approved accounts. */

@@ -1,8 +1,8 @@
 // /admin/notifications (issue 16): compose, preview and send or schedule a notification, and
 // follow what was sent. Administration is online-only: without a connection the page says so
 // instead of showing a form that cannot send.
-import { ArrowLeft, WifiOff } from 'lucide-react';
-import { Link } from 'react-router-dom';
+import { WifiOff } from 'lucide-react';
+import { PageHeader } from '@/components/ui/page-header';
 import { useOnline } from '@/hooks/use-online';
 import { ComposeForm } from './compose-form';
 import { SentList } from './sent-list';
@@ -27,14 +27,7 @@ export function AdminNotificationsPage() {
   const online = useOnline();
   return (
     <>
-      <header className="app-header">
-        <div className="app-header__bar">
-          <Link to="/" className="icon-button icon-button--on-dark" aria-label="Back to Home">
-            <ArrowLeft aria-hidden="true" size={24} />
-          </Link>
-          <h1 className="app-header__title">Notifications</h1>
-        </div>
-      </header>
+      <PageHeader title="Notifications" />
       <main className="page">
         {online ? (
           <>

@@ -1,7 +1,6 @@
 // Roles administration (issue 11): GET/POST /api/admin/roles, PATCH/DELETE …/:id.
 import {
   roleDeleteResponseSchema,
-  roleListResponseSchema,
   roleSchema,
   type Role,
   type RoleCreateInput,
@@ -9,18 +8,15 @@ import {
 } from '@rescuelog/sync-protocol/accounts/roles';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { getJson, sendJson } from '@/lib/api-client';
+import { sendJson } from '@/lib/api-client';
+import { ROLES_PATH, rolesQuery } from '@/lib/roles-query';
 
-export const ADMIN_ROLES_KEY = '/api/admin/roles';
+export const ADMIN_ROLES_KEY = ROLES_PATH;
 const roleResponseSchema = z.object({ role: roleSchema });
 
+/** GET /api/admin/roles, the entry User Management reads too (the whole answer is cached). */
 export function useRoles() {
-  return useQuery({
-    queryKey: [ADMIN_ROLES_KEY],
-    queryFn: async ({ signal }): Promise<Role[]> =>
-      (await getJson(ADMIN_ROLES_KEY, roleListResponseSchema, signal)).roles,
-    staleTime: 0,
-  });
+  return useQuery({ ...rolesQuery, select: (answer): Role[] => answer.roles, staleTime: 0 });
 }
 
 export type RoleChange =

@@ -5,11 +5,11 @@ import {
   type UserStatus,
 } from '@rescuelog/sync-protocol/accounts/users';
 import { userDocumentsResponseSchema } from '@rescuelog/sync-protocol/accounts/uploads';
-import { roleListResponseSchema, type Role } from '@rescuelog/sync-protocol/accounts/roles';
 import type { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage, getJson, parsedQuery, sendJson } from '@/lib/api-client';
 import { toast } from '@/lib/toast-store';
+import { rolesQuery } from '@/lib/roles-query';
 
 type UserDocumentsResponse = z.output<typeof userDocumentsResponseSchema>;
 
@@ -31,14 +31,10 @@ export function useAdminUsers(filter: StatusFilter) {
   });
 }
 
-/** The roles an administrator can give (GET /api/admin/roles). */
+/** The roles an administrator can give and the one an approval gives by default
+ * (GET /api/admin/roles; the Roles screen reads the same entry). */
 export function useRoleOptions() {
-  return useQuery({
-    queryKey: ['/api/admin/roles'],
-    queryFn: async ({ signal }): Promise<Role[]> =>
-      (await getJson('/api/admin/roles', roleListResponseSchema, signal)).roles,
-    staleTime: 30_000,
-  });
+  return useQuery(rolesQuery);
 }
 
 type UserAction =
@@ -74,7 +70,7 @@ export function useUserAction() {
     onSuccess: ({ user }, action) => {
       toast({ title: SUCCESS_TEXT[action.kind], description: user.fullName || user.email });
       void queryClient.invalidateQueries({ queryKey: [ADMIN_USERS_KEY] });
-      void queryClient.invalidateQueries({ queryKey: ['/api/admin/roles'] });
+      void queryClient.invalidateQueries({ queryKey: rolesQuery.queryKey });
     },
     onError: (error) => {
       toast({ title: 'Action failed', description: errorMessage(error), variant: 'destructive' });

@@ -1,7 +1,8 @@
 import { USER_STATUSES } from '@rescuelog/sync-protocol/accounts/users';
-import { ArrowLeft, ShieldCheck } from 'lucide-react';
+import { ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { PageHeader } from '@/components/ui/page-header';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { useUser } from '@/lib/auth';
@@ -21,19 +22,14 @@ export function AdminUsersPage() {
   const users = useAdminUsers(filter);
   return (
     <>
-      <header className="app-header">
-        <div className="app-header__bar">
-          <Link to="/" className="icon-button icon-button--on-dark" aria-label="Back to Home">
-            <ArrowLeft aria-hidden="true" size={24} />
+      <PageHeader
+        title="User Management"
+        actions={
+          <Link to="/admin/roles" className="button button--secondary">
+            <ShieldCheck aria-hidden="true" size={20} /> Roles
           </Link>
-          <h1 className="app-header__title">User Management</h1>
-          <div className="app-header__actions">
-            <Link to="/admin/roles" className="button button--secondary">
-              <ShieldCheck aria-hidden="true" size={20} /> Roles
-            </Link>
-          </div>
-        </div>
-      </header>
+        }
+      />
       <main className="page">
         <fieldset className={styles.segmented}>
           <legend className="sr-only">Show users</legend>

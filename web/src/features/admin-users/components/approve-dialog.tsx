@@ -1,12 +1,16 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { useState } from 'react';
+import { permissionSentence } from '@/components/permissions/permission-summary';
 import { SelectField } from '@/components/ui/field';
 import { useRoleOptions } from '../api/admin-users';
 
-const DEFAULT = '';
-
-/** Approving picks the member's role; left alone, the default role from System Settings. */
+/**
+ * Approving gives the member a role: the one an approval gives by default (System Settings,
+ * else Responder, decision 059) is chosen to begin with and named, and the line under the
+ * choice says what the chosen role allows, so an administrator who changes nothing knows what
+ * the volunteer will be able to do.
+ */
 export function ApproveDialog({
   user,
   open,
@@ -19,8 +23,12 @@ export function ApproveDialog({
   onApprove: (roleId: number | undefined) => void;
 }) {
   const roles = useRoleOptions();
-  const [roleId, setRoleId] = useState(DEFAULT);
+  const [picked, setPicked] = useState<number | null>(null);
   const name = user.fullName || user.email;
+  const list = roles.data?.roles ?? [];
+  const defaultId = roles.data?.approvalRoleId ?? null;
+  const roleId = picked ?? defaultId;
+  const role = list.find((r) => r.id === roleId);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -28,27 +36,35 @@ export function ApproveDialog({
         <Dialog.Content className="dialog" role="alertdialog">
           <Dialog.Title className="dialog__title">Approve {name}?</Dialog.Title>
           <Dialog.Description className="dialog__description">
-            They will be able to sign in and use RescueLog with the permissions of their role.
+            {role
+              ? `They will be able to sign in and use RescueLog as ${role.displayName}.`
+              : 'They will be able to sign in and use RescueLog with the permissions of their role.'}
           </Dialog.Description>
           <SelectField
             label="Role"
-            value={roleId}
-            onChange={(e) => setRoleId(e.currentTarget.value)}
+            value={roleId === null ? '' : String(roleId)}
+            disabled={roles.isPending}
+            onChange={(e) => setPicked(Number(e.currentTarget.value))}
           >
-            <option value={DEFAULT}>Default role for new members</option>
-            {(roles.data ?? []).map((r) => (
+            {roleId === null ? <option value="">Default role for new members</option> : null}
+            {list.map((r) => (
               <option key={r.id} value={r.id}>
-                {r.displayName}
+                {r.id === defaultId ? `${r.displayName} (default)` : r.displayName}
               </option>
             ))}
           </SelectField>
+          {role ? (
+            <p className="text-muted" aria-live="polite">
+              {permissionSentence(role.name, role.permissions)}
+            </p>
+          ) : null}
           <div className="dialog__actions">
             <Dialog.Close className="button button--secondary">Cancel</Dialog.Close>
             <button
               type="button"
               className="button button--primary"
               onClick={() => {
-                onApprove(roleId === DEFAULT ? undefined : Number(roleId));
+                onApprove(roleId ?? undefined);
                 onOpenChange(false);
               }}
             >

@@ -175,7 +175,11 @@ export function PermissionsEditor({
           {roles.isPending ? (
             <Spinner label="Loading roles" />
           ) : (
-            <Editor user={user} roles={roles.data ?? []} onDone={() => onOpenChange(false)} />
+            <Editor
+              user={user}
+              roles={roles.data?.roles ?? []}
+              onDone={() => onOpenChange(false)}
+            />
           )}
         </Dialog.Content>
       </Dialog.Portal>

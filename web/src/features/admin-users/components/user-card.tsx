@@ -2,6 +2,7 @@ import { parseCertificationUrls } from '@rescuelog/sync-protocol/accounts/upload
 import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { Check, FileText, KeyRound, UserX } from 'lucide-react';
 import { useState } from 'react';
+import { RoleBadge } from '@/components/permissions/role-badge';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
@@ -93,11 +94,7 @@ export function UserCard({ user, isSelf }: { user: User; isSelf: boolean }) {
       <div className={styles.head}>
         <h2 className={styles.name}>{name}</h2>
         <span className={`pill pill--${user.status}`}>{STATUS_LABEL[user.status]}</span>
-        <span
-          className={`badge ${user.role === 'administrator' ? 'badge--admin' : 'badge--member'}`}
-        >
-          {user.role === 'administrator' ? 'Administrator' : 'Member'}
-        </span>
+        <RoleBadge user={user} />
       </div>
       <dl className={styles.details}>
         <div>

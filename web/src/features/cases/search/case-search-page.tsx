@@ -10,9 +10,9 @@ import {
 import { caseListSchema, type CaseSummary } from '@rescuelog/sync-protocol/cases/api';
 import { canSeeAll } from '@rescuelog/sync-protocol/platform/access';
 import { CASE_ACCESS } from '@rescuelog/sync-protocol/cases/case';
-import { ArrowLeft, Info } from 'lucide-react';
+import { Info } from 'lucide-react';
 import { useMemo } from 'react';
-import { Link } from 'react-router-dom';
+import { PageHeader } from '@/components/ui/page-header';
 import { ListNotice, RecordList } from '@/components/record-list/record-list';
 import type { DeviceList } from '@/components/record-list/use-device-list';
 import { useUser } from '@/lib/auth';
@@ -48,14 +48,7 @@ export function CaseSearchPage() {
 
   return (
     <>
-      <header className="app-header">
-        <div className="app-header__bar">
-          <Link to="/" className="icon-button icon-button--on-dark" aria-label="Back to Home">
-            <ArrowLeft aria-hidden="true" size={24} />
-          </Link>
-          <h1 className="app-header__title">Cases Logged</h1>
-        </div>
-      </header>
+      <PageHeader title="Cases Logged" />
       <main className={`page ${styles.search}`}>
         <CaseSearchForm
           key={key}

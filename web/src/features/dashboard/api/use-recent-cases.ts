@@ -1,9 +1,7 @@
-import { caseListSchema, type CaseSummary } from '@rescuelog/sync-protocol/cases/list';
-import { useQuery } from '@tanstack/react-query';
-import { parsedQuery } from '@/lib/api-client';
+import type { CaseSummary } from '@rescuelog/sync-protocol/cases/list';
 import { mergeCaseLists, useRecentDeviceCases } from '@/lib/local-cases';
 
-import { RECENT_CASES_LIMIT } from './use-recent-server-cases';
+import { RECENT_CASES_LIMIT, type ServerCases } from './use-recent-server-cases';
 
 export { RECENT_CASES_LIMIT };
 
@@ -16,10 +14,10 @@ export type RecentCases =
 /**
  * The first three cases, newest first: the device's own (so a case made offline shows at
  * once, with its current status) merged with GET /api/cases (newest first), one per case
- * number. Without signal the device's cases still show.
+ * number. Without signal the device's cases still show. `server`: the card's one
+ * GET /api/cases (use-recent-server-cases.ts useServerCases).
  */
-export function useRecentCases(): RecentCases {
-  const server = useQuery({ queryKey: ['/api/cases'], queryFn: parsedQuery(caseListSchema) });
+export function useRecentCases(server: ServerCases): RecentCases {
   const device = useRecentDeviceCases(RECENT_CASES_LIMIT);
   // The device answers in milliseconds; wait for it so the list does not jump.
   if (device === undefined) return { state: 'loading' };

@@ -2,12 +2,12 @@ import type { User } from '@rescuelog/sync-protocol/accounts/users';
 import { LogOut, ShieldPlus, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { RoleBadge } from '@/components/permissions/role-badge';
 import { useGuardedLogout } from '@/lib/sync/use-guarded-logout';
 
 export function DashboardHeader({ user, notifications }: { user: User; notifications: ReactNode }) {
   // Warns about changes not yet synced before signing out (issue 4).
   const logout = useGuardedLogout();
-  const isAdmin = user.role === 'administrator';
   return (
     <header className="app-header">
       <div className="app-header__bar">
@@ -39,9 +39,7 @@ export function DashboardHeader({ user, notifications }: { user: User; notificat
             {user.callSign}
           </span>
         ) : null}
-        <span className={`badge ${isAdmin ? 'badge--admin' : 'badge--member'}`}>
-          {isAdmin ? 'Administrator' : 'Member'}
-        </span>
+        <RoleBadge user={user} />
       </div>
       {logout.dialog}
     </header>

@@ -12,8 +12,11 @@ import styles from './dashboard.module.css';
 const AdminTools = lazy(async () => ({ default: (await import('./admin-tools')).AdminTools }));
 
 /**
- * The home screen. `notifications` is the bell and `notices` what the route shows above the
- * cards (the offer to turn on notifications on this device), both composed in by the route.
+ * The home screen. `notifications` is the bell and `notices` what the route shows below the
+ * main actions (the offer to turn on notifications on this device), both composed in by the
+ * route. The notices come after the actions, not above them: they appear once the page has
+ * loaded, and above they pushed New Case down the screen as a crew reached for it (issue 37);
+ * here New Case and CPR Logger stay where they were first painted, on a phone too.
  */
 export function Dashboard({
   user,
@@ -28,9 +31,9 @@ export function Dashboard({
     <>
       <DashboardHeader user={user} notifications={notifications} />
       <main className="page">
-        {notices}
         <QuickStats />
         <ActionGrid user={user} />
+        {notices}
         <div className={styles.columns}>
           <RecentCases />
           <PrimarySurveyCard />

@@ -1,31 +1,40 @@
+import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import { useStats } from '../api/use-stats';
 import styles from './quick-stats.module.css';
 
 export function QuickStats() {
-  const { data, isError } = useStats();
-  const show = (n: number | undefined) => (n === undefined ? (isError ? '!' : '–') : String(n));
+  const { known, stale, loading } = useStats();
+  const show = (n: number | undefined) => (n === undefined ? '–' : String(n));
+  const stats = known?.stats;
   return (
     <section className="card" aria-labelledby="quick-stats-title">
-      <h2 id="quick-stats-title" className="card__title">
-        Quick Stats
-      </h2>
+      {/* When the counts were true, beside the title: always there, so nothing moves. */}
+      <div className="card__header">
+        <h2 id="quick-stats-title" className="card__title">
+          Quick Stats
+        </h2>
+        <p className={styles.asOf}>
+          {loading
+            ? 'Counting…'
+            : known
+              ? `${stale ? 'Offline, as of' : 'Updated'} ${formatDateTime(known.at)}`
+              : 'Offline: not counted yet'}
+        </p>
+      </div>
       <dl className={styles.stats}>
         <div className={styles.item}>
           <dt>This Month</dt>
-          <dd>{show(data?.thisMonthIncidents)}</dd>
+          <dd>{show(stats?.thisMonthIncidents)}</dd>
         </div>
         <div className={styles.item}>
           <dt>This Week</dt>
-          <dd>{show(data?.thisWeekIncidents)}</dd>
+          <dd>{show(stats?.thisWeekIncidents)}</dd>
         </div>
         <div className={styles.item}>
           <dt>Active</dt>
-          <dd>{show(data?.activeIncidents)}</dd>
+          <dd>{show(stats?.activeIncidents)}</dd>
         </div>
       </dl>
-      {isError ? (
-        <p className="text-muted">Stats could not be loaded. They refresh every 30 seconds.</p>
-      ) : null}
     </section>
   );
 }

@@ -6,7 +6,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useAfterFirstLoad } from '@/hooks/use-after-first-load';
 import { formatRelativeTime } from '@rescuelog/sync-protocol/time';
 import type { RecentCases as RecentCasesState } from '../api/use-recent-cases';
-import { useRecentServerCases } from '../api/use-recent-server-cases';
+import { recentServerCases, useServerCases } from '../api/use-recent-server-cases';
 import styles from './recent-cases.module.css';
 
 // The device's own cases join the list once the first screen has loaded: reading them needs
@@ -39,12 +39,10 @@ function CaseRow({ c }: { c: CaseSummary }) {
   );
 }
 
-function ServerRecentCases() {
-  return <RecentCasesList recent={useRecentServerCases()} />;
-}
-
 export function RecentCases() {
   const afterLoad = useAfterFirstLoad();
+  const server = useServerCases();
+  const serverOnly = <RecentCasesList recent={recentServerCases(server)} />;
   return (
     <section className="card" aria-labelledby="recent-cases-title">
       <div className="card__header">
@@ -56,11 +54,11 @@ export function RecentCases() {
         </Link>
       </div>
       {afterLoad ? (
-        <Suspense fallback={<ServerRecentCases />}>
-          <DeviceRecentCases />
+        <Suspense fallback={serverOnly}>
+          <DeviceRecentCases server={server} />
         </Suspense>
       ) : (
-        <ServerRecentCases />
+        serverOnly
       )}
     </section>
   );

@@ -1,6 +1,5 @@
-import { ArrowLeft } from 'lucide-react';
+import { PageHeader } from '@/components/ui/page-header';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useUser } from '@/lib/auth';
 import { EmailForm, PasswordForm } from './account-security';
@@ -22,14 +21,7 @@ export function ProfilePage({
   if (!user) return <PageSpinner label="Loading your account" />;
   return (
     <>
-      <header className="app-header">
-        <div className="app-header__bar">
-          <Link to="/" className="icon-button icon-button--on-dark" aria-label="Back to Home">
-            <ArrowLeft aria-hidden="true" size={24} />
-          </Link>
-          <h1 className="app-header__title">Profile</h1>
-        </div>
-      </header>
+      <PageHeader title="Profile" />
       <main className="page">
         <section className="card">
           <DetailsForm user={user} />

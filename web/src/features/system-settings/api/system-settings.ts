@@ -1,5 +1,5 @@
 // System settings for administrators (issue 11): GET/PATCH /api/admin/settings.
-import { roleListResponseSchema, type Role } from '@rescuelog/sync-protocol/accounts/roles';
+import type { Role } from '@rescuelog/sync-protocol/accounts/roles';
 import {
   adminSettingsResponseSchema,
   type SettingsPatch,
@@ -8,6 +8,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getJson, sendJson } from '@/lib/api-client';
 import { SETTINGS_QUERY_KEY } from '@/lib/service-settings';
+import { rolesQuery } from '@/lib/roles-query';
 
 export const ADMIN_SETTINGS_KEY = '/api/admin/settings';
 
@@ -21,12 +22,7 @@ export function useSystemSettings() {
 }
 
 export function useRoleChoices() {
-  return useQuery({
-    queryKey: ['/api/admin/roles'],
-    queryFn: async ({ signal }): Promise<Role[]> =>
-      (await getJson('/api/admin/roles', roleListResponseSchema, signal)).roles,
-    staleTime: 30_000,
-  });
+  return useQuery({ ...rolesQuery, select: (answer): Role[] => answer.roles });
 }
 
 export function useSaveSettings() {

@@ -172,7 +172,7 @@ export function SettingsForm({ settings, roles }: { settings: SystemSettings; ro
           onChange={set('defaultRoleId')}
           error={errors.defaultRoleId}
         >
-          <option value="">Member (built in)</option>
+          <option value="">Responder (built in)</option>
           {roles.map((r) => (
             <option key={r.id} value={r.id}>
               {r.displayName}

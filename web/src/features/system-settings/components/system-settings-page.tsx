@@ -1,5 +1,4 @@
-import { ArrowLeft } from 'lucide-react';
-import { Link } from 'react-router-dom';
+import { PageHeader } from '@/components/ui/page-header';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
@@ -11,14 +10,7 @@ export function SystemSettingsPage() {
   const roles = useRoleChoices();
   return (
     <>
-      <header className="app-header">
-        <div className="app-header__bar">
-          <Link to="/" className="icon-button icon-button--on-dark" aria-label="Back to Home">
-            <ArrowLeft aria-hidden="true" size={24} />
-          </Link>
-          <h1 className="app-header__title">System Settings</h1>
-        </div>
-      </header>
+      <PageHeader title="System Settings" />
       <main className="page">
         {settings.isPending || roles.isPending ? (
           <Spinner label="Loading settings" />

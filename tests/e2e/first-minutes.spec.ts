@@ -1,0 +1,119 @@
+// Issue 37, what a new volunteer meets first, on a 390×844 phone: the sign-in screen opens
+// without a failed request, a CSP violation or an aborted request; an administrator approves
+// them with the dialog's defaults, which name the role and what it allows; the volunteer's
+// dashboard shows their role, and New Case and CPR Logger without scrolling while the
+// notifications offer shows, and New Case opens. Nothing in the browser's console (the
+// fixture's guard), no Content Security Policy report and no aborted API request on the way.
+import type { Page } from '@playwright/test';
+import { apiRegister, newPerson, signInAsAdmin } from './support/accounts';
+import { expect, test } from './support/fixtures';
+
+const PHONE = { width: 390, height: 844 };
+
+interface Watch {
+  /** CSP violations the page saw (the securitypolicyviolation event). */
+  violations: () => Promise<string[]>;
+  /** API requests that ended without an answer (aborted, failed). */
+  failedApi: string[];
+}
+
+/** Records CSP violations from the first script on, and API requests that failed. */
+async function watch(page: Page): Promise<Watch> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) => {
+      seen.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}`);
+    });
+  });
+  const failedApi: string[] = [];
+  page.on('requestfailed', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/'))
+      failedApi.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? ''}`);
+  });
+  return {
+    violations: () =>
+      page.evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? []),
+    failedApi,
+  };
+}
+
+test('a signed-out visit to the sign-in screen: no error, no CSP report, no failed request', async ({
+  page,
+}) => {
+  await page.setViewportSize(PHONE);
+  const seen = await watch(page);
+  const session = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/session');
+  await page.goto('/auth');
+  expect((await session).status()).toBe(200);
+  await expect(page.getByRole('tab', { name: 'Sign In' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(await seen.violations()).toEqual([]);
+  expect(seen.failedApi).toEqual([]);
+});
+
+test('a member approved with the dialog’s defaults can start a case from the phone dashboard', async ({
+  page,
+  openAs,
+}) => {
+  // The administrator first (on a fresh server the first account is the administrator).
+  const admin = await openAs('administrator');
+  await signInAsAdmin(admin);
+  const person = newPerson('Lindiwe First');
+  await apiRegister(page.request, person);
+
+  // The administrator approves without changing anything: the dialog names the role.
+  await admin.goto('/admin/users');
+  const card = admin
+    .getByRole('listitem')
+    .filter({ has: admin.getByRole('heading', { name: person.fullName }) });
+  await card.getByRole('button', { name: 'Approve' }).click();
+  const confirm = admin.getByRole('alertdialog', { name: `Approve ${person.fullName}?` });
+  await expect(confirm.getByLabel('Role')).toHaveValue(/\d+/);
+  await expect(confirm.getByLabel('Role').locator('option:checked')).toHaveText(
+    'Responder (default)',
+  );
+  await expect(confirm).toContainText('use RescueLog as Responder');
+  await expect(confirm).toContainText(
+    'Documents New Case, CPR Logger, Multi-Patient and Incident Reports; sees their own cases only.',
+  );
+  await confirm.getByRole('button', { name: 'Approve' }).click();
+  await expect(card).toHaveCount(0);
+
+  // The member's phone: the dashboard, with the notifications offer showing.
+  await page.setViewportSize(PHONE);
+  const seen = await watch(page);
+  await page.goto('/');
+  const header = page.getByRole('banner');
+  await expect(header.getByText('Responder', { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: /^(Get notifications|Notifications) on this device$/ }),
+  ).toBeAttached();
+  // Quick Stats count only what this member may see: nothing yet.
+  await expect(page.getByText('Updated', { exact: false })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+
+  const actions = page.getByRole('navigation', { name: 'Main actions' });
+  const newCase = actions.getByRole('link', { name: /New Case/ });
+  const cpr = actions.getByRole('link', { name: /CPR Logger/ });
+  const newCaseBox = await newCase.boundingBox();
+  const cprBox = await cpr.boundingBox();
+  test.info().annotations.push({
+    type: 'phone dashboard (390×844, offer showing)',
+    description: `New Case top ${String(newCaseBox?.y)} bottom ${String(
+      (newCaseBox?.y ?? 0) + (newCaseBox?.height ?? 0),
+    )}; CPR Logger bottom ${String((cprBox?.y ?? 0) + (cprBox?.height ?? 0))}`,
+  });
+  for (const box of [newCaseBox, cprBox]) {
+    expect(box).not.toBeNull();
+    expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(PHONE.height);
+  }
+  // Nothing moved once shown: the same place after everything loaded.
+  expect(await newCase.boundingBox()).toEqual(newCaseBox);
+  expect(await seen.violations()).toEqual([]);
+  expect(seen.failedApi).toEqual([]);
+
+  await newCase.click();
+  await expect(page).toHaveURL(/\/patient-details/);
+  await expect(page.getByRole('heading', { name: 'Patient Details' }).first()).toBeVisible();
+});
