@@ -43,6 +43,7 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api/register', as: 'anonymous', fuzz: ['body'] },
   { method: 'POST', path: '/api/login', as: 'anonymous', fuzz: ['body'] },
   { method: 'POST', path: '/api/logout', as: 'anonymous', fuzz: ['suffix'] },
+  { method: 'GET', path: '/api/session', as: 'anonymous', fuzz: ['suffix', 'ignoredQuery'] },
   { method: 'GET', path: '/api/user', as: 'pending', fuzz: ['suffix', 'ignoredQuery'] },
   { method: 'PUT', path: '/api/user/documents', as: 'pending', fuzz: ['body'] },
   { method: 'POST', path: '/api/objects/upload', as: 'pending', fuzz: ['body'] },
