@@ -108,6 +108,7 @@ const PENDING_MAY_CALL = new Set([
   'POST /api/login',
   'POST /api/logout',
   'POST /api/notifications/receipts',
+  'GET /api/session',
   // Signed in, approved or not.
   'GET /api/user',
   'GET /api/settings',

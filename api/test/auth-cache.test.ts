@@ -21,6 +21,9 @@ describe('AuthCache', () => {
 
   beforeAll(async () => {
     handle = await createTestDatabase();
+    // These cases speak in epochs from 0 (the values the notifications below carry); the
+    // migrations may already have moved it (a seeded role changed on a new system).
+    await sql`update auth_epoch set epoch = 0`.execute(handle.db);
     registerNotificationSource(handle.db, {
       subscribe(_channel, given) {
         handlers = given;
