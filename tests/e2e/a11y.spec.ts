@@ -88,11 +88,14 @@ test('administrator: dashboard, user management, not-yet-available and 404 pages
   );
 });
 
-test('member: dashboard, notifications dialog, Access Denied', async ({ page, openAs }) => {
+test('approved member (Responder by default): dashboard, notifications dialog, Access Denied', async ({
+  page,
+  openAs,
+}) => {
   await signInAsNewMember(page, await openAs('administrator'), 'Axe Member');
   await page.goto('/');
-  await scanAtEachViewport(page, 'dashboard (member)', () =>
-    expect(page.getByText('Member', { exact: true })).toBeVisible(),
+  await scanAtEachViewport(page, 'dashboard (approved member)', () =>
+    expect(page.getByText('Responder', { exact: true })).toBeVisible(),
   );
 
   await page.getByRole('button', { name: /^Notifications/ }).click();
