@@ -394,9 +394,3 @@ export async function recentLocalCases(db: SyncDatabase, n: number): Promise<Loc
   }
   return toList(parseSummaries(read) ?? []).cases.slice(0, n);
 }
-
-/** Ids of records with changes the server has not acknowledged yet (one read for a list). */
-export async function pendingRecordIds(db: SyncDatabase): Promise<Set<string>> {
-  const keys = await db.outbox.orderBy('entityIds').uniqueKeys();
-  return new Set(keys.filter((k): k is string => typeof k === 'string'));
-}

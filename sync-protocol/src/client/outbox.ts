@@ -170,6 +170,13 @@ export async function readOutbox(db: SyncDatabase, limit?: number): Promise<Outb
   return rows.map((row) => outboxEntrySchema.parse(row));
 }
 
+/** Ids of records with changes the server has not acknowledged yet (one read for a whole list,
+ * any kind: a row is "not yet synced" when its id is in the set). */
+export async function pendingRecordIds(db: SyncDatabase): Promise<Set<string>> {
+  const keys = await db.outbox.orderBy('entityIds').uniqueKeys();
+  return new Set(keys.filter((k): k is string => typeof k === 'string'));
+}
+
 /** Every entry waiting (changes and access records): what ending a session must not lose. */
 export async function pendingCount(db: SyncDatabase): Promise<number> {
   return db.outbox.count();

@@ -5,11 +5,8 @@ import { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SERVICE_TIME_ZONE } from '../../src/time';
-import {
-  pendingRecordIds,
-  recentLocalCases,
-  searchLocalCases,
-} from '../../src/cases/device-search';
+import { pendingRecordIds } from '../../src/client/outbox';
+import { recentLocalCases, searchLocalCases } from '../../src/cases/device-search';
 import { SUMMARY_VERSION_ID } from '../../src/cases/device-summaries';
 import type { SyncDatabase } from '../../src/client/local-db';
 import { syncDatabaseName } from '../../src/client/local-db';

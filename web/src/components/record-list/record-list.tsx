@@ -7,7 +7,7 @@
 // "Try again", rows this device could not read, no local database, and per row a "Not yet
 // synced" or "not accepted" mark (the outbox and the refusals read once for the whole list).
 // Decision 058.
-import { pendingRecordIds } from '@rescuelog/sync-protocol/cases/device-search';
+import { pendingRecordIds } from '@rescuelog/sync-protocol/client/outbox';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { AlertTriangle, ChevronRight, CloudOff } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
