@@ -81,5 +81,12 @@ export default defineConfig({
     },
     // Stops the server: cases-offline.spec.ts (capture with no server), offline.spec.ts.
     { name: 'offline', testMatch: /(offline|pwa-update)\.spec\.ts$/, dependencies: ['app'] },
+    // The round's features, one spec each (issues 38 to 42): medical inventory, the CPR
+    // logger, mass-casualty command, incident reports with media, the reference library.
+    { name: 'inventory', testMatch: /\/inventory\.spec\.ts$/, dependencies: ['app'] },
+    { name: 'cpr', testMatch: /\/cpr\.spec\.ts$/, dependencies: ['app'] },
+    { name: 'mci', testMatch: /\/mci\.spec\.ts$/, dependencies: ['app'] },
+    { name: 'incidents', testMatch: /\/incident-reports\.spec\.ts$/, dependencies: ['app'] },
+    { name: 'reference', testMatch: /\/reference\.spec\.ts$/, dependencies: ['app'] },
   ],
 });
