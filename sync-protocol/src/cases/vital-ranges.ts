@@ -183,9 +183,13 @@ export function formatNormalRange(range: NormalRange): string {
       : b.low !== undefined
         ? `≥ ${b.low}`
         : b.high !== undefined
-          ? `≤ ${b.high}`
+          ? // Nothing reads below 0 (pain): 'at most 0' is just 0.
+            b.high === 0
+            ? '0'
+            : `≤ ${b.high}`
           : 'any';
-  const unit = range.unit ? ` ${range.unit}` : '';
+  // '/10' sits on its number ('0/10'); other units after a space ('12–20 /min').
+  const unit = range.unit ? (range.unit.startsWith('/10') ? range.unit : ` ${range.unit}`) : '';
   if (range.diastolic) return `${bounds(range)} / ${bounds(range.diastolic)}${unit}`;
   return `${bounds(range)}${unit}`;
 }

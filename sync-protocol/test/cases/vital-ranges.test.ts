@@ -244,6 +244,8 @@ describe('normal ranges', () => {
     expect(formatNormalRange(adultBp!)).toBe('90–140 / 60–90 mmHg');
     expect(formatNormalRange(normalRange('spo2', 30)!)).toBe('≥ 94 %');
     expect(formatNormalRange(normalRange('capillaryRefill', 30)!)).toBe('≤ 2 s');
+    // Pain has no 'at most 0': the range is 0, with '/10' on the number (issue 37).
+    expect(formatNormalRange(normalRange('painScore', 30)!)).toBe('0/10');
     expect(normalRange('heartRate', 4)).toMatchObject({
       low: 80,
       high: 120,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  chartScale,
   chartSummary,
   formatReading,
   readingStatus,
@@ -75,5 +76,23 @@ describe('vital sign display', () => {
       'heartRate',
       'spo2',
     ]);
+  });
+});
+
+describe('chartScale', () => {
+  it('puts the ends on round numbers that hold every value (issue 37: not 54.9–129.1)', () => {
+    expect(chartScale('heartRate', [60, 100, 128, 72])).toEqual({ min: 60, max: 140, step: 20 });
+    expect(chartScale('temperature', [36.4, 38.9])).toEqual({ min: 36, max: 39, step: 1 });
+  });
+
+  it('draws GCS on 3–15 and pain on 0–10 whatever was recorded', () => {
+    expect(chartScale('gcs', [14, 15])).toMatchObject({ min: 3, max: 15 });
+    expect(chartScale('painScore', [0])).toMatchObject({ min: 0, max: 10 });
+  });
+
+  it('widens a single value to a readable span', () => {
+    const scale = chartScale('spo2', [97]);
+    expect(scale.min).toBeLessThan(97);
+    expect(scale.max).toBeGreaterThan(97);
   });
 });

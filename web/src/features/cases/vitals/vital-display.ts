@@ -119,3 +119,47 @@ export function typesWithReadings(readings: readonly Pick<ReadingLike, 'type'>[]
   const present = new Set(readings.map((r) => r.type));
   return VITAL_SIGN_TYPES.filter((t) => present.has(t));
 }
+
+/** Scales that have fixed ends: GCS runs 3–15 and pain 0–10 whatever was recorded. */
+const FIXED_SCALES: Partial<Record<VitalSignType, { min: number; max: number }>> = {
+  gcs: { min: 3, max: 15 },
+  painScore: { min: 0, max: 10 },
+};
+
+/** 1, 2 or 5 times a power of ten: the tick steps people read without effort. */
+function niceStep(rough: number): number {
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const fraction = rough / power;
+  const nice = fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10;
+  return nice * power;
+}
+
+/**
+ * A chart's vertical scale: round ends on a round step (heart rate 50–130 in tens, not
+ * 54.9–129.1), covering every value and the normal band; GCS and pain on their whole scale.
+ */
+export function chartScale(
+  type: VitalSignType,
+  values: readonly number[],
+): { min: number; max: number; step: number } {
+  const fixed = FIXED_SCALES[type];
+  if (fixed) {
+    const span = fixed.max - fixed.min;
+    return { ...fixed, step: span > 10 ? 3 : 2 };
+  }
+  let low = Math.min(...values);
+  let high = Math.max(...values);
+  if (!Number.isFinite(low) || !Number.isFinite(high)) return { min: 0, max: 1, step: 1 };
+  if (low === high) {
+    low -= 1;
+    high += 1;
+  }
+  const step = niceStep((high - low) / 4);
+  // toPrecision: 0.1 steps without 36.400000000000006 on the axis.
+  const even = (n: number) => Number(n.toPrecision(12));
+  return {
+    min: even(Math.floor(low / step) * step),
+    max: even(Math.ceil(high / step) * step),
+    step,
+  };
+}

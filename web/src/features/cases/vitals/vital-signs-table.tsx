@@ -79,7 +79,11 @@ export function VitalSignsTable({ readings, ageYears, onVoid }: VitalSignsTableP
                 {types.map((type) => {
                   const cell = shown.filter((r) => r.timestamp === time && r.type === type);
                   return (
-                    <td key={type}>
+                    <td
+                      key={type}
+                      data-label={vitalLabel(type)}
+                      className={cell.length === 0 ? styles.cellEmpty : undefined}
+                    >
                       {cell.map((reading) => (
                         <ReadingCell
                           key={reading.id}

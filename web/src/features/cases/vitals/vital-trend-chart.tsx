@@ -7,6 +7,7 @@ import { formatTime } from '@rescuelog/sync-protocol/time';
 import { normalRange } from '@rescuelog/sync-protocol/cases/vital-ranges';
 import { VITAL_SIGNS, type VitalSignType } from '@rescuelog/sync-protocol/cases/clinical';
 import {
+  chartScale,
   chartSummary,
   liveReadings,
   readingNumbers,
@@ -104,15 +105,7 @@ export function VitalTrendChart({ type, readings, ageYears }: VitalTrendChartPro
   const bounds = [range?.low, range?.high, range?.diastolic?.low, range?.diastolic?.high].filter(
     (b): b is number => b !== undefined,
   );
-  let min = Math.min(...values, ...bounds);
-  let max = Math.max(...values, ...bounds);
-  if (min === max) {
-    min -= 1;
-    max += 1;
-  }
-  const span = max - min;
-  min -= span * 0.08;
-  max += span * 0.08;
+  const { min, max } = chartScale(type, [...values, ...bounds]);
   const first = data[0]?.t ?? 0;
   const last = data[data.length - 1]?.t ?? 0;
   const x = (t: number) =>
