@@ -455,4 +455,38 @@ describe('case lifecycle through sync', () => {
       }
     });
   });
+
+  describe('case.discard (issue 37: an untouched New Case leaves nothing behind)', () => {
+    const started = { responderName: 'Alice Mokoena', responderCallSign: 'R1' };
+
+    it("tombstones its author's case that holds only what New Case put there", async () => {
+      const device = new Device(alice);
+      const { id } = await newCase(device, started);
+      const res = await device.push(device.m('case.discard', { id }));
+      expect(res.results[0]).toMatchObject({ status: 'applied' });
+      expect((await caseRow(t, id)).deletedAt).not.toBeNull();
+    });
+
+    it("keeps a case with a field written, a reading, or someone else's", async () => {
+      const device = new Device(alice);
+      const written = await newCase(device, { ...started, patientName: 'Thandi' });
+      const withReading = await newCase(device, started);
+      await device.push(device.m('vitalSign.record', completeCaseVital(withReading.id)));
+      const res = await device.push(
+        device.m('case.discard', { id: written.id }),
+        device.m('case.discard', { id: withReading.id }),
+      );
+      expect(res.results.map((r) => r.status)).toEqual(['applied', 'applied']);
+      expect((await caseRow(t, written.id)).deletedAt).toBeNull();
+      expect((await caseRow(t, withReading.id)).deletedAt).toBeNull();
+
+      const other = await newCase(new Device(bob), started);
+      const refused = await device.push(device.m('case.discard', { id: other.id }));
+      expect(refused.results[0]).toMatchObject({
+        status: 'rejected',
+        code: RejectionCode.NOT_OWNER,
+      });
+      expect((await caseRow(t, other.id)).deletedAt).toBeNull();
+    });
+  });
 });

@@ -114,6 +114,29 @@ test('a member approved with the dialog’s defaults can start a case from the p
   expect(seen.failedApi).toEqual([]);
 
   await newCase.click();
-  await expect(page).toHaveURL(/\/patient-details/);
+  await expect(page).toHaveURL(/\/patient-details\/C-/);
   await expect(page.getByRole('heading', { name: 'Patient Details' }).first()).toBeVisible();
+
+  // Left untouched, the new case leaves nothing behind: back home, "Active" does not move
+  // and the member's case list stays empty once the device has synced.
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await expect(actions).toBeVisible();
+  // Synced (the create and the discard both reached the server), and the server holds no
+  // case of this member's and counts none active.
+  await expect
+    .poll(
+      async () => {
+        const synced = await page.getByText('All changes synced').isVisible();
+        const cases = (await (await page.request.get('/api/cases')).json()) as unknown[];
+        return synced ? cases.length : 'not synced yet';
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(0);
+  const stats = (await (await page.request.get('/api/stats')).json()) as {
+    activeIncidents: number;
+  };
+  expect(stats.activeIncidents).toBe(0);
+  await page.reload();
+  await expect(page.locator('dt', { hasText: 'Active' }).locator('+ dd')).toHaveText('0');
 });

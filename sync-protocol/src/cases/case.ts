@@ -10,6 +10,7 @@ import {
   type CaseRecord,
 } from './case-schema';
 import { CASE_FIELD_LABELS } from './fields';
+import { caseHoldsNothing } from './untouched';
 import { defineMutator, type Row } from '../platform/mutator';
 import { defineRecord, type FamilyAccess, type RecordDefinition } from '../platform/record';
 import { Rejection, RejectionCode } from '../platform/rejections';
@@ -123,10 +124,43 @@ export const caseAccess = defineMutator({
   },
 });
 
+/**
+ * Discards the author's own untouched case (untouched.ts): New Case left before anything was
+ * written. A case that holds something by the time this arrives (another device wrote to it),
+ * a completed one or someone else's is kept: the discard then does nothing.
+ */
+export const caseDiscard = defineMutator({
+  name: 'case.discard',
+  label: 'Empty case discarded',
+  kind: 'case',
+  args: z.strictObject({ id: uuidSchema }),
+  entityIds: (a) => [a.id],
+  async apply(tx, a) {
+    const row = await tx.get('case', a.id);
+    if (!row || (row.deletedAt !== null && row.deletedAt !== undefined)) return;
+    if (row.userId !== tx.mutation.actorUserId) {
+      throw new Rejection(
+        RejectionCode.NOT_OWNER,
+        "You cannot change another responder's record.",
+        {
+          id: a.id,
+        },
+      );
+    }
+    const readings = await tx.list('vitalSign', 'caseId', a.id);
+    const addenda = await tx.list('caseAddendum', 'caseId', a.id);
+    if (!caseHoldsNothing(row, { readings: readings.length, addenda: addenda.length })) {
+      tx.note({ kept: true });
+      return;
+    }
+    await tx.tombstone('case', a.id);
+  },
+});
+
 export const caseUpsert = upsertMutator(caseKind, caseFieldsSchema);
 export const caseDelete = deleteMutator(caseKind);
 
 export const caseRecord = defineRecord({
   ...caseKind,
-  mutators: [caseUpsert, caseComplete, caseDelete, caseAccess],
+  mutators: [caseUpsert, caseComplete, caseDelete, caseAccess, caseDiscard],
 });

@@ -18,7 +18,7 @@ import { RecordFormProvider, RecordSaveError } from '@/components/record-form/re
 import { PageSpinner } from '@/components/ui/spinner';
 import { AwaitFirstSync } from './await-first-sync';
 import { StatusPage } from '@/components/ui/status-page';
-import { recordCaseAccess } from '../data/case-writes';
+import { discardCaseIfUntouched, recordCaseAccess } from '../data/case-writes';
 import type { CaseLookup, LocalCase } from '../data/use-case';
 import { useCaseForm } from './case-form';
 import { Callout } from '@/components/ui/callout';
@@ -144,6 +144,15 @@ function StepFrame({
   useEffect(() => {
     void recordCaseAccess(record.id, 'view', step).catch(() => undefined);
   }, [record.id, step]);
+  // Leaving the case (not just changing step) with nothing written into it discards it: an
+  // untouched New Case leaves nothing behind (issue 37). The URL has moved on by cleanup.
+  useEffect(
+    () => () => {
+      if (window.location.pathname.endsWith(`/${record.caseId}`)) return;
+      void discardCaseIfUntouched(record.id).catch(() => undefined);
+    },
+    [record.id, record.caseId],
+  );
   useFocusFieldFromHash();
   const caseLineId = useId();
 

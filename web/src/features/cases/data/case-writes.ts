@@ -5,6 +5,7 @@
 // IndexedDB transaction) and pushed later by the sync engine. Nothing waits for the network.
 import type { CaseField, CaseFields } from '@rescuelog/sync-protocol/cases/case-schema';
 import { caseRecord } from '@rescuelog/sync-protocol/cases/case';
+import { caseHoldsNothing } from '@rescuelog/sync-protocol/cases/untouched';
 import { jsonValueSchema } from '@rescuelog/sync-protocol/platform/values';
 import type { z } from 'zod';
 import type { CaseAccessAction } from '@rescuelog/sync-protocol/cases/case';
@@ -30,6 +31,31 @@ export async function createCase(
   const { id, humanId } = await createRecord('case', initial);
   if (!humanId) throw new Error('A case has a case number');
   return { id, caseId: humanId };
+}
+
+/**
+ * Leaving a case that holds nothing but what New Case put there discards it (issue 37,
+ * cases/untouched.ts): nothing is kept and it never counts. Returns whether it was discarded.
+ * A case with anything written into it, or one this device does not hold, is left alone.
+ */
+export async function discardCaseIfUntouched(id: string): Promise<boolean> {
+  const session = getSyncSession();
+  if (!session) return false;
+  const db = session.db;
+  const row = await db.records('case').get(id);
+  if (!row || row.deletedAt || row.userId !== session.userId) return false;
+  const [readings, addenda] = await Promise.all([
+    db.records('vitalSign').where('caseId').equals(id).count(),
+    db.records('caseAddendum').where('caseId').equals(id).count(),
+  ]);
+  if (!caseHoldsNothing(row, { readings, addenda })) return false;
+  await saveLocalChange({
+    name: 'case.discard',
+    args: { id },
+    baseVersion: typeof row.version === 'string' ? row.version : null,
+    actorUserId: session.userId,
+  });
+  return true;
 }
 
 export type CaseFieldError = { field: CaseField; message: string };
