@@ -350,3 +350,92 @@ export function checkCalendarDay(text: string): DateCheck {
   if (!written) return { ok: false, message: DATE_MESSAGES.dayFormat };
   return checkWrittenDay(written.slice(1), DATE_MESSAGES.dayFormat);
 }
+
+// ---------------------------------------------------------------------------------------
+// Dates typed into the app's own inputs (issue 37, decision 085): one format everywhere
+// ---------------------------------------------------------------------------------------
+
+/** What a date-and-time input shows and asks for: the app's one format. */
+export const TYPED_DATE_TIME_EXAMPLE = '28 Nov 2026, 14:05';
+export const TYPED_DATE_EXAMPLE = '28 Nov 2026';
+export const TYPED_DATE_MESSAGES = {
+  dateTime: `Enter a date and time like ${TYPED_DATE_TIME_EXAMPLE}`,
+  date: `Enter a date like ${TYPED_DATE_EXAMPLE}`,
+} as const;
+
+/** The wall-clock value ('2026-11-28T14:05') an instant shows in the service's zone. */
+function wallValueOf(day: string, time: string): string {
+  return `${day}T${time}`;
+}
+
+/**
+ * A typed day: '28 Nov 2026', '28 November 2026', '28/11/2026', '28-11-2026', '28.11.2026' or
+ * '2026-11-28' (day before month, as in South Africa; never the American month first).
+ * 'YYYY-MM-DD' when it is a real day in the accepted years, otherwise null.
+ */
+function typedDay(text: string): string | null {
+  const t = text.trim().toLowerCase();
+  let parts: [string, string, string] | null = null;
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
+  const numeric = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(t);
+  const named = /^(\d{1,2})\s+([a-z]{3,9})\.?,?\s+(\d{4})$/.exec(t);
+  if (iso) parts = [iso[1] ?? '', iso[2] ?? '', iso[3] ?? ''];
+  else if (numeric) parts = [numeric[3] ?? '', numeric[2] ?? '', numeric[1] ?? ''];
+  else if (named) {
+    const name = named[2] ?? '';
+    const month = MONTH_NAMES.findIndex(
+      (m) => m.toLowerCase().startsWith(name) && name.length >= 3,
+    );
+    if (month < 0) return null;
+    parts = [named[3] ?? '', String(month + 1), named[1] ?? ''];
+  }
+  if (!parts) return null;
+  const check = checkWrittenDay(parts, DATE_MESSAGES.dayFormat);
+  if (!check.ok) return null;
+  return `${parts[0]}-${pad(Number(parts[1]))}-${pad(Number(parts[2]))}`;
+}
+
+/**
+ * A typed date and time, read as the service's wall clock: the day as typedDay reads it,
+ * then the time ('14:05', '14h05', '1405'); a comma or 'at' may sit between (or the 'T' of
+ * '2026-11-28T14:05', the value itself). Returns the
+ * `datetime-local` style value ('2026-11-28T14:05') or null when it is not a real time.
+ */
+export function parseTypedDateTime(text: string): string | null {
+  const match = /^(.*?)(?:,|\s+at)?(?:\s+|(?<=\d)T)(\d{1,2})[:h.]?(\d{2})$/i.exec(text.trim());
+  if (!match) return null;
+  const day = typedDay(match[1] ?? '');
+  const [hours, minutes] = [Number(match[2]), Number(match[3])];
+  if (!day || hours > 23 || minutes > 59) return null;
+  return wallValueOf(day, `${pad(hours)}:${pad(minutes)}`);
+}
+
+/** A typed day ('28 Nov 2026', '28/11/2026', '2026-11-28') as 'YYYY-MM-DD', or null. */
+export function parseTypedDate(text: string): string | null {
+  return typedDay(text);
+}
+
+/** How a wall-clock value ('2026-11-28T14:05') reads in an input: '28 Nov 2026, 14:05'. */
+export function formatTypedDateTime(value: string, timeZone: string = serviceTimeZone()): string {
+  const instant = value ? fromZonedInputValue(value, timeZone) : null;
+  if (!instant) return '';
+  return timeZone === formatters.zone
+    ? formatDateTime(instant, '')
+    : makeFormatters(timeZone).dateTime.format(instant);
+}
+
+const utcDate = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
+
+/** How a day ('2026-11-28') reads in an input: '28 Nov 2026'. */
+export function formatTypedDate(day: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!match) return '';
+  return utcDate.format(
+    new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))),
+  );
+}

@@ -5,7 +5,11 @@ import {
   formatDateTime,
   formatRelativeTime,
   formatTime,
+  formatTypedDate,
+  formatTypedDateTime,
   fromZonedInputValue,
+  parseTypedDate,
+  parseTypedDateTime,
   serviceTimeZone,
   setServiceTimeZone,
   toZonedInputValue,
@@ -89,5 +93,54 @@ describe('one formatter in the service time zone', () => {
   it('calendar days are the zone’s days', () => {
     expect(zonedDay('2026-11-21T22:30:00.000Z')).toBe('2026-11-22');
     expect(new Date(zonedDayStartMs('2026-11-22')).toISOString()).toBe('2026-11-21T22:00:00.000Z');
+  });
+});
+
+describe('dates typed into the app (issue 37: one en-GB format, inputs included)', () => {
+  it('reads the format the app shows, and the day-first forms people type', () => {
+    for (const text of [
+      '28 Nov 2026, 14:05',
+      '28 Nov 2026 14:05',
+      '28 November 2026 at 14:05',
+      '28 nov 2026, 1405',
+      '28/11/2026 14:05',
+      '28-11-2026 14h05',
+      '28.11.2026 14:05',
+      '2026-11-28 14:05',
+      '2026-11-28T14:05',
+    ])
+      expect(parseTypedDateTime(text), text).toBe('2026-11-28T14:05');
+    expect(parseTypedDate('3 Sept 2026')).toBe('2026-09-03');
+    expect(parseTypedDate('03/09/2026')).toBe('2026-09-03');
+  });
+
+  it('refuses days that do not exist, the years outside 1900–9999 and impossible times', () => {
+    for (const text of [
+      '30 Feb 2026, 10:00',
+      '31/04/2026 10:00',
+      '29/02/2025 10:00',
+      '01/01/0001 10:00',
+      '28 Nov 2026, 24:00',
+      '28 Nov 2026, 10:60',
+      '11/28/2026 10:00',
+      'yesterday 10:00',
+      '28 Nov 2026',
+    ])
+      expect(parseTypedDateTime(text), text).toBeNull();
+    expect(parseTypedDate('29 Feb 2028')).toBe('2028-02-29');
+    expect(parseTypedDate('29 Feb 2027')).toBeNull();
+  });
+
+  it('shows a value as the formatter does everywhere else, in the service zone', () => {
+    expect(formatTypedDateTime('2026-11-28T14:05', 'Africa/Johannesburg')).toBe(
+      formatDateTime('2026-11-28T12:05:00.000Z'),
+    );
+    expect(formatTypedDateTime('2026-11-28T14:05', 'Africa/Johannesburg')).toBe(
+      '28 Nov 2026, 14:05',
+    );
+    expect(formatTypedDate('2026-11-28')).toBe('28 Nov 2026');
+    expect(formatTypedDateTime('')).toBe('');
+    // What the input shows reads back as the same value.
+    expect(parseTypedDateTime(formatTypedDateTime('2026-09-03T07:30'))).toBe('2026-09-03T07:30');
   });
 });

@@ -190,11 +190,28 @@ export async function tick(page: Page, name: string): Promise<void> {
   await tap(page, `field-${name}`);
 }
 
-/** Sets a datetime-local case field to a local time ('YYYY-MM-DDTHH:mm'). */
+/**
+ * Sets a case's time field to a local time ('YYYY-MM-DDTHH:mm'); on leaving the field it
+ * shows the time in the app's one format (issue 37: '28 Nov 2026, 14:05', inputs included).
+ */
 export async function setTime(page: Page, name: string, local: string): Promise<void> {
   const input = field(page, name);
   await input.fill(local);
-  await expect(input).toHaveValue(local);
+  await input.blur();
+  await expect(input).toHaveValue(appDateTime(local));
+}
+
+/** A local time as every screen of the app writes it: '28 Nov 2026, 14:05' (en-GB). */
+export function appDateTime(local: string): string {
+  const [day = '', time = ''] = local.split('T');
+  const [y = 0, m = 1, d = 1] = day.split('-').map(Number);
+  const date = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'UTC',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  }).format(Date.UTC(y, m - 1, d));
+  return `${date}, ${time}`;
 }
 
 /** Taps the "Now" button beside a time field (the button controls the field's input). */

@@ -81,7 +81,9 @@ async function waitUntilReady(
   origin: string,
   pid: number,
   logFile: string,
-  timeoutMs = 60_000,
+  // A fresh embedded database migrates first: seconds on a quiet machine, over a minute on
+  // a busy one (seen: 37 s with the load at 13 on two cores).
+  timeoutMs = 180_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -9,6 +9,7 @@ import { cx } from '@/lib/cx';
 import { ChoiceGroup, optionIdPart, type ChoiceOption } from './choice-group';
 import { describedBy, FieldFrame } from './field-frame';
 import { useRecordForm } from './record-form';
+import { TypedDateInput } from '@/components/ui/typed-date-input';
 import { useAutosaveDraft } from './use-autosave-draft';
 import { useTapSave } from './use-tap-save';
 import styles from './record-form.module.css';
@@ -191,35 +192,24 @@ export function TimeField({ field, label, required, hint, now = () => new Date()
   const stored = typeof raw === 'string' ? raw : null;
   const storedLocal = toZonedInputValue(stored);
   const [error, setError] = useState<string | undefined>();
-  // The input's own text: while a date or time is being typed it is incomplete (the input
-  // reports ''), which must neither clear the stored time nor be overwritten by it.
-  const [draft, setDraft] = useState(storedLocal);
-  const [seen, setSeen] = useState(storedLocal);
-  if (seen !== storedLocal) {
-    setSeen(storedLocal);
-    setDraft(storedLocal);
-  }
   const write = async (value: string | null) => setError((await save({ [field]: value }))[field]);
   return (
     <FieldFrame field={field} label={label} required={required} hint={hint} error={error}>
       <div className={styles.time}>
-        <input
+        <TypedDateInput
           id={fieldId(field)}
           className={`input ${styles.textInput} ${styles.timeInput}`}
-          type="datetime-local"
-          value={draft}
+          value={storedLocal}
           readOnly={readOnly}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy(fieldId(field), hint, error)}
-          onChange={(e) => {
-            const text = e.target.value;
-            setDraft(text);
-            const d = fromZonedInputValue(text);
+          onUnreadable={setError}
+          onChange={(value) => {
+            if (readOnly) return;
+            const d = value ? fromZonedInputValue(value) : null;
             if (d) void write(d.toISOString());
-          }}
-          onBlur={() => {
-            // Emptied by keyboard (not mid-typing any more): not recorded.
-            if (!readOnly && draft === '' && stored !== null) void write(null);
+            // Emptied: not recorded.
+            else if (value === '' && stored !== null) void write(null);
           }}
         />
         <button

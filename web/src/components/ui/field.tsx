@@ -1,5 +1,7 @@
+import { TypedDateInput, type TypedDateInputProps } from './typed-date-input';
 import {
   useId,
+  useState,
   type InputHTMLAttributes,
   type ReactNode,
   type Ref,
@@ -134,6 +136,33 @@ export function SelectField({
       >
         {children}
       </select>
+    </FieldShell>
+  );
+}
+
+type DateTimeFieldProps = Omit<TypedDateInputProps, 'id' | 'onUnreadable'> & {
+  label: string;
+  error?: string | undefined;
+  hint?: ReactNode;
+};
+
+/** A labelled date (or date and time) in the app's one format (typed-date-input.tsx); text it
+ * cannot read is said at the field, unless the screen's own error is showing. */
+export function DateTimeField({ label, error, hint, required, ...input }: DateTimeFieldProps) {
+  const id = useId();
+  const [unreadable, setUnreadable] = useState<string | undefined>();
+  const shown = error ?? unreadable;
+  return (
+    <FieldShell id={id} label={label} required={required} error={shown} hint={hint}>
+      <TypedDateInput
+        {...input}
+        id={id}
+        className="input"
+        aria-required={required || undefined}
+        aria-invalid={shown ? true : undefined}
+        aria-describedby={describedBy(id, shown, hint)}
+        onUnreadable={setUnreadable}
+      />
     </FieldShell>
   );
 }

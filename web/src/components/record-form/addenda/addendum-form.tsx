@@ -4,6 +4,7 @@
 // and see each field's value before and after. The screen saves it as one synced mutation
 // (`onSave`); the device and the server apply the new values to the record and keep the
 // before/after on the addendum.
+import { TypedDateInput } from '@/components/ui/typed-date-input';
 import { Plus, Trash2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { useUser } from '@/lib/auth';
@@ -349,13 +350,12 @@ function ValueInput({
             {label}
           </label>
           <div className={`${formStyles.time} ${styles.time}`}>
-            <input
+            <TypedDateInput
               {...common}
-              type="datetime-local"
               className={`input ${formStyles.textInput} ${formStyles.timeInput} ${styles.timeInput}`}
               value={toZonedInputValue(draft)}
-              onChange={(e) => {
-                const d = fromZonedInputValue(e.target.value);
+              onChange={(value) => {
+                const d = value ? fromZonedInputValue(value) : null;
                 onDraft(d && !Number.isNaN(d.getTime()) ? d.toISOString() : '');
               }}
             />

@@ -9,11 +9,10 @@ import {
   formatDateTime,
   fromZonedInputValue,
   serviceTimeZone,
-  toZonedInputValue,
 } from '@rescuelog/sync-protocol/time';
 import { useState, type FormEvent } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { SelectField, TextAreaField, TextField } from '@/components/ui/field';
+import { DateTimeField, SelectField, TextAreaField, TextField } from '@/components/ui/field';
 import { errorMessage, parseErrorBody } from '@/lib/api-client';
 import { toast } from '@/lib/toast-store';
 import { useSendNotification, useTargetUsers } from '../api/admin-notifications';
@@ -21,7 +20,6 @@ import {
   buildNotificationInput,
   EMPTY_DRAFT,
   fieldErrorsFromApi,
-  latestSchedule,
   type ComposeDraft,
   type ComposeErrors,
 } from '../compose-input';
@@ -108,7 +106,6 @@ export function ComposeForm() {
   }
 
   const sendAt = draft.when === 'later' ? fromZonedInputValue(draft.sendAt) : null;
-  const now = Date.now();
   const headCount = everyone.data?.length;
 
   return (
@@ -222,15 +219,12 @@ export function ComposeForm() {
               </label>
             </div>
             {draft.when === 'later' ? (
-              <TextField
+              <DateTimeField
                 label={`Date and time (${zone})`}
-                type="datetime-local"
                 required
                 value={draft.sendAt}
-                min={toZonedInputValue(now)}
-                max={toZonedInputValue(latestSchedule(now))}
                 disabled={busy}
-                onChange={(e) => set('sendAt', e.currentTarget.value)}
+                onChange={(value) => set('sendAt', value)}
                 error={errors.scheduledFor}
                 hint={
                   sendAt

@@ -210,7 +210,9 @@ describe('CaseTimeField', () => {
       <CaseTimeField field="callReceivedTime" label="Call received" now={now} />,
     );
     const input = screen.getByLabelText('Call received');
-    expect(input).toHaveAttribute('type', 'datetime-local');
+    // The app's own format, not the browser's locale (issue 37).
+    expect(input).toHaveAttribute('type', 'text');
+    expect(input).toHaveAttribute('placeholder', '28 Nov 2026, 14:05');
     expect(screen.queryByRole('button', { name: 'Call received: clear' })).not.toBeInTheDocument();
     // Now and Clear name the input they set.
     expect(screen.getByRole('button', { name: 'Call received: now' })).toHaveAttribute(
@@ -223,7 +225,7 @@ describe('CaseTimeField', () => {
       expect(await edits(id)).toEqual([{ callReceivedTime: '2026-11-20T10:15:00.000Z' }]),
     );
     // Shown on the service's clock (SAST, UTC+2) although the tests run in UTC.
-    await waitFor(() => expect(input).toHaveValue('2026-11-20T12:15'));
+    await waitFor(() => expect(input).toHaveValue('20 Nov 2026, 12:15'));
 
     expect(screen.getByRole('button', { name: 'Call received: clear' })).toHaveAttribute(
       'aria-controls',
@@ -240,12 +242,13 @@ describe('CaseTimeField', () => {
       <CaseTimeField field="arrivalTime" label="Ambulance arrival time" />,
     );
     const input = screen.getByLabelText('Ambulance arrival time');
-    await waitFor(() => expect(input).toHaveValue('2026-11-20T12:05'));
-    // A segment being retyped makes the input report '' until the value is complete again.
+    await waitFor(() => expect(input).toHaveValue('20 Nov 2026, 12:05'));
+    // Emptied and half retyped: the stored time stays until the text reads as a time.
     fireEvent.change(input, { target: { value: '' } });
+    fireEvent.change(input, { target: { value: '20 Nov 2026, 12:0' } });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await storedCase(id))?.arrivalTime).toBe('2026-11-20T10:05:00.000Z');
-    fireEvent.change(input, { target: { value: '2026-11-20T12:07' } });
+    fireEvent.change(input, { target: { value: '20 Nov 2026, 12:07' } });
     await waitFor(async () =>
       expect((await storedCase(id))?.arrivalTime).toBe('2026-11-20T10:07:00.000Z'),
     );
@@ -264,12 +267,27 @@ describe('CaseTimeField', () => {
       {},
       <CaseTimeField field="departureTime" label="Departure time" />,
     );
-    fireEvent.change(screen.getByLabelText('Departure time'), {
-      target: { value: '2026-11-20T13:05' },
-    });
+    const input = screen.getByLabelText('Departure time');
+    // Day before month, as typed in South Africa; shown back in the app's one format.
+    fireEvent.change(input, { target: { value: '20/11/2026 13:05' } });
     await waitFor(async () =>
       expect(await edits(id)).toEqual([{ departureTime: '2026-11-20T11:05:00.000Z' }]),
     );
+    fireEvent.blur(input);
+    expect(input).toHaveValue('20 Nov 2026, 13:05');
+  });
+
+  it('says so when the typed text is not a date and time, and saves nothing', async () => {
+    const { id } = await renderControls(
+      {},
+      <CaseTimeField field="departureTime" label="Departure time" />,
+    );
+    const input = screen.getByLabelText('Departure time');
+    fireEvent.change(input, { target: { value: '30/02/2026 10:00' } });
+    fireEvent.blur(input);
+    expect(await screen.findByText('Enter a date and time like 28 Nov 2026, 14:05')).toBeVisible();
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(await edits(id)).toEqual([]);
   });
 });
 

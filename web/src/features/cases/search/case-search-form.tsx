@@ -1,6 +1,7 @@
 // The Cases Logged filter form. The two filters used most (case number, patient name) and
 // status and "Only my cases" are always shown; the rest open under "More filters" (on a
 // phone the results would otherwise start two screens down). Applying writes the URL.
+import { TypedDateInput } from '@/components/ui/typed-date-input';
 import type { CaseSearchFilters } from '@rescuelog/sync-protocol/cases/search';
 import { CASE_STATUSES, type CaseStatus } from '@rescuelog/sync-protocol/cases/api';
 import { ChevronDown, ChevronUp } from 'lucide-react';
@@ -146,14 +147,15 @@ export function CaseSearchForm({ filters, errors: urlErrors, onSearch }: CaseSea
       <label className="field__label" htmlFor={fieldId(key)}>
         {label}
       </label>
-      <input
+      <TypedDateInput
+        mode="date"
         id={fieldId(key)}
         className="input"
-        type="date"
         value={values[key]}
         aria-invalid={errorOf(key) ? true : undefined}
         aria-describedby={describedBy(key)}
-        onChange={(e) => change(key, e.target.value)}
+        onChange={(value) => change(key, value)}
+        onUnreadable={(message) => setErrors((current) => ({ ...current, [key]: message }))}
       />
       <FieldError id={`${fieldId(key)}-error`} message={errorOf(key)} />
     </div>

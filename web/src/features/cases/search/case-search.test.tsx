@@ -200,7 +200,7 @@ describe('Cases Logged', { timeout: 20_000 }, () => {
       'aria-expanded',
       'true',
     );
-    expect(screen.getByLabelText('Date from')).toHaveValue('2026-11-01');
+    expect(screen.getByLabelText('Date from')).toHaveValue('1 Nov 2026');
     expect(Object.fromEntries(seen[0] ?? [])).toEqual({
       status: 'completed',
       patientName: 'thandi',

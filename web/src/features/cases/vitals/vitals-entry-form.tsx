@@ -2,6 +2,7 @@
 // numeric keypads, one "Save readings" that records one row per filled value, all at the
 // same time (now, unless changed), each flagged for the patient's age. GCS starts from the
 // primary survey's total. Nothing here needs the network.
+import { TypedDateInput } from '@/components/ui/typed-date-input';
 import {
   classifyVital,
   parseVitalValue,
@@ -336,15 +337,15 @@ export function VitalsEntryForm({
             Taken at
           </label>
           <div className={formStyles.time}>
-            <input
+            <TypedDateInput
               id={`${base}-time`}
               className={`input ${formStyles.textInput} ${formStyles.timeInput}`}
-              type="datetime-local"
               value={customTime || toZonedInputValue(tick.toISOString())}
               aria-describedby={`${base}-time-hint${errors.time ? ` ${base}-time-error` : ''}`}
               aria-invalid={errors.time ? true : undefined}
-              onChange={(e) => {
-                setCustomTime(e.target.value);
+              onUnreadable={(message) => setErrors((er) => ({ ...er, time: message }))}
+              onChange={(value) => {
+                setCustomTime(value);
                 setErrors((er) => ({ ...er, time: undefined }));
               }}
             />

@@ -292,7 +292,7 @@ describe('Vital signs over time', { timeout: 20_000 }, () => {
 
     // Re-entry: the voided reading's time is set and its box focused.
     expect(screen.getByText('Enter the correct heart rate taken at 12:10.')).toBeInTheDocument();
-    expect(screen.getByLabelText('Taken at')).toHaveValue('2026-11-20T12:10');
+    expect(screen.getByLabelText('Taken at')).toHaveValue('20 Nov 2026, 12:10');
     expect(screen.getByLabelText('Heart rate (/min)')).toHaveFocus();
     await user.type(screen.getByLabelText('Heart rate (/min)'), '80');
     await user.click(screen.getByRole('button', { name: 'Save readings' }));
