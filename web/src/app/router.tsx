@@ -65,6 +65,7 @@ const CaseCompletedRoute = lazyNamed(
   'CaseCompletedRoute',
 );
 const CaseSearchRoute = lazyNamed(() => import('./routes/cases/case-search'), 'CaseSearchRoute');
+const ProtocolsRoute = lazyNamed(() => import('./routes/protocols'), 'ProtocolsRoute');
 const NotAvailable = lazy(async () => ({
   default: (await import('./routes/not-available')).NotAvailableRoute,
 }));
@@ -74,7 +75,6 @@ export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?
   { path: '/medical-inventory', screen: 'Medical Inventory' },
   { path: '/internal-protocols', screen: 'Internal SOPs' },
   { path: '/help', screen: 'Help & Guide' },
-  { path: '/protocols/:category?', screen: 'First Aid Protocols' },
   { path: '/cpr-logger', screen: 'CPR Logger' },
   { path: '/cpr-logs', screen: 'CPR Logs' },
   { path: '/multi-patient', screen: 'Multi-Patient Incident Command' },
@@ -130,6 +130,8 @@ export const routes: RouteObject[] = [
           { path: '/case-completed/:caseId', element: <CaseCompletedRoute /> },
           { path: '/case-search', element: <CaseSearchRoute /> },
           { path: '/profile', element: <ProfileRoute /> },
+          // Reference library (issue 42): first aid protocols read aloud.
+          { path: '/protocols/:category?', element: <ProtocolsRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
             path: s.path,
             element: <NotAvailable screen={s.screen} />,
