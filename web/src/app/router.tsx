@@ -66,6 +66,22 @@ const CaseCompletedRoute = lazyNamed(
 );
 const CaseSearchRoute = lazyNamed(() => import('./routes/cases/case-search'), 'CaseSearchRoute');
 const ProtocolsRoute = lazyNamed(() => import('./routes/protocols'), 'ProtocolsRoute');
+const InternalProtocolsRoute = lazyNamed(
+  () => import('./routes/internal-protocols'),
+  'InternalProtocolsRoute',
+);
+const InternalProtocolRoute = lazyNamed(
+  () => import('./routes/internal-protocols'),
+  'InternalProtocolRoute',
+);
+const NewInternalProtocolRoute = lazyNamed(
+  () => import('./routes/internal-protocols'),
+  'NewInternalProtocolRoute',
+);
+const EditInternalProtocolRoute = lazyNamed(
+  () => import('./routes/internal-protocols'),
+  'EditInternalProtocolRoute',
+);
 const NotAvailable = lazy(async () => ({
   default: (await import('./routes/not-available')).NotAvailableRoute,
 }));
@@ -73,7 +89,6 @@ const NotAvailable = lazy(async () => ({
 /** Screens that belong to later issues; each shows an honest "not available yet" page. */
 export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [
   { path: '/medical-inventory', screen: 'Medical Inventory' },
-  { path: '/internal-protocols', screen: 'Internal SOPs' },
   { path: '/help', screen: 'Help & Guide' },
   { path: '/cpr-logger', screen: 'CPR Logger' },
   { path: '/cpr-logs', screen: 'CPR Logs' },
@@ -132,6 +147,11 @@ export const routes: RouteObject[] = [
           { path: '/profile', element: <ProfileRoute /> },
           // Reference library (issue 42): first aid protocols read aloud.
           { path: '/protocols/:category?', element: <ProtocolsRoute /> },
+          // Internal SOPs: synced records, readable offline (decision 080).
+          { path: '/internal-protocols', element: <InternalProtocolsRoute /> },
+          { path: '/internal-protocols/new', element: <NewInternalProtocolRoute /> },
+          { path: '/internal-protocols/:sopId', element: <InternalProtocolRoute /> },
+          { path: '/internal-protocols/:sopId/edit', element: <EditInternalProtocolRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
             path: s.path,
             element: <NotAvailable screen={s.screen} />,
