@@ -58,6 +58,7 @@ interface ExampleIds {
   cprSessionId: string;
   mciId: string;
   reportId: string;
+  sopId: string;
 }
 
 /**
@@ -148,6 +149,25 @@ const EXAMPLES: { [K in DeviceKind]: (a: Device, ids: ExampleIds) => Mutation[] 
       changes: [{ field: 'patientName', before: 'Thandi', after: 'Thandiwe' }],
     }),
   ],
+  sopVersion: (a, { sopId }) => [
+    a.m('sopVersion.publish', {
+      id: sopId,
+      sopId,
+      title: 'Radio check — “Zulu” ü',
+      category: 'Communications',
+      body: '# Radio\n- **Daily** check\n\n[Guide](https://example.org/a?b=1)',
+    }),
+    a.m('sopVersion.publish', {
+      id: uuid(),
+      sopId,
+      title: 'Radio check',
+      category: 'Communications',
+      body: 'Second version.',
+    }),
+  ],
+  sopAcknowledgement: (a, { sopId }) => [
+    a.m('sopAcknowledgement.record', { id: uuid(), sopVersionId: sopId }),
+  ],
 };
 
 function isDeviceKind(kind: string): kind is DeviceKind {
@@ -166,6 +186,7 @@ async function seed(): Promise<void> {
     cprSessionId: uuid(),
     mciId: uuid(),
     reportId: uuid(),
+    sopId: uuid(),
   };
   const open = ids.open;
   const mutations = appRegistry.definitions
@@ -202,6 +223,8 @@ beforeAll(async () => {
   alice = await syncUser(t, {
     ...RESPONDER,
     incidentReports: { read: true, create: true, edit: true, delete: true },
+    // Publishes the example SOP versions (systemAdmin: reference/sop.ts SOP_ACCESS).
+    systemAdmin: true,
   });
   bob = await syncUser(t, { ...RESPONDER, casesLogged: { view: true, edit: true, delete: false } });
   admin = await syncUser(t, {}, 'administrator');

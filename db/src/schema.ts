@@ -548,6 +548,31 @@ export interface CprEventsTable extends SyncColumns {
   createdAt: Generated<Timestamptz>;
 }
 
+/** Internal SOPs (decision 080): one published version each, append-only. */
+export interface SopVersionsTable extends SyncColumns {
+  id: Generated<string>;
+  /** The SOP: its first version's id. */
+  sopId: string;
+  /** 1, 2, …: numbered by the server in publishing order. */
+  revision: number;
+  title: string;
+  category: string;
+  /** The simple formatting of sync-protocol reference/sop-markup.ts, never HTML. */
+  body: string;
+  userId: number;
+  createdAt: Generated<Timestamptz>;
+}
+
+/** A member's "read and understood" of one SOP version. */
+export interface SopAcknowledgementsTable extends SyncColumns {
+  id: Generated<string>;
+  sopVersionId: string;
+  sopId: string;
+  revision: number;
+  userId: number;
+  createdAt: Generated<Timestamptz>;
+}
+
 export interface IncidentReportsTable extends SyncColumns, LwwColumns {
   id: Generated<string>;
   /** Human id, unique. */
@@ -715,6 +740,8 @@ export interface Database {
   mciIncidents: MciIncidentsTable;
   mciCasualties: MciCasualtiesTable;
   caseAddenda: CaseAddendaTable;
+  sopVersions: SopVersionsTable;
+  sopAcknowledgements: SopAcknowledgementsTable;
   devices: DevicesTable;
   syncRejections: SyncRejectionsTable;
   syncConflicts: SyncConflictsTable;

@@ -7,7 +7,8 @@
 //   `changeAnyWith`;
 // - see others' records: the log module's view action, or `seeAllWith`; for a family with
 //   `othersNeedGrant` (patient records) the view must be granted by an entry, not §6's
-//   member default (decision 024). Pull, the case routes, search and export all ask here.
+//   member default (decision 024). Pull, the case routes, search and export all ask here;
+// - a verb in `everyone` is every approved user's (internal SOPs: decision 080).
 import {
   hasGrantedPermission,
   hasPermission,
@@ -40,6 +41,7 @@ function decide(
 
 /** Sees every record of the family, not only their own. */
 export function canSeeAll(actor: PermissionSubject, access: FamilyAccess): boolean {
+  if (access.everyone?.includes('see') === true) return true;
   const check = access.othersNeedGrant === true ? hasGrantedPermission : hasPermission;
   if (check(actor, access.logModule, access.viewAction)) return true;
   return access.seeAllWith !== undefined && hasPermission(actor, ...access.seeAllWith);
@@ -59,6 +61,7 @@ export function decideAccess(
   ownerIds: readonly number[],
 ): AccessDecision {
   const own = ownerIds.includes(actor.id);
+  if (access.everyone?.includes(verb) === true) return ALLOWED;
   switch (verb) {
     case 'create':
       return decide(actor, access.module, 'create', RejectionCode.FORBIDDEN);

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import '../zod-config';
 import type { PermissionAction, PermissionModule } from '../permissions';
 import type { HumanIdPrefix } from './human-id';
-import type { AnyMutator, Row } from './mutator';
+import type { AccessVerb, AnyMutator, Row } from './mutator';
 import type { RejectionCode } from './rejections';
 
 /** Who may create, change, delete and see the records of a family (a root kind and its children). */
@@ -27,6 +27,11 @@ export interface FamilyAccess {
   seeAllWith?: readonly [PermissionModule, PermissionAction];
   /** Whoever holds this also changes any record of the family. */
   changeAnyWith?: readonly [PermissionModule, PermissionAction];
+  /**
+   * What every approved user may do whatever their permissions: a service's own documents
+   * every member reads ('see'), a receipt every member writes ('create').
+   */
+  everyone?: readonly AccessVerb[];
 }
 
 export interface DeviceStore {

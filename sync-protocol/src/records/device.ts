@@ -14,7 +14,8 @@ import { appRegistry } from './registry';
 export const appDeviceSchema: DeviceSchema = {
   registry: appRegistry,
   // 6: the conflicts store (platform/conflict-record.ts); every other store as in 5.
-  version: 6,
+  // 9: the internal SOPs' stores, sopVersions and sopAcknowledgements (reference/sop.ts).
+  version: 9,
   history: [
     {
       version: 1,

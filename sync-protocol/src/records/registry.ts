@@ -19,6 +19,7 @@ import { cprSessionRecord } from '../cpr/cpr-session';
 import { incidentReportRecord } from '../incidents/incident-report';
 import { mciCasualtyRecord } from '../mci/mci-casualty';
 import { mciIncidentRecord } from '../mci/mci-incident';
+import { sopAcknowledgementRecord, sopVersionRecord } from '../reference/sop';
 
 export const APP_RECORDS = [
   caseRecord,
@@ -29,6 +30,8 @@ export const APP_RECORDS = [
   mciIncidentRecord,
   mciCasualtyRecord,
   caseAddendumRecord,
+  sopVersionRecord,
+  sopAcknowledgementRecord,
 ] as const;
 
 export const appRegistry = createRegistry(APP_RECORDS);

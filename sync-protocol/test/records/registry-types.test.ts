@@ -51,6 +51,8 @@ describe('the app registry types', () => {
       | 'mciIncident'
       | 'mciCasualty'
       | 'caseAddendum'
+      | 'sopVersion'
+      | 'sopAcknowledgement'
       | 'syncConflict'
     >();
     expectTypeOf<AppMutationArgs<'case.delete'>>().toEqualTypeOf<{ id: string }>();

@@ -65,6 +65,23 @@ const CaseCompletedRoute = lazyNamed(
   'CaseCompletedRoute',
 );
 const CaseSearchRoute = lazyNamed(() => import('./routes/cases/case-search'), 'CaseSearchRoute');
+const ProtocolsRoute = lazyNamed(() => import('./routes/protocols'), 'ProtocolsRoute');
+const InternalProtocolsRoute = lazyNamed(
+  () => import('./routes/internal-protocols'),
+  'InternalProtocolsRoute',
+);
+const InternalProtocolRoute = lazyNamed(
+  () => import('./routes/internal-protocols'),
+  'InternalProtocolRoute',
+);
+const NewInternalProtocolRoute = lazyNamed(
+  () => import('./routes/internal-protocols'),
+  'NewInternalProtocolRoute',
+);
+const EditInternalProtocolRoute = lazyNamed(
+  () => import('./routes/internal-protocols'),
+  'EditInternalProtocolRoute',
+);
 const NotAvailable = lazy(async () => ({
   default: (await import('./routes/not-available')).NotAvailableRoute,
 }));
@@ -72,9 +89,7 @@ const NotAvailable = lazy(async () => ({
 /** Screens that belong to later issues; each shows an honest "not available yet" page. */
 export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [
   { path: '/medical-inventory', screen: 'Medical Inventory' },
-  { path: '/internal-protocols', screen: 'Internal SOPs' },
   { path: '/help', screen: 'Help & Guide' },
-  { path: '/protocols/:category?', screen: 'First Aid Protocols' },
   { path: '/cpr-logger', screen: 'CPR Logger' },
   { path: '/cpr-logs', screen: 'CPR Logs' },
   { path: '/multi-patient', screen: 'Multi-Patient Incident Command' },
@@ -130,6 +145,13 @@ export const routes: RouteObject[] = [
           { path: '/case-completed/:caseId', element: <CaseCompletedRoute /> },
           { path: '/case-search', element: <CaseSearchRoute /> },
           { path: '/profile', element: <ProfileRoute /> },
+          // Reference library (issue 42): first aid protocols read aloud.
+          { path: '/protocols/:category?', element: <ProtocolsRoute /> },
+          // Internal SOPs: synced records, readable offline (decision 080).
+          { path: '/internal-protocols', element: <InternalProtocolsRoute /> },
+          { path: '/internal-protocols/new', element: <NewInternalProtocolRoute /> },
+          { path: '/internal-protocols/:sopId', element: <InternalProtocolRoute /> },
+          { path: '/internal-protocols/:sopId/edit', element: <EditInternalProtocolRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
             path: s.path,
             element: <NotAvailable screen={s.screen} />,

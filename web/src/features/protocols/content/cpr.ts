@@ -1,0 +1,90 @@
+import type { ProtocolInput } from '@rescuelog/sync-protocol/reference/first-aid';
+
+export const protocol = {
+  category: 'cpr',
+  title: 'CPR',
+  summary: 'Unresponsive and not breathing normally: start chest compressions at once.',
+  keywords: [
+    'cardiac arrest',
+    'not breathing',
+    'unresponsive',
+    'unconscious',
+    'collapse',
+    'no pulse',
+    'gasping',
+    'resuscitation',
+    'chest compressions',
+    'rescue breaths',
+    'aed',
+    'defibrillator',
+  ],
+  callForHelp: [
+    'Call emergency services as soon as you find the person unresponsive and not breathing normally, and send someone for an AED.',
+    'Alone with a child or infant: give five rescue breaths and one minute of CPR first, then call.',
+  ],
+  warnings: [
+    'Do not stop compressions to check for a pulse unless the person starts breathing normally or the AED asks you to.',
+    'Gasping or occasional breaths are not normal breathing: start CPR.',
+    'Do not touch the person while the AED analyses or shocks.',
+    'Change the person doing compressions every two minutes to keep them deep enough.',
+  ],
+  variants: [
+    {
+      age: 'adult',
+      label: 'Adult (puberty and older)',
+      steps: [
+        'Check the scene is safe for you and the casualty.',
+        'Tap the shoulders and shout. If there is no response, open the airway with head tilt and chin lift.',
+        'Look, listen and feel for normal breathing for no more than ten seconds.',
+        'Not breathing normally: call emergency services and send for an AED.',
+        'Kneel beside the chest and put the heel of one hand in the centre of the chest, on the lower half of the breastbone, the other hand on top.',
+        'Push straight down five to six centimetres, thirty times, at 100 to 120 a minute, letting the chest come fully back up each time.',
+        'Open the airway and give two rescue breaths, each about one second, watching the chest rise.',
+        'Continue thirty compressions to two breaths. If you cannot give breaths, give continuous compressions.',
+        'As soon as the AED arrives, switch it on and follow its voice prompts.',
+        'Keep going until the person breathes normally, advanced life support takes over, or you are too exhausted to continue.',
+      ],
+    },
+    {
+      age: 'child',
+      label: 'Child (1 year to puberty)',
+      steps: [
+        'Check the scene is safe for you and the child.',
+        'Tap and speak loudly to the child. If there is no response, open the airway with head tilt and chin lift.',
+        'Look, listen and feel for normal breathing for no more than ten seconds.',
+        'Not breathing normally: give five rescue breaths, sealing your mouth over the child’s mouth and pinching the nose.',
+        'Put the heel of one hand on the lower half of the breastbone. Use two hands for a larger child.',
+        'Push down one third of the depth of the chest, about five centimetres, thirty times at 100 to 120 a minute.',
+        'Give fifteen compressions to two rescue breaths if you are trained, otherwise thirty to two.',
+        'After one minute, call emergency services if nobody has, and send for an AED.',
+        'Use the AED as soon as it arrives, with child pads if it has them.',
+        'Continue until the child breathes normally or help takes over.',
+      ],
+      warnings: [
+        'Do not delay rescue breaths in a child: most child arrests start with a breathing problem.',
+      ],
+    },
+    {
+      age: 'infant',
+      label: 'Infant (under 1 year)',
+      steps: [
+        'Check the scene is safe and lay the infant on their back on a firm surface.',
+        'Speak to the infant and flick the soles of the feet. If there is no response, place the head in the neutral position and lift the chin.',
+        'Look, listen and feel for normal breathing for no more than ten seconds.',
+        'Not breathing normally: give five rescue breaths, your mouth over the infant’s mouth and nose.',
+        'Place two fingers, or two thumbs with hands encircling the chest, on the lower half of the breastbone.',
+        'Push down one third of the depth of the chest, about four centimetres, fifteen times at 100 to 120 a minute.',
+        'Give two rescue breaths after every fifteen compressions.',
+        'After one minute, call emergency services if nobody has.',
+        'Continue until the infant breathes normally or help takes over.',
+      ],
+      warnings: ['Do not tilt an infant’s head far back: keep it in the neutral position.'],
+    },
+  ],
+  guideline: {
+    name: 'European Resuscitation Council Guidelines 2021: Basic Life Support and Paediatric Life Support',
+    publisher:
+      'European Resuscitation Council, as adopted by the Resuscitation Council of Southern Africa',
+    year: 2021,
+  },
+} satisfies ProtocolInput;
