@@ -2,15 +2,26 @@
 import { z } from 'zod';
 import '../zod-config';
 import { RECORD_STATUSES } from '../cases/clinical';
+import type { Row } from '../platform/mutator';
+import { RejectionCode } from '../platform/rejections';
 import { defineRecord, type RecordDefinition } from '../platform/record';
 import { upsertMutator } from '../platform/verbs';
-import { int, nShort, nLong, nTime } from '../platform/field-types';
+import { int, nBool, nShort, nLong, nTime } from '../platform/field-types';
 import {
   jsonValueSchema,
   timestampSchema,
   uuidSchema,
   ownedRecordSchema,
 } from '../platform/values';
+
+/** How a session ended: return of spontaneous circulation, or resuscitation terminated. */
+export const CPR_OUTCOMES = ['rosc', 'terminated'] as const;
+export type CprOutcome = (typeof CPR_OUTCOMES)[number];
+
+/** A completed session is locked like a case: corrections are void events (cpr-event.ts). */
+export function isCprSessionCompleted(row: Row): boolean {
+  return row.status === 'completed';
+}
 
 const cprSessionFieldShape = {
   /** Optional link to the patient case (cases.id). */
@@ -26,6 +37,12 @@ const cprSessionFieldShape = {
   events: z.array(jsonValueSchema).max(2000),
   status: z.enum(RECORD_STATUSES),
   completedAt: nTime,
+  // Since SCHEMA_VERSION 7 (issue 39): how the arrest ended, and the Utstein facts a crew
+  // knows only from bystanders (null: not recorded).
+  /** Set by the ending event (cpr-event.ts): ROSC or termination. */
+  outcome: z.enum(CPR_OUTCOMES).nullable(),
+  witnessed: nBool,
+  bystanderCpr: nBool,
 };
 type CprSessionField = keyof typeof cprSessionFieldShape;
 export const cprSessionFieldsSchema = z.strictObject(cprSessionFieldShape).partial();
@@ -49,10 +66,21 @@ const cprSessionKind = {
     status: 'in_progress',
     caseId: null,
     completedAt: null,
+    outcome: null,
+    witnessed: null,
+    bystanderCpr: null,
   } as Partial<CprSessionRecord>,
   lww: true,
   humanId: { column: 'sessionId', prefix: 'S' },
-  access: { module: 'cprLogger', logModule: 'cprLogs', viewAction: 'view' },
+  // cprLogger edit: join a colleague's session (a scribe beside the team leader) and add
+  // events to it (decision 065).
+  access: {
+    module: 'cprLogger',
+    logModule: 'cprLogs',
+    viewAction: 'view',
+    changeAnyWith: ['cprLogger', 'edit'],
+  },
+  lock: { isLocked: isCprSessionCompleted, code: RejectionCode.CPR_SESSION_COMPLETED },
   device: { indexes: 'sessionId, caseId' },
 } as const satisfies Omit<RecordDefinition<CprSessionRecord>, 'mutators'>;
 
