@@ -26,6 +26,9 @@ export const cprEventDetailsSchema = z.strictObject({
   /** Termination reason, void reason or a note's text. */
   reason: z.string().max(2000).optional(),
   note: z.string().max(5000).optional(),
+  /** Who tapped it, as their device names them (name, call sign): the merged timeline of two
+   * devices shows each event's author without a lookup (issue 39). */
+  by: z.string().max(200).optional(),
 });
 
 /** What each kind of event must say (a shock its energy, a rhythm check the rhythm, …). */

@@ -5,6 +5,7 @@ import { RECORD_STATUSES } from '../cases/clinical';
 import type { Row } from '../platform/mutator';
 import { RejectionCode } from '../platform/rejections';
 import { defineRecord, type RecordDefinition } from '../platform/record';
+import { defineMutator } from '../platform/mutator';
 import { upsertMutator } from '../platform/verbs';
 import { int, nBool, nShort, nLong, nTime } from '../platform/field-types';
 import {
@@ -84,11 +85,44 @@ const cprSessionKind = {
   device: { indexes: 'sessionId, caseId' },
 } as const satisfies Omit<RecordDefinition<CprSessionRecord>, 'mutators'>;
 
+/** What a person did with a session's record, for the audit log (like case.access): recorded
+ * through the outbox, so a view or print while offline reaches the server's audit log too. */
+export const CPR_SESSION_ACCESS_ACTIONS = ['view', 'print', 'pdf', 'export'] as const;
+export const cprSessionAccess = defineMutator({
+  name: 'cprSession.access',
+  label: 'CPR session access record',
+  kind: 'cprSession',
+  accessRecord: true,
+  args: z.strictObject({
+    /** The access event's own id (idempotency). */
+    id: uuidSchema,
+    /** cpr_sessions.id */
+    cprSessionId: uuidSchema,
+    action: z.enum(CPR_SESSION_ACCESS_ACTIONS),
+    detail: z.string().max(200).optional(),
+  }),
+  // Its own id only: recording a view must not mark the session as having unsynced changes.
+  entityIds: (a) => [a.id],
+  async apply(tx, a) {
+    const row = await tx.get('cprSession', a.cprSessionId);
+    if (!row) throw tx.notFound('cprSession', a.cprSessionId);
+    tx.authorize('cprSession', 'see', row);
+    await tx.recordAccess({
+      id: a.id,
+      kind: 'cprSession',
+      recordId: a.cprSessionId,
+      action: a.action,
+      detail: a.detail,
+    });
+  },
+});
+
 export const cprSessionRecord = defineRecord({
   ...cprSessionKind,
   mutators: [
     upsertMutator(cprSessionKind, cprSessionFieldsSchema, {
       requiredOnCreate: CPR_SESSION_REQUIRED_ON_CREATE,
     }),
+    cprSessionAccess,
   ],
 });

@@ -278,12 +278,19 @@ export interface CprTimelineEntry {
   duplicateOf: string | null;
 }
 
+/** The same clinical content (who tapped it aside). */
+function sameDetails(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const strip = ({ by: _by, ...rest }: Record<string, unknown>) =>
+    JSON.stringify(Object.entries(rest).sort(([x], [y]) => (x < y ? -1 : 1)));
+  return strip(a) === strip(b);
+}
+
 function sameTap(a: CprEventLike, b: CprEventLike): boolean {
   return (
     a.type === b.type &&
     a.type !== 'void' &&
     a.userId !== b.userId &&
-    JSON.stringify(a.details) === JSON.stringify(b.details) &&
+    sameDetails(a.details, b.details) &&
     Math.abs(ms(a.at) - ms(b.at)) <= DUPLICATE_WINDOW_MS
   );
 }

@@ -147,8 +147,8 @@ describe('adrenaline and amiodarone prompts', () => {
 
 describe('timeline and summary', () => {
   it('merges two devices in time order and groups the same tap by two people within 5 s', () => {
-    const a = ev(60, 'adrenaline', { doseMg: 1 }, { userId: 1 });
-    const b = ev(63, 'adrenaline', { doseMg: 1 }, { userId: 2 });
+    const a = ev(60, 'adrenaline', { doseMg: 1, by: 'Lead' }, { userId: 1 });
+    const b = ev(63, 'adrenaline', { by: 'Scribe', doseMg: 1 }, { userId: 2 });
     const c = ev(61, 'shock', { energyJoules: 200 }, { userId: 2 });
     const late = ev(70, 'adrenaline', { doseMg: 1 }, { userId: 2 });
     const line = cprTimeline(START, [late, b, c, a]);

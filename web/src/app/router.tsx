@@ -65,6 +65,8 @@ const CaseCompletedRoute = lazyNamed(
   'CaseCompletedRoute',
 );
 const CaseSearchRoute = lazyNamed(() => import('./routes/cases/case-search'), 'CaseSearchRoute');
+const CprLoggerRoute = lazyNamed(() => import('./routes/cpr/cpr-logger'), 'CprLoggerRoute');
+const CprLogsRoute = lazyNamed(() => import('./routes/cpr/cpr-logs'), 'CprLogsRoute');
 const NotAvailable = lazy(async () => ({
   default: (await import('./routes/not-available')).NotAvailableRoute,
 }));
@@ -75,8 +77,6 @@ export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?
   { path: '/internal-protocols', screen: 'Internal SOPs' },
   { path: '/help', screen: 'Help & Guide' },
   { path: '/protocols/:category?', screen: 'First Aid Protocols' },
-  { path: '/cpr-logger', screen: 'CPR Logger' },
-  { path: '/cpr-logs', screen: 'CPR Logs' },
   { path: '/multi-patient', screen: 'Multi-Patient Incident Command' },
   { path: '/multi-patient-logs', screen: 'Multi-Patient Logs' },
   { path: '/incident-reports', screen: 'Incident Reports' },
@@ -129,6 +129,9 @@ export const routes: RouteObject[] = [
           { path: '/response-details/:caseId', element: <ResponseDetailsRoute /> },
           { path: '/case-completed/:caseId', element: <CaseCompletedRoute /> },
           { path: '/case-search', element: <CaseSearchRoute /> },
+          // CPR logger and CPR logs (issue 39).
+          { path: '/cpr-logger/:sessionId?', element: <CprLoggerRoute /> },
+          { path: '/cpr-logs/:sessionId?', element: <CprLogsRoute /> },
           { path: '/profile', element: <ProfileRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
             path: s.path,
