@@ -26,9 +26,9 @@ export async function logCprEvent(
   type: LoggableCprEvent,
   details: CprEventDetails,
   at: Date,
+  id: string = newRecordId(),
 ): Promise<string> {
   const session = requireSyncSession();
-  const id = newRecordId();
   await saveLocalChange({
     name: 'cprEvent.record',
     args: { id, cprSessionId, type, at: at.toISOString(), details },

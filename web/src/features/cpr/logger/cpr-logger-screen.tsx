@@ -17,6 +17,7 @@ import { AlertTriangle, CloudOff, Volume2, VolumeX } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formKit } from '@/components/record-form/form-kit';
+import { newRecordId } from '@/lib/records/record-writes';
 import { RecordSyncMark } from '@/components/record-form/record-sync-mark';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { PageHeader } from '@/components/ui/page-header';
@@ -236,13 +237,32 @@ function CprLogger({ session }: { session: LocalCprSession }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [promptKeys, speech]);
 
+  // Taps of this screen, for the early-dose check before the device's read has caught up
+  // with a tap a moment ago (two quick taps).
+  const tapped = useRef<CprEventLike[]>([]);
   const log = (type: LoggableCprEvent, details: CprEventDetails = {}) => {
     const at = new Date();
     const full: CprEventDetails = author ? { ...details, by: author } : details;
     const line = describeCprEvent({ type, details: full as Record<string, unknown> });
-    const warning = type === 'adrenaline' ? earlyAdrenalineWarning(events, at.getTime()) : null;
+    const known = new Set(events.map((e) => e.id));
+    const warning =
+      type === 'adrenaline'
+        ? earlyAdrenalineWarning(
+            [...events, ...tapped.current.filter((e) => !known.has(e.id))],
+            at.getTime(),
+          )
+        : null;
+    const id = newRecordId();
+    tapped.current.push({
+      id,
+      type,
+      at: at.toISOString(),
+      details: full as Record<string, unknown>,
+      voidsEventId: null,
+      userId: user?.id ?? 0,
+    });
     setFailure(null);
-    logCprEvent(session.id, type, full, at).then(
+    logCprEvent(session.id, type, full, at, id).then(
       () =>
         setNotice(
           warning
@@ -463,14 +483,14 @@ function CprLogger({ session }: { session: LocalCprSession }) {
                   className={cx('button button--primary', styles.eventButton)}
                   onClick={() => setDialog({ kind: 'rosc' })}
                 >
-                  ROSC
+                  ROSC – end session
                 </button>
                 <button
                   type="button"
                   className={cx('button', styles.eventButton)}
                   onClick={() => setDialog({ kind: 'termination' })}
                 >
-                  Terminate…
+                  Terminate resuscitation…
                 </button>
               </div>
             </fieldset>
