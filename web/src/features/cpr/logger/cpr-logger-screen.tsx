@@ -286,7 +286,7 @@ function CprLogger({ session }: { session: LocalCprSession }) {
     <div className={cx('page', styles.page)}>
       <PageHeader
         title={`CPR ${session.sessionId ?? ''}`}
-        actions={<RecordSyncMark recordId={session.id} />}
+        actions={<RecordSyncMark recordId={session.id} showSynced />}
       />
       <main className={styles.main}>
         <section className={styles.clocks} aria-label="Clocks">
