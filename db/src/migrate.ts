@@ -28,6 +28,7 @@ import * as casesOverlappedIndexes from './migrations/2026-11-26T2300-cases-over
 import * as bookkeepingIndexes from './migrations/2026-11-27T0200-bookkeeping-indexes';
 import * as approvalDefaultRole from './migrations/2026-11-28T0500-approval-default-role';
 import * as sops from './migrations/2026-12-08T1400-sops';
+import * as cprSessionOutcome from './migrations/2026-12-08T1100-cpr-session-outcome';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -54,6 +55,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-27T0200-bookkeeping-indexes': bookkeepingIndexes,
   '2026-11-28T0500-approval-default-role': approvalDefaultRole,
   '2026-12-08T1400-sops': sops,
+  '2026-12-08T1100-cpr-session-outcome': cprSessionOutcome,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

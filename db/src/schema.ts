@@ -532,6 +532,11 @@ export interface CprSessionsTable extends SyncColumns, LwwColumns {
   createdAt: Generated<Timestamptz>;
   completedAt: Timestamptz | null;
   userId: number;
+  /** How it ended (the ending event sets it): 'rosc' or 'terminated'; null while running. */
+  outcome: 'rosc' | 'terminated' | null;
+  /** Utstein: arrest witnessed / bystander CPR (null: not recorded). */
+  witnessed: boolean | null;
+  bystanderCpr: boolean | null;
 }
 
 /** Append-only: a correction is a new event whose voidsEventId names the wrong one. */

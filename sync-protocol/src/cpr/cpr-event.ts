@@ -1,11 +1,18 @@
 // cprEvent: append-only; a correction is a 'void' event naming the wrong one
 import { z } from 'zod';
 import '../zod-config';
-import { CPR_ACCESS_ROUTES, CPR_AIRWAYS, CPR_RHYTHMS, cprEventKindSchema } from '../cases/clinical';
+import {
+  CPR_ACCESS_ROUTES,
+  CPR_AIRWAYS,
+  CPR_RHYTHMS,
+  cprEventKindSchema,
+  type CprEventKind,
+} from '../cases/clinical';
+import { isCprSessionCompleted, type CprOutcome } from './cpr-session';
 import { asJson } from '../platform/json';
 import { defineMutator, type MutatorTx } from '../platform/mutator';
 import { defineRecord } from '../platform/record';
-import { Rejection, RejectionCode } from '../platform/rejections';
+import { Rejection, REJECTION_MESSAGES, RejectionCode } from '../platform/rejections';
 import { appendOnce } from '../platform/verbs';
 import { jsonObjectSchema, timestampSchema, uuidSchema, serverColumns } from '../platform/values';
 
@@ -19,15 +26,53 @@ export const cprEventDetailsSchema = z.strictObject({
   /** Termination reason, void reason or a note's text. */
   reason: z.string().max(2000).optional(),
   note: z.string().max(5000).optional(),
+  /** Who tapped it, as their device names them (name, call sign): the merged timeline of two
+   * devices shows each event's author without a lookup (issue 39). */
+  by: z.string().max(200).optional(),
 });
 
-export const cprEventInputSchema = z.strictObject({
-  id: uuidSchema,
-  cprSessionId: uuidSchema,
-  type: cprEventKindSchema.exclude(['void']),
-  at: timestampSchema,
-  details: cprEventDetailsSchema.default({}),
-});
+/** What each kind of event must say (a shock its energy, a rhythm check the rhythm, …). */
+const REQUIRED_DETAIL: Partial<
+  Record<CprEventKind, { key: keyof CprEventDetails; message: string }>
+> = {
+  rhythm_check: { key: 'rhythm', message: 'A rhythm check needs the rhythm.' },
+  shock: { key: 'energyJoules', message: 'A shock needs its energy in joules.' },
+  amiodarone: { key: 'doseMg', message: 'An amiodarone dose needs its amount in mg.' },
+  airway: { key: 'airway', message: 'An airway event needs the airway (BVM, SGA or ETT).' },
+  iv_io_access: { key: 'access', message: 'Vascular access needs the route (IV or IO).' },
+  termination: { key: 'reason', message: 'A termination needs its reason.' },
+  note: { key: 'note', message: 'A note needs its text.' },
+};
+
+export type CprEventDetails = z.output<typeof cprEventDetailsSchema>;
+
+export const cprEventInputSchema = z
+  .strictObject({
+    id: uuidSchema,
+    cprSessionId: uuidSchema,
+    type: cprEventKindSchema.exclude(['void']),
+    at: timestampSchema,
+    details: cprEventDetailsSchema.default({}),
+  })
+  .superRefine((event, ctx) => {
+    const required = REQUIRED_DETAIL[event.type];
+    if (!required) return;
+    const value = event.details[required.key];
+    if (value === undefined || (typeof value === 'string' && value.trim() === ''))
+      ctx.addIssue({ code: 'custom', path: ['details', required.key], message: required.message });
+  });
+
+/** The longest a session may run: an event later than this after its start is refused. */
+export const CPR_SESSION_MAX_MS = 24 * 60 * 60 * 1000;
+
+/** Why an event's time cannot belong to a session that started at `startTime`, or null. */
+export function cprEventTimeProblem(startTime: string, at: string): string | null {
+  const offset = Date.parse(at) - Date.parse(startTime);
+  if (offset < 0) return 'The event time is before the CPR session started.';
+  if (offset > CPR_SESSION_MAX_MS)
+    return 'The event time is more than 24 hours after the CPR session started.';
+  return null;
+}
 
 export const cprEventRecordSchema = z.object({
   id: uuidSchema,
@@ -54,11 +99,46 @@ type CprEventContent = {
   voidsEventId: string | null;
 };
 
+/** The events that end a session, and the outcome each records. */
+export const CPR_ENDING_EVENTS: Partial<Record<CprEventKind, CprOutcome>> = {
+  rosc: 'rosc',
+  termination: 'terminated',
+};
+
+/**
+ * Appends one event to its session, the same on the device and the server: the session must
+ * exist and be the actor's to change; a replay is a no-op; the time must fall within the
+ * session (start to start + 24 h); an ended session takes only voids. ROSC and termination
+ * end the session (status completed, end time, total duration, outcome).
+ */
 async function appendEvent(tx: MutatorTx, id: string, content: CprEventContent): Promise<void> {
-  await tx.require('cprSession', content.cprSessionId, 'change');
+  const session = await tx.require('cprSession', content.cprSessionId, 'change');
   if ((await appendOnce(tx, 'cprEvent', id, content)) === 'exists') return;
+  if (content.type !== 'void' && isCprSessionCompleted(session))
+    throw new Rejection(
+      RejectionCode.CPR_SESSION_COMPLETED,
+      REJECTION_MESSAGES.CPR_SESSION_COMPLETED,
+      { id: content.cprSessionId },
+    );
+  const startTime = String(session.startTime);
+  const timeProblem = cprEventTimeProblem(startTime, content.at);
+  if (timeProblem)
+    throw new Rejection(RejectionCode.VALIDATION_FAILED, timeProblem, {
+      field: 'at',
+      at: content.at,
+      startTime,
+    });
   await tx.insert('cprEvent', { id, ...content });
   tx.note({ type: content.type });
+  const outcome = CPR_ENDING_EVENTS[content.type as CprEventKind];
+  if (outcome)
+    await tx.update('cprSession', content.cprSessionId, {
+      status: 'completed',
+      outcome,
+      endTime: content.at,
+      completedAt: content.at,
+      totalDuration: Math.round((Date.parse(content.at) - Date.parse(startTime)) / 1000),
+    });
 }
 
 export const cprEventRecordMutator = defineMutator({

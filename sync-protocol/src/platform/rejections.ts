@@ -12,6 +12,8 @@ export const RejectionCode = {
   NOT_OWNER: 'NOT_OWNER',
   /** The case is completed (locked): only case.addendum is accepted. */
   CASE_LOCKED: 'CASE_LOCKED',
+  /** The CPR session ended (ROSC or termination): it takes no new events, only voids. */
+  CPR_SESSION_COMPLETED: 'CPR_SESSION_COMPLETED',
   /** The human id (caseId, sessionId, incidentId) already belongs to a different record. */
   HUMAN_ID_COLLISION: 'HUMAN_ID_COLLISION',
   /** A create without a human id, or a human id that differs from the record's. */
@@ -51,6 +53,7 @@ export const REJECTION_MESSAGES: Record<RejectionCode, string> = {
   FORBIDDEN: 'You do not have permission to make this change.',
   NOT_OWNER: "You cannot change another responder's record.",
   CASE_LOCKED: 'The case is completed; only addenda can be added.',
+  CPR_SESSION_COMPLETED: 'The CPR session has ended; only corrections (voids) can be added.',
   HUMAN_ID_COLLISION: 'Another record already has this number.',
   HUMAN_ID_MISMATCH: 'The record number does not match the record.',
   NOT_FOUND: 'The record does not exist on the server.',

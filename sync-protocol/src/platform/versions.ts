@@ -20,8 +20,10 @@ export const PULL_ROWS_PROTOCOL_VERSION = 2;
  *    (pull sends them only to clients of version 3 and later); new refusal codes
  *    TEXT_NOT_STORABLE, VALUE_TOO_DEEP, MUTATION_TOO_LARGE; mutation args unchanged.
  * 6: internal SOPs, kinds sopVersion and sopAcknowledgement (reference/sop.ts, decision 080).
+ * 7: cprSession gains outcome, witnessed and bystanderCpr (nullable) and a completed session's
+ *    lock (refusal code CPR_SESSION_COMPLETED); cprEvent.record requires each type's detail.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 /** Oldest mutation schemaVersion the server still understands. Version 1 mutations are
  * still valid version 2 mutations (no mutation args changed), so it stays 1. */
 export const MIN_SCHEMA_VERSION = 1;

@@ -82,6 +82,8 @@ const EditInternalProtocolRoute = lazyNamed(
   () => import('./routes/internal-protocols'),
   'EditInternalProtocolRoute',
 );
+const CprLoggerRoute = lazyNamed(() => import('./routes/cpr/cpr-logger'), 'CprLoggerRoute');
+const CprLogsRoute = lazyNamed(() => import('./routes/cpr/cpr-logs'), 'CprLogsRoute');
 const NotAvailable = lazy(async () => ({
   default: (await import('./routes/not-available')).NotAvailableRoute,
 }));
@@ -90,8 +92,6 @@ const NotAvailable = lazy(async () => ({
 export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [
   { path: '/medical-inventory', screen: 'Medical Inventory' },
   { path: '/help', screen: 'Help & Guide' },
-  { path: '/cpr-logger', screen: 'CPR Logger' },
-  { path: '/cpr-logs', screen: 'CPR Logs' },
   { path: '/multi-patient', screen: 'Multi-Patient Incident Command' },
   { path: '/multi-patient-logs', screen: 'Multi-Patient Logs' },
   { path: '/incident-reports', screen: 'Incident Reports' },
@@ -144,6 +144,9 @@ export const routes: RouteObject[] = [
           { path: '/response-details/:caseId', element: <ResponseDetailsRoute /> },
           { path: '/case-completed/:caseId', element: <CaseCompletedRoute /> },
           { path: '/case-search', element: <CaseSearchRoute /> },
+          // CPR logger and CPR logs (issue 39).
+          { path: '/cpr-logger/:sessionId?', element: <CprLoggerRoute /> },
+          { path: '/cpr-logs/:sessionId?', element: <CprLogsRoute /> },
           { path: '/profile', element: <ProfileRoute /> },
           // Reference library (issue 42): first aid protocols read aloud.
           { path: '/protocols/:category?', element: <ProtocolsRoute /> },
