@@ -19,8 +19,10 @@ export const PULL_ROWS_PROTOCOL_VERSION = 2;
  * 3: the record platform (decision 014): conflicts sync as records of kind syncConflict
  *    (pull sends them only to clients of version 3 and later); new refusal codes
  *    TEXT_NOT_STORABLE, VALUE_TOO_DEEP, MUTATION_TOO_LARGE; mutation args unchanged.
+ * 4: medical inventory (decision 060): kinds inventoryItem, inventoryBatch, inventoryMovement;
+ *    new refusal codes INVALID_QUANTITY, REFERENCE_MISMATCH.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 /** Oldest mutation schemaVersion the server still understands. Version 1 mutations are
  * still valid version 2 mutations (no mutation args changed), so it stays 1. */
 export const MIN_SCHEMA_VERSION = 1;

@@ -14,7 +14,8 @@ import { appRegistry } from './registry';
 export const appDeviceSchema: DeviceSchema = {
   registry: appRegistry,
   // 6: the conflicts store (platform/conflict-record.ts); every other store as in 5.
-  version: 6,
+  // 7: the inventory's items, batches and movements (registry stores).
+  version: 7,
   history: [
     {
       version: 1,

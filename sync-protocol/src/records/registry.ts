@@ -19,6 +19,9 @@ import { cprSessionRecord } from '../cpr/cpr-session';
 import { incidentReportRecord } from '../incidents/incident-report';
 import { mciCasualtyRecord } from '../mci/mci-casualty';
 import { mciIncidentRecord } from '../mci/mci-incident';
+import { inventoryItemRecord } from '../inventory/inventory-item';
+import { inventoryBatchRecord } from '../inventory/inventory-batch';
+import { inventoryMovementRecord } from '../inventory/inventory-movement';
 
 export const APP_RECORDS = [
   caseRecord,
@@ -29,6 +32,9 @@ export const APP_RECORDS = [
   mciIncidentRecord,
   mciCasualtyRecord,
   caseAddendumRecord,
+  inventoryItemRecord,
+  inventoryBatchRecord,
+  inventoryMovementRecord,
 ] as const;
 
 export const appRegistry = createRegistry(APP_RECORDS);

@@ -51,6 +51,9 @@ describe('the app registry types', () => {
       | 'mciIncident'
       | 'mciCasualty'
       | 'caseAddendum'
+      | 'inventoryItem'
+      | 'inventoryBatch'
+      | 'inventoryMovement'
       | 'syncConflict'
     >();
     expectTypeOf<AppMutationArgs<'case.delete'>>().toEqualTypeOf<{ id: string }>();
