@@ -65,13 +65,18 @@ const CaseCompletedRoute = lazyNamed(
   'CaseCompletedRoute',
 );
 const CaseSearchRoute = lazyNamed(() => import('./routes/cases/case-search'), 'CaseSearchRoute');
+const InventoryRoute = lazyNamed(() => import('./routes/inventory'), 'InventoryRoute');
+const NewInventoryItemRoute = lazyNamed(
+  () => import('./routes/inventory'),
+  'NewInventoryItemRoute',
+);
+const InventoryItemRoute = lazyNamed(() => import('./routes/inventory'), 'InventoryItemRoute');
 const NotAvailable = lazy(async () => ({
   default: (await import('./routes/not-available')).NotAvailableRoute,
 }));
 
 /** Screens that belong to later issues; each shows an honest "not available yet" page. */
 export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [
-  { path: '/medical-inventory', screen: 'Medical Inventory' },
   { path: '/internal-protocols', screen: 'Internal SOPs' },
   { path: '/help', screen: 'Help & Guide' },
   { path: '/protocols/:category?', screen: 'First Aid Protocols' },
@@ -130,6 +135,10 @@ export const routes: RouteObject[] = [
           { path: '/case-completed/:caseId', element: <CaseCompletedRoute /> },
           { path: '/case-search', element: <CaseSearchRoute /> },
           { path: '/profile', element: <ProfileRoute /> },
+          // Medical inventory (issue 38).
+          { path: '/medical-inventory', element: <InventoryRoute /> },
+          { path: '/medical-inventory/new', element: <NewInventoryItemRoute /> },
+          { path: '/medical-inventory/:itemId', element: <InventoryItemRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
             path: s.path,
             element: <NotAvailable screen={s.screen} />,
