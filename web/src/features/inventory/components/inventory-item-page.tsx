@@ -34,6 +34,7 @@ import { useLocalRecord } from '@/lib/sync/use-local-records';
 import { bookMovement, recordStockTake, saveBatch } from '../data/inventory-writes';
 import {
   serviceToday,
+  useExpiryWindowDays,
   useInventoryStock,
   type InventoryItem,
   type ItemStock,
@@ -340,6 +341,7 @@ function Batches({
   const [error, setError] = useState<string | null>(null);
   const perBatch = stockByBatch(stock.movements);
   const today = serviceToday();
+  const windowDays = useExpiryWindowDays();
   const add = async (e: FormEvent) => {
     e.preventDefault();
     if (expiry !== '') {
@@ -371,7 +373,7 @@ function Batches({
       ) : (
         <ul className={styles.history}>
           {sorted.map((b) => {
-            const state = expiryState(b.expiryDate, today);
+            const state = expiryState(b.expiryDate, today, windowDays);
             return (
               <li key={b.id}>
                 <span>{batchLabel(b)}</span>

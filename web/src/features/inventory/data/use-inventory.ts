@@ -11,6 +11,8 @@ import {
 } from '@rescuelog/sync-protocol/inventory/stock';
 import { zonedDay } from '@rescuelog/sync-protocol/time';
 import { useMemo } from 'react';
+import { readStoredSettings } from '@/lib/stored-settings';
+import { useServiceSettings } from '@/lib/service-settings';
 import { useLocalList } from '@/lib/sync/use-local-records';
 
 export type InventoryItem = AppLocalRecord<'inventoryItem'>;
@@ -56,10 +58,19 @@ export interface InventoryStock {
   of(item: Pick<InventoryItem, 'id' | 'minimumQty'>): ItemStock;
 }
 
+/** The service's expiry warning window (System Settings; the device's last copy offline). */
+export function useExpiryWindowDays(): number {
+  const { data } = useServiceSettings();
+  return (
+    data?.inventoryExpiryWindowDays ??
+    readStoredSettings()?.inventoryExpiryWindowDays ??
+    DEFAULT_EXPIRY_WINDOW_DAYS
+  );
+}
+
 /** Stock per item from the device's batches and movements; undefined while loading. */
-export function useInventoryStock(
-  windowDays: number = DEFAULT_EXPIRY_WINDOW_DAYS,
-): InventoryStock | undefined {
+export function useInventoryStock(): InventoryStock | undefined {
+  const windowDays = useExpiryWindowDays();
   const batches = useLocalList('inventoryBatch', {});
   const movements = useLocalList('inventoryMovement', {});
   return useMemo(() => {
