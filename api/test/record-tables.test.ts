@@ -31,12 +31,12 @@ describe('the compiler’s check of the table types', () => {
     >();
   });
 
-  it('names a kind whose table is a table that is not synced (the stock list in the way)', () => {
+  it('names a kind whose table is a table that is not synced (a platform table in the way)', () => {
     const inventoryItem = defineRecord({
       kind: 'inventoryItem',
       label: 'inventory item',
-      table: 'medicalInventory',
-      sqlTable: 'medical_inventory',
+      table: 'uploads',
+      sqlTable: 'uploads',
       record: ownedRecordSchema({ description: z.string() }),
       defaults: {},
       lww: true,
@@ -45,7 +45,7 @@ describe('the compiler’s check of the table types', () => {
       mutators: [],
     });
     expectTypeOf<TableProblemsOf<readonly [typeof inventoryItem], Database>>().toExtend<
-      | "inventoryItem: Database['medicalInventory'] is not a synced table (no uuid id, version, updatedAt and deletedAt): another table of that name is in the way"
+      | "inventoryItem: Database['uploads'] is not a synced table (no uuid id, version, updatedAt and deletedAt): another table of that name is in the way"
       | `Database['${string}'] is neither in PLATFORM_TABLES (db/src/schema.ts) nor the table of a registered kind`
     >();
     expect(inventoryItem.kind).toBe('inventoryItem');

@@ -167,6 +167,7 @@ describe('system settings', () => {
       cprDefaultShockEnergyJoules: 150,
       uploadMaxFileMiB: 10,
       uploadMaxCertifications: 5,
+      inventoryExpiryWindowDays: 30,
     });
   });
 

@@ -59,6 +59,8 @@ interface ExampleIds {
   mciId: string;
   reportId: string;
   sopId: string;
+  itemId: string;
+  batchId: string;
 }
 
 /**
@@ -168,13 +170,52 @@ const EXAMPLES: { [K in DeviceKind]: (a: Device, ids: ExampleIds) => Mutation[] 
   sopAcknowledgement: (a, { sopId }) => [
     a.m('sopAcknowledgement.record', { id: uuid(), sopVersionId: sopId }),
   ],
+  inventoryItem: (a, { itemId }) => {
+    const goneItem = uuid();
+    return [
+      a.m('inventoryItem.upsert', {
+        id: itemId,
+        fields: {
+          description: 'Saline 0,9 % "bag" — ü',
+          minimumQty: 2.5,
+          unit: 'ml',
+          location: 'vehicle',
+          locationName: 'Vehicle 2',
+        },
+      }),
+      a.m('inventoryItem.upsert', { id: goneItem, fields: { description: 'Gone' } }),
+      a.m('inventoryItem.delete', { id: goneItem }),
+    ];
+  },
+  inventoryBatch: (a, { itemId, batchId }) => [
+    a.m('inventoryBatch.save', { id: batchId, itemId, lot: 'L-1', expiryDate: '2028-02-29' }),
+  ],
+  inventoryMovement: (a, { itemId, batchId, open }) => [
+    a.m('inventoryMovement.book', {
+      id: uuid(),
+      itemId,
+      batchId,
+      quantity: 12.345,
+      reason: 'received',
+      at: '2026-11-21T08:00:00.000Z',
+    }),
+    a.m('inventoryMovement.book', {
+      id: uuid(),
+      itemId,
+      quantity: -20,
+      reason: 'used_on_case',
+      caseId: open.id,
+      at: '2026-11-21T08:05:00.000Z',
+      note: 'Below zero',
+    }),
+  ],
 };
 
 function isDeviceKind(kind: string): kind is DeviceKind {
   return kind in EXAMPLES;
 }
 
-/** A record of every kind, a conflict, tombstones of two kinds, and values at the edges. */
+/** A record of every kind, a conflict, tombstones of three kinds, and values at the edges. */
 async function seed(): Promise<void> {
   const a = new Device(alice);
   const b = new Device(bob);
@@ -187,6 +228,8 @@ async function seed(): Promise<void> {
     mciId: uuid(),
     reportId: uuid(),
     sopId: uuid(),
+    itemId: uuid(),
+    batchId: uuid(),
   };
   const open = ids.open;
   const mutations = appRegistry.definitions
@@ -225,6 +268,7 @@ beforeAll(async () => {
     incidentReports: { read: true, create: true, edit: true, delete: true },
     // Publishes the example SOP versions (systemAdmin: reference/sop.ts SOP_ACCESS).
     systemAdmin: true,
+    medicalInventory: { read: true, create: true, edit: true, delete: true },
   });
   bob = await syncUser(t, { ...RESPONDER, casesLogged: { view: true, edit: true, delete: false } });
   admin = await syncUser(t, {}, 'administrator');
@@ -364,7 +408,7 @@ describe('the wire shape built in SQL', () => {
     expect(bytes(rows.changes)).toBeLessThan(bytes(objects.changes) / 2);
   });
 
-  it('pages across kinds in version order, tombstones of two kinds included', async () => {
+  it('pages across kinds in version order, tombstones of three kinds included', async () => {
     const whole = pullAnswerSchema.parse(await pullBody(admin, null, 1000)).changes;
     const paged: SyncChange[] = [];
     let cursor: string | null = null;
@@ -384,7 +428,9 @@ describe('the wire shape built in SQL', () => {
     const versions = whole.map((c) => BigInt(c.version));
     expect(versions).toEqual([...versions].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
     const tombstones = whole.filter((c) => c.deleted);
-    expect(new Set(tombstones.map((c) => c.entity))).toEqual(new Set(['case', 'incidentReport']));
+    expect(new Set(tombstones.map((c) => c.entity))).toEqual(
+      new Set(['case', 'incidentReport', 'inventoryItem']),
+    );
     expect(tombstones.every((c) => c.data === null)).toBe(true);
     // An exhausted cursor: nothing, the same cursor back; so for one past any version.
     const last = whole.at(-1)?.version ?? '0';

@@ -29,6 +29,7 @@ import * as bookkeepingIndexes from './migrations/2026-11-27T0200-bookkeeping-in
 import * as approvalDefaultRole from './migrations/2026-11-28T0500-approval-default-role';
 import * as sops from './migrations/2026-12-08T1400-sops';
 import * as cprSessionOutcome from './migrations/2026-12-08T1100-cpr-session-outcome';
+import * as inventoryRecords from './migrations/2026-12-08T1000-inventory-records';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -56,6 +57,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-28T0500-approval-default-role': approvalDefaultRole,
   '2026-12-08T1400-sops': sops,
   '2026-12-08T1100-cpr-session-outcome': cprSessionOutcome,
+  '2026-12-08T1000-inventory-records': inventoryRecords,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -236,34 +236,6 @@ export interface NotificationPushesTable {
 }
 
 // ---------------------------------------------------------------------------------------
-// Medical inventory
-// ---------------------------------------------------------------------------------------
-
-export interface MedicalInventoryTable {
-  id: Generated<number>;
-  description: string;
-  minimumQty: Generated<number>;
-  stockOnHand: Generated<number>;
-  category: string | null;
-  unit: Generated<string>;
-  notes: string | null;
-  expiryDate: DateOnly | null;
-  createdAt: Generated<Timestamptz>;
-  updatedAt: Generated<Timestamptz>;
-  userId: number | null;
-}
-
-export interface InventoryMovementsTable {
-  id: Generated<Int8>;
-  itemId: number;
-  userId: number | null;
-  /** Positive = stock added, negative = used or discarded. */
-  delta: number;
-  reason: string;
-  createdAt: Generated<Timestamptz>;
-}
-
-// ---------------------------------------------------------------------------------------
 // Synced clinical and operational records.
 // Primary keys are UUIDs generated on the device. `version` comes from the global sequence
 // sync_version_seq: a trigger assigns a new value on every INSERT and UPDATE (whatever the
@@ -720,6 +692,52 @@ export interface AppliedMutationsTable {
   appliedAt: Generated<Timestamptz>;
 }
 
+/** A medical supply (spec §3 medical_inventory); stock on hand is its movements' sum. */
+export interface InventoryItemsTable extends SyncColumns, LwwColumns {
+  id: Generated<string>;
+  description: string;
+  /** numeric(12,3) */
+  minimumQty: Generated<Numeric>;
+  category: string | null;
+  unit: Generated<string>;
+  notes: string | null;
+  /** 'station' | 'vehicle' | 'bag' */
+  location: Generated<string>;
+  locationName: string | null;
+  createdAt: Generated<Timestamptz>;
+  userId: number;
+}
+
+/** A lot of an item with its expiry date. */
+export interface InventoryBatchesTable extends SyncColumns, LwwColumns {
+  id: Generated<string>;
+  /** inventory_items.id */
+  itemId: string;
+  lot: string | null;
+  expiryDate: DateOnly | null;
+  createdAt: Generated<Timestamptz>;
+  userId: number;
+}
+
+/** Append-only: one signed change in an item's stock. */
+export interface InventoryMovementsTable extends SyncColumns {
+  id: Generated<string>;
+  /** inventory_items.id */
+  itemId: string;
+  /** inventory_batches.id */
+  batchId: string | null;
+  /** numeric(12,3), signed: positive = received. */
+  quantity: Numeric;
+  reason: string;
+  /** cases.id the stock was used on (not a foreign key: the case may sync later). */
+  caseId: string | null;
+  at: Timestamptz;
+  note: string | null;
+  belowZero: Generated<boolean>;
+  createdAt: Generated<Timestamptz>;
+  userId: number;
+}
+
 // ---------------------------------------------------------------------------------------
 
 export interface Database {
@@ -735,8 +753,6 @@ export interface Database {
   pushSubscriptions: PushSubscriptionsTable;
   notificationDeliveries: NotificationDeliveriesTable;
   notificationPushes: NotificationPushesTable;
-  medicalInventory: MedicalInventoryTable;
-  inventoryMovements: InventoryMovementsTable;
   cases: CasesTable;
   vitalSigns: VitalSignsTable;
   cprSessions: CprSessionsTable;
@@ -747,6 +763,9 @@ export interface Database {
   caseAddenda: CaseAddendaTable;
   sopVersions: SopVersionsTable;
   sopAcknowledgements: SopAcknowledgementsTable;
+  inventoryItems: InventoryItemsTable;
+  inventoryBatches: InventoryBatchesTable;
+  inventoryMovements: InventoryMovementsTable;
   devices: DevicesTable;
   syncRejections: SyncRejectionsTable;
   syncConflicts: SyncConflictsTable;
@@ -755,7 +774,7 @@ export interface Database {
 
 /**
  * The tables that are not synced records: the platform's own (accounts, audit, notifications,
- * sync bookkeeping) and the stock list. Every other table of Database belongs to a record
+ * sync bookkeeping). Every other table of Database belongs to a record
  * kind of the app's registry (sync-protocol); api/src/plugins/app/record-tables.ts holds the
  * two lists together by the compiler, and the migration tests use them to know which tables
  * the migrations make.
@@ -773,8 +792,6 @@ export const PLATFORM_TABLES = [
   'pushSubscriptions',
   'notificationDeliveries',
   'notificationPushes',
-  'medicalInventory',
-  'inventoryMovements',
   'devices',
   'syncRejections',
   'appliedMutations',
@@ -814,11 +831,6 @@ export type NotificationDelivery = Selectable<NotificationDeliveriesTable>;
 export type NewNotificationDelivery = Insertable<NotificationDeliveriesTable>;
 export type NotificationDeliveryUpdate = Updateable<NotificationDeliveriesTable>;
 export type NotificationPush = Selectable<NotificationPushesTable>;
-export type InventoryItem = Selectable<MedicalInventoryTable>;
-export type NewInventoryItem = Insertable<MedicalInventoryTable>;
-export type InventoryItemUpdate = Updateable<MedicalInventoryTable>;
-export type InventoryMovement = Selectable<InventoryMovementsTable>;
-export type NewInventoryMovement = Insertable<InventoryMovementsTable>;
 export type Case = Selectable<CasesTable>;
 export type NewCase = Insertable<CasesTable>;
 export type CaseUpdate = Updateable<CasesTable>;

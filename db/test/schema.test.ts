@@ -590,32 +590,60 @@ describe('sync bookkeeping', () => {
 });
 
 describe('inventory and notifications', () => {
-  it('applies inventory defaults and keeps expiry dates as calendar dates', async () => {
+  it('applies inventory defaults, keeps expiry dates as calendar dates, refuses a zero movement', async () => {
+    const userId = await insertUser(h.db);
     const item = await h.db
-      .insertInto('medicalInventory')
-      .values({ description: 'Adrenaline 1 mg/ml', expiryDate: '2027-03-31' })
+      .insertInto('inventoryItems')
+      .values({ id: '0b6f8a52-3c1e-4f7a-9d2b-1a2b3c4d5e6f', description: 'Adrenaline', userId })
       .returningAll()
       .executeTakeFirstOrThrow();
-    expect(item).toMatchObject({
-      minimumQty: 1,
-      stockOnHand: 0,
-      unit: 'pieces',
-      expiryDate: '2027-03-31',
-    });
+    expect(item).toMatchObject({ minimumQty: '1.000', unit: 'pieces', location: 'station' });
+    const batch = await h.db
+      .insertInto('inventoryBatches')
+      .values({
+        id: '1b6f8a52-3c1e-4f7a-9d2b-1a2b3c4d5e6f',
+        itemId: item.id,
+        expiryDate: '2027-03-31',
+        userId,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    expect(batch.expiryDate).toBe('2027-03-31');
     expect(
       await sqlState(
         h.db
-          .insertInto('medicalInventory')
-          .values({ description: 'Gauze', stockOnHand: -1 })
+          .insertInto('inventoryItems')
+          .values({
+            id: '2b6f8a52-3c1e-4f7a-9d2b-1a2b3c4d5e6f',
+            description: 'Gauze',
+            minimumQty: -1,
+            userId,
+          })
           .execute(),
       ),
     ).toBe(CHECK_VIOLATION);
-    const movement = await h.db
+    const movement = {
+      id: '3b6f8a52-3c1e-4f7a-9d2b-1a2b3c4d5e6f',
+      itemId: item.id,
+      batchId: batch.id,
+      reason: 'received',
+      at: '2026-12-08T10:00:00Z',
+      userId,
+    };
+    expect(
+      await sqlState(
+        h.db
+          .insertInto('inventoryMovements')
+          .values({ ...movement, quantity: 0 })
+          .execute(),
+      ),
+    ).toBe(CHECK_VIOLATION);
+    const stored = await h.db
       .insertInto('inventoryMovements')
-      .values({ itemId: item.id, delta: 5, reason: 'restock' })
-      .returning(['id', 'createdAt'])
+      .values({ ...movement, quantity: -2.5 })
+      .returning(['quantity', 'belowZero'])
       .executeTakeFirstOrThrow();
-    expect(typeof movement.id).toBe('string');
+    expect(stored).toEqual({ quantity: '-2.500', belowZero: false });
   });
 
   it('applies notification defaults and one delivery per notification and user', async () => {

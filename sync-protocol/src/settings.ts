@@ -54,6 +54,8 @@ export const settingFields = {
   uploadMaxCertifications: whole('Certification files', 1, 5).default(5),
   /** How long clinical records are kept after their last change (HPCSA: at least 6 years). */
   dataRetentionYears: whole('Retention period', 6, 100, ' years').default(7),
+  /** A batch expiring within this many days is flagged "expires soon" (issue 38). */
+  inventoryExpiryWindowDays: whole('Expiry warning', 1, 365, ' days').default(30),
 };
 
 export type SettingKey = keyof typeof settingFields;
@@ -124,6 +126,7 @@ export const publicSettingsSchema = systemSettingsSchema.pick({
   cprDefaultShockEnergyJoules: true,
   uploadMaxFileMiB: true,
   uploadMaxCertifications: true,
+  inventoryExpiryWindowDays: true,
 });
 export type PublicSettings = z.output<typeof publicSettingsSchema>;
 export const publicSettingsResponseSchema = z.object({ settings: publicSettingsSchema });
@@ -150,6 +153,7 @@ export const SETTING_LABELS: Record<SettingKey, string> = {
   uploadMaxFileMiB: 'Largest upload (MiB)',
   uploadMaxCertifications: 'Certification files per member',
   dataRetentionYears: 'Keep clinical records (years)',
+  inventoryExpiryWindowDays: 'Warn of expiring stock (days ahead)',
 };
 
 export { CROSS_FIELD_MESSAGE as SESSION_LIFETIME_MESSAGE };

@@ -43,6 +43,10 @@ export const RejectionCode = {
   SET_ASIDE: 'SET_ASIDE',
   /** A later change to a record whose earlier change was set aside: it waits with it. */
   HELD_BACK: 'HELD_BACK',
+  /** A quantity the record cannot take: 0, or a fraction of something counted whole. */
+  INVALID_QUANTITY: 'INVALID_QUANTITY',
+  /** A reference to a record that belongs to another parent (a batch of another item). */
+  REFERENCE_MISMATCH: 'REFERENCE_MISMATCH',
 } as const;
 export type RejectionCode = (typeof RejectionCode)[keyof typeof RejectionCode];
 export const REJECTION_CODES = Object.values(RejectionCode) as [RejectionCode, ...RejectionCode[]];
@@ -70,6 +74,8 @@ export const REJECTION_MESSAGES: Record<RejectionCode, string> = {
     'The server could not store this change after 3 tries. It is kept here and on the server for your administrator; your other changes went on syncing.',
   HELD_BACK:
     'This change waits behind an earlier change to the same record that the server could not store.',
+  INVALID_QUANTITY: 'The quantity is not one that can be booked.',
+  REFERENCE_MISMATCH: 'The change refers to a record that belongs to another one.',
 };
 
 /** Details a rejection carries: plain JSON. */

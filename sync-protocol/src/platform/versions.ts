@@ -19,6 +19,8 @@ export const PULL_ROWS_PROTOCOL_VERSION = 2;
  * 3: the record platform (decision 014): conflicts sync as records of kind syncConflict
  *    (pull sends them only to clients of version 3 and later); new refusal codes
  *    TEXT_NOT_STORABLE, VALUE_TOO_DEEP, MUTATION_TOO_LARGE; mutation args unchanged.
+ * 4: medical inventory (decision 060): kinds inventoryItem, inventoryBatch, inventoryMovement;
+ *    new refusal codes INVALID_QUANTITY, REFERENCE_MISMATCH.
  * 6: internal SOPs, kinds sopVersion and sopAcknowledgement (reference/sop.ts, decision 080).
  * 7: cprSession gains outcome, witnessed and bystanderCpr (nullable) and a completed session's
  *    lock (refusal code CPR_SESSION_COMPLETED); cprEvent.record requires each type's detail.

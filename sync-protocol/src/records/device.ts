@@ -14,6 +14,7 @@ import { appRegistry } from './registry';
 export const appDeviceSchema: DeviceSchema = {
   registry: appRegistry,
   // 6: the conflicts store (platform/conflict-record.ts); every other store as in 5.
+  // 7: the inventory's items, batches and movements (registry stores).
   // 9: the internal SOPs' stores, sopVersions and sopAcknowledgements (reference/sop.ts).
   version: 9,
   history: [

@@ -20,6 +20,9 @@ import { incidentReportRecord } from '../incidents/incident-report';
 import { mciCasualtyRecord } from '../mci/mci-casualty';
 import { mciIncidentRecord } from '../mci/mci-incident';
 import { sopAcknowledgementRecord, sopVersionRecord } from '../reference/sop';
+import { inventoryItemRecord } from '../inventory/inventory-item';
+import { inventoryBatchRecord } from '../inventory/inventory-batch';
+import { inventoryMovementRecord } from '../inventory/inventory-movement';
 
 export const APP_RECORDS = [
   caseRecord,
@@ -32,6 +35,9 @@ export const APP_RECORDS = [
   caseAddendumRecord,
   sopVersionRecord,
   sopAcknowledgementRecord,
+  inventoryItemRecord,
+  inventoryBatchRecord,
+  inventoryMovementRecord,
 ] as const;
 
 export const appRegistry = createRegistry(APP_RECORDS);

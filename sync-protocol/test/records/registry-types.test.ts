@@ -53,6 +53,9 @@ describe('the app registry types', () => {
       | 'caseAddendum'
       | 'sopVersion'
       | 'sopAcknowledgement'
+      | 'inventoryItem'
+      | 'inventoryBatch'
+      | 'inventoryMovement'
       | 'syncConflict'
     >();
     expectTypeOf<AppMutationArgs<'case.delete'>>().toEqualTypeOf<{ id: string }>();

@@ -84,13 +84,18 @@ const EditInternalProtocolRoute = lazyNamed(
 );
 const CprLoggerRoute = lazyNamed(() => import('./routes/cpr/cpr-logger'), 'CprLoggerRoute');
 const CprLogsRoute = lazyNamed(() => import('./routes/cpr/cpr-logs'), 'CprLogsRoute');
+const InventoryRoute = lazyNamed(() => import('./routes/inventory'), 'InventoryRoute');
+const NewInventoryItemRoute = lazyNamed(
+  () => import('./routes/inventory'),
+  'NewInventoryItemRoute',
+);
+const InventoryItemRoute = lazyNamed(() => import('./routes/inventory'), 'InventoryItemRoute');
 const NotAvailable = lazy(async () => ({
   default: (await import('./routes/not-available')).NotAvailableRoute,
 }));
 
 /** Screens that belong to later issues; each shows an honest "not available yet" page. */
 export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [
-  { path: '/medical-inventory', screen: 'Medical Inventory' },
   { path: '/help', screen: 'Help & Guide' },
   { path: '/multi-patient', screen: 'Multi-Patient Incident Command' },
   { path: '/multi-patient-logs', screen: 'Multi-Patient Logs' },
@@ -155,6 +160,10 @@ export const routes: RouteObject[] = [
           { path: '/internal-protocols/new', element: <NewInternalProtocolRoute /> },
           { path: '/internal-protocols/:sopId', element: <InternalProtocolRoute /> },
           { path: '/internal-protocols/:sopId/edit', element: <EditInternalProtocolRoute /> },
+          // Medical inventory (issue 38).
+          { path: '/medical-inventory', element: <InventoryRoute /> },
+          { path: '/medical-inventory/new', element: <NewInventoryItemRoute /> },
+          { path: '/medical-inventory/:itemId', element: <InventoryItemRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
             path: s.path,
             element: <NotAvailable screen={s.screen} />,

@@ -251,6 +251,8 @@ interface ChoiceFieldProps<V extends string> {
   columns?: number;
   /** A class of the screen's module for the grid of options (e.g. one column on a phone). */
   optionsClassName?: string | undefined;
+  /** Whether "not recorded" may be chosen again (false for a field that may not be null). */
+  clearable?: boolean;
 }
 
 /** One of a few values (AVPU, triage, gender…), saved on tap. */
@@ -262,6 +264,7 @@ export function ChoiceField<V extends string>({
   hint,
   columns,
   optionsClassName,
+  clearable = true,
 }: ChoiceFieldProps<V>) {
   const { record, readOnly, fieldId } = useRecordForm();
   const [error, setError] = useState<string | undefined>();
@@ -279,6 +282,7 @@ export function ChoiceField<V extends string>({
       error={error}
       columns={columns}
       optionsClassName={optionsClassName}
+      clearable={clearable}
       onChange={(next) => void tap(next).then(setError)}
     />
   );

@@ -89,6 +89,14 @@ export function WrongFields() {
       <Gadget.TextField field="count" label="Count" />
       {/* @ts-expect-error: an option the field's enum does not hold is a type error */}
       <Gadget.Choice field="colour" label="Colour" options={[{ value: 'green', label: 'G' }]} />
+      {/* @ts-expect-error: a field that may not be null cannot offer "not recorded" */}
+      <Gadget.Choice field="status" label="Status" options={[{ value: 'open', label: 'Open' }]} />
+      <Gadget.Choice
+        field="status"
+        label="Status"
+        clearable={false}
+        options={[{ value: 'open', label: 'Open' }]}
+      />
     </Gadget.Form>
   );
 }

@@ -82,11 +82,15 @@ export interface FormKit<F, L = Partial<F> & { id: string }> {
   TimeField: (
     props: WithField<ComponentProps<typeof TimeField>, FieldsOfType<F, string>>,
   ) => ReactNode;
-  Choice: <K extends NullableOf<F, string>>(
-    props: Omit<ComponentProps<typeof ChoiceField<ValueOf<F, K> & string>>, 'field' | 'options'> & {
+  /** A field that may not be null is always one of its options: `clearable={false}`. */
+  Choice: <K extends FieldsOfType<F, string>>(
+    props: Omit<
+      ComponentProps<typeof ChoiceField<ValueOf<F, K> & string>>,
+      'field' | 'options' | 'clearable'
+    > & {
       field: K;
       options: readonly ChoiceOption<ValueOf<F, K> & string>[];
-    },
+    } & (null extends F[K] ? { clearable?: boolean } : { clearable: false }),
   ) => ReactNode;
   YesNo: (props: WithField<ComponentProps<typeof YesNoField>, NullableOf<F, boolean>>) => ReactNode;
   Checkbox: (

@@ -21,19 +21,23 @@ import { Callout } from '@/components/ui/callout';
 import { Spinner } from '@/components/ui/spinner';
 import { NOT_STORED, ProvideRecordForm, useRecordForm, type RecordForm } from './record-form';
 
-export type RecordFormProviderProps = { kind: string; children: ReactNode } & (
-  { id: string | undefined; record?: never } | { record: EditedRecord; id?: never }
-);
+export type RecordFormProviderProps = {
+  kind: string;
+  children: ReactNode;
+  /** Every control read-only for another reason than the kind's lock (the person may not
+   * change the record: the screen asks the access rule). */
+  readOnly?: boolean;
+} & ({ id: string | undefined; record?: never } | { record: EditedRecord; id?: never });
 
 export function RecordFormProvider(props: RecordFormProviderProps) {
   if (props.record)
     return (
-      <LoadedRecordForm kind={props.kind} record={props.record}>
+      <LoadedRecordForm kind={props.kind} record={props.record} readOnly={props.readOnly}>
         {props.children}
       </LoadedRecordForm>
     );
   return (
-    <LiveRecordForm kind={props.kind} id={props.id}>
+    <LiveRecordForm kind={props.kind} id={props.id} readOnly={props.readOnly}>
       {props.children}
     </LiveRecordForm>
   );
@@ -47,10 +51,12 @@ export function recordFieldId(field: string): string {
 function LiveRecordForm({
   kind,
   id,
+  readOnly,
   children,
 }: {
   kind: string;
   id: string | undefined;
+  readOnly: boolean | undefined;
   children: ReactNode;
 }) {
   const lookup = useRecordLookup(kind, id);
@@ -82,7 +88,7 @@ function LiveRecordForm({
       );
     case 'ready':
       return (
-        <LoadedRecordForm kind={kind} record={lookup.record}>
+        <LoadedRecordForm kind={kind} record={lookup.record} readOnly={readOnly}>
           {children}
         </LoadedRecordForm>
       );
@@ -92,22 +98,28 @@ function LiveRecordForm({
 function LoadedRecordForm({
   kind,
   record,
+  readOnly,
   children,
 }: {
   kind: string;
   record: EditedRecord;
+  readOnly: boolean | undefined;
   children: ReactNode;
 }) {
-  const form = useRecordFormFor(kind, record);
+  const form = useRecordFormFor(kind, record, readOnly === true);
   return <ProvideRecordForm form={form}>{children}</ProvideRecordForm>;
 }
 
 /** The record form of a loaded record of `kind` (RecordFormProvider uses it). */
-export function useRecordFormFor(kind: string, record: EditedRecord): RecordForm {
+export function useRecordFormFor(
+  kind: string,
+  record: EditedRecord,
+  notAllowed = false,
+): RecordForm {
   const session = useSyncSession();
   const [saveError, setSaveError] = useState<string | null>(null);
   const definition = session?.db.registry.has(kind) ? definitionOf(kind, session) : undefined;
-  const readOnly = definition ? isRecordLocked(definition, record) : false;
+  const readOnly = notAllowed || (definition ? isRecordLocked(definition, record) : false);
   const save = useCallback<RecordForm['save']>(
     async (fields) => {
       if (definition) {

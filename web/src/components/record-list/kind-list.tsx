@@ -25,12 +25,19 @@ export interface KindListProps<R extends Row> {
   /** The list's order, newest first unless `direction` says otherwise. */
   sortBy: FieldOf<LocalRecord<R>>;
   direction?: 'asc' | 'desc';
+  /**
+   * An order of more than one field, or of what the screen derives from a record (low stock
+   * first); ties keep `sortBy`'s order. Memoise it: the list re-sorts when it changes.
+   */
+  compare?: (a: LocalRecord<R>, b: LocalRecord<R>) => number;
   /** An index range instead of the whole store (e.g. one parent's rows). */
   range?: DeviceListOptions<R>['range'];
   /** The kind's list endpoint, if it has one. */
   server?: { path: string; schema: z.ZodType<LocalRecord<R>[]> };
   hrefOf: (record: LocalRecord<R>, state: RowState) => string;
   renderRow: (record: LocalRecord<R>, state: RowState) => ReactNode;
+  /** Controls of a row beside its link (one-tap actions); see RecordListProps.renderActions. */
+  renderActions?: (record: LocalRecord<R>, state: RowState) => ReactNode;
   emptyHint?: string;
 }
 
@@ -75,14 +82,26 @@ export function KindList<R extends Row>(props: KindListProps<R>) {
     };
   }, [values, filters, searchFields]);
 
-  const device = useDeviceList(props.kind, { sortBy, direction, range: props.range, filter });
+  const device = useDeviceList(props.kind, {
+    sortBy,
+    direction,
+    range: props.range,
+    filter,
+    ...(props.compare ? { compare: props.compare } : {}),
+  });
   const server = useServerList({
     path: props.server?.path ?? '',
     params,
     schema: props.server?.schema ?? NOTHING,
     enabled: props.server !== undefined,
   });
-  const compare = useMemo(() => compareBy<LocalRecord<R>>(sortBy, direction), [sortBy, direction]);
+  const byField = useMemo(() => compareBy<LocalRecord<R>>(sortBy, direction), [sortBy, direction]);
+  const custom = props.compare;
+  const compare = useMemo(
+    () =>
+      custom ? (a: LocalRecord<R>, b: LocalRecord<R>) => custom(a, b) || byField(a, b) : byField,
+    [custom, byField],
+  );
 
   return (
     <>
@@ -107,6 +126,7 @@ export function KindList<R extends Row>(props: KindListProps<R>) {
         compare={compare}
         hrefOf={props.hrefOf}
         renderRow={props.renderRow}
+        {...(props.renderActions ? { renderActions: props.renderActions } : {})}
         filtered={params.toString() !== ''}
         filtersKey={key}
         {...(props.emptyHint ? { emptyHint: props.emptyHint } : {})}

@@ -49,6 +49,11 @@ export interface RecordListProps<T> {
   hrefOf: (item: T, state: RowState) => string;
   /** The row's content inside its card (the card, its link and its sync mark are the kit's). */
   renderRow: (item: T, state: RowState) => ReactNode;
+  /**
+   * Controls of the row's own, beside its link in the card (a control inside a link is no
+   * control): e.g. one-tap +/- buttons. Each at least 48 px, labelled with the row it acts on.
+   */
+  renderActions?: (item: T, state: RowState) => ReactNode;
   /** Whether any filter is set: the empty state then suggests fewer. */
   filtered: boolean;
   /** Changes whenever the filters do: device paging starts over. */
@@ -160,8 +165,12 @@ export function RecordList<T>(props: RecordListProps<T>) {
                     pending: pending?.has(id) ?? false,
                   };
                   const refused = refusals.get(id) ?? 0;
+                  const actions = props.renderActions?.(item, state);
                   return (
-                    <li key={props.keyOf(item)}>
+                    <li
+                      key={props.keyOf(item)}
+                      className={actions ? styles.withActions : undefined}
+                    >
                       <Link to={props.hrefOf(item, state)} className={styles.card}>
                         <span className={styles.cardMain}>
                           {props.renderRow(item, state)}
@@ -173,6 +182,7 @@ export function RecordList<T>(props: RecordListProps<T>) {
                         </span>
                         <ChevronRight aria-hidden="true" size={24} className={styles.chevron} />
                       </Link>
+                      {actions ? <div className={styles.actions}>{actions}</div> : null}
                     </li>
                   );
                 })}

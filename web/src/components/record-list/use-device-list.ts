@@ -28,6 +28,8 @@ export interface DeviceListOptions<R> {
   range?: Omit<LocalListQuery<LocalRecord<R>>, 'sortBy' | 'direction' | 'offset' | 'limit'>;
   /** The screen's filters, applied on the device (the server applies its own). */
   filter?: (record: LocalRecord<R>) => boolean;
+  /** An order of more than one field (e.g. low stock first); ties keep `sortBy`'s order. */
+  compare?: (a: LocalRecord<R>, b: LocalRecord<R>) => number;
 }
 
 /** Ids of every record the server has sent this device (one read of keys, live). */
@@ -46,7 +48,7 @@ function useServerSentIds(): ReadonlySet<string> | undefined {
  */
 export function useDeviceList<R extends Row>(
   kind: KindDefinition<R>,
-  { sortBy, direction = 'desc', range, filter }: DeviceListOptions<R>,
+  { sortBy, direction = 'desc', range, filter, compare }: DeviceListOptions<R>,
 ): DeviceList<LocalRecord<R>> | null | undefined {
   const session = useSyncSession();
   const list = useLocalList(kind, { ...range, sortBy, direction });
@@ -54,8 +56,10 @@ export function useDeviceList<R extends Row>(
   return useMemo(() => {
     if (!session) return localDatabaseAvailable() ? undefined : null;
     if (!list || !sent) return undefined;
-    const items = filter ? list.records.filter(filter) : list.records;
+    const matched = filter ? list.records.filter(filter) : list.records;
+    // Array.prototype.sort is stable: equal rows stay in sortBy's order.
+    const items = compare ? [...matched].sort(compare) : matched;
     const deviceOnlyIds = new Set(items.filter((r) => !sent.has(r.id)).map((r) => r.id));
     return { items, unreadable: list.unreadable.length, deviceOnlyIds };
-  }, [session, list, sent, filter]);
+  }, [session, list, sent, filter, compare]);
 }

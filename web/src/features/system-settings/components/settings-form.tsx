@@ -30,6 +30,7 @@ const NUMBER_KEYS = [
   'uploadMaxFileMiB',
   'uploadMaxCertifications',
   'dataRetentionYears',
+  'inventoryExpiryWindowDays',
 ] as const satisfies readonly SettingKey[];
 type NumberKey = (typeof NUMBER_KEYS)[number];
 const isNumberKey = (k: SettingKey): k is NumberKey =>
@@ -207,6 +208,7 @@ export function SettingsForm({ settings, roles }: { settings: SystemSettings; ro
         {number('uploadMaxFileMiB')}
         {number('uploadMaxCertifications')}
       </Section>
+      <Section title="Medical inventory">{number('inventoryExpiryWindowDays')}</Section>
       {errors.form ? (
         <p className="field__error" role="alert">
           {errors.form}
