@@ -19,8 +19,12 @@ export const PULL_ROWS_PROTOCOL_VERSION = 2;
  * 3: the record platform (decision 014): conflicts sync as records of kind syncConflict
  *    (pull sends them only to clients of version 3 and later); new refusal codes
  *    TEXT_NOT_STORABLE, VALUE_TOO_DEEP, MUTATION_TOO_LARGE; mutation args unchanged.
+ * 8: mass-casualty command (issue 40): mciTriage rows (append-only re-triage); mciIncident
+ *    carries the METHANE report (majorIncident, hazards, access, casualtyEstimate,
+ *    emergencyServices), its triageScale and mciIncident.close; mciCasualty carries assignedTo
+ *    and ambulance, and its update no longer writes tagNumber or triageColour (decisions 070, 071).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 8;
 /** Oldest mutation schemaVersion the server still understands. Version 1 mutations are
  * still valid version 2 mutations (no mutation args changed), so it stays 1. */
 export const MIN_SCHEMA_VERSION = 1;

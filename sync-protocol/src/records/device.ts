@@ -14,7 +14,8 @@ import { appRegistry } from './registry';
 export const appDeviceSchema: DeviceSchema = {
   registry: appRegistry,
   // 6: the conflicts store (platform/conflict-record.ts); every other store as in 5.
-  version: 6,
+  // 11: mass-casualty command: the mciTriages store, incidents indexed by startedAt.
+  version: 11,
   history: [
     {
       version: 1,

@@ -19,6 +19,7 @@ import { cprSessionRecord } from '../cpr/cpr-session';
 import { incidentReportRecord } from '../incidents/incident-report';
 import { mciCasualtyRecord } from '../mci/mci-casualty';
 import { mciIncidentRecord } from '../mci/mci-incident';
+import { mciTriageRecord } from '../mci/mci-triage';
 
 export const APP_RECORDS = [
   caseRecord,
@@ -29,6 +30,7 @@ export const APP_RECORDS = [
   mciIncidentRecord,
   mciCasualtyRecord,
   caseAddendumRecord,
+  mciTriageRecord,
 ] as const;
 
 export const appRegistry = createRegistry(APP_RECORDS);
