@@ -152,7 +152,13 @@ export const mciCasualtyRecord = defineRecord({
   defaults: { transported: false, transportedAt: null, assignedTo: null, ambulance: null },
   lww: true,
   parent: { kind: 'mciIncident', column: 'mciIncidentId' },
-  access: MCI_ACCESS,
+  access: {
+    ...MCI_ACCESS,
+    // Whoever triages at an incident may assign, link and transport any casualty of it
+    // (decision 072); the incident's METHANE report and its close stay with its owner and
+    // whoever holds multiPatient edit.
+    changeAnyWith: ['multiPatient', 'create'],
+  },
   device: { indexes: 'mciIncidentId, caseId' },
   mutators: [mciCasualtyRecordMutator, mciCasualtyUpdate],
 });

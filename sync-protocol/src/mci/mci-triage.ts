@@ -75,6 +75,7 @@ export const mciTriageRecordMutator = defineMutator({
       );
     const author = await tx.author(tx.mutation.actorUserId);
     await tx.insert('mciTriage', {
+      id: a.id,
       ...content,
       answers: a.answers,
       triagedAt: a.triagedAt,
