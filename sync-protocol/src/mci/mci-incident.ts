@@ -141,6 +141,33 @@ export const mciIncidentClose = defineMutator({
   },
 });
 
+/** Views, prints and PDFs of an incident's record, for the audit log (like case.access): it
+ * changes no record, and is recorded on the device so access offline reaches the server. */
+export const MCI_ACCESS_ACTIONS = ['view', 'print', 'pdf'] as const;
+export const mciIncidentAccess = defineMutator({
+  name: 'mciIncident.access',
+  label: 'Incident access record',
+  kind: 'mciIncident',
+  accessRecord: true,
+  args: z.strictObject({
+    id: uuidSchema,
+    mciIncidentId: uuidSchema,
+    action: z.enum(MCI_ACCESS_ACTIONS),
+  }),
+  entityIds: (a) => [a.id],
+  async apply(tx, a) {
+    const row = await tx.get('mciIncident', a.mciIncidentId);
+    if (!row) throw tx.notFound('mciIncident', a.mciIncidentId);
+    tx.authorize('mciIncident', 'see', row);
+    await tx.recordAccess({
+      id: a.id,
+      kind: 'mciIncident',
+      recordId: a.mciIncidentId,
+      action: a.action,
+    });
+  },
+});
+
 export const mciIncidentRecord = defineRecord({
   ...mciIncidentKind,
   mutators: [
@@ -148,5 +175,6 @@ export const mciIncidentRecord = defineRecord({
       requiredOnCreate: MCI_INCIDENT_REQUIRED_ON_CREATE,
     }),
     mciIncidentClose,
+    mciIncidentAccess,
   ],
 });

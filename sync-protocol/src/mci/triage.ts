@@ -327,9 +327,9 @@ export function tagKey(tag: string): string {
 }
 
 /**
- * The next tag this device suggests: its own prefix (so two devices offline never suggest the
- * same tag) and the smallest number above every tag with that prefix it holds. A printed tag
- * is typed over it.
+ * The next tag a responder is offered: their own prefix (so two responders offline never
+ * suggest the same tag) and the number after the highest tag with that prefix the device
+ * holds. A printed tag is typed over it.
  */
 export function suggestTag(existingTags: readonly string[], prefix: string): string {
   const p = tagKey(prefix);
@@ -341,14 +341,6 @@ export function suggestTag(existingTags: readonly string[], prefix: string): str
     if (Number.isInteger(n) && n > max) max = n;
   }
   return `${p}-${max + 1}`;
-}
-
-/** A short, stable prefix for a device (two letters from its id): "K", "QX". */
-export function deviceTagPrefix(deviceId: string): string {
-  const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
-  let hash = 0;
-  for (const ch of deviceId) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
-  return `${letters[hash % letters.length] ?? 'A'}${letters[Math.floor(hash / letters.length) % letters.length] ?? 'A'}`;
 }
 
 // ---------------------------------------------------------------------------------------

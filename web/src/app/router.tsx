@@ -65,6 +65,18 @@ const CaseCompletedRoute = lazyNamed(
   'CaseCompletedRoute',
 );
 const CaseSearchRoute = lazyNamed(() => import('./routes/cases/case-search'), 'CaseSearchRoute');
+const MultiPatientRoute = lazyNamed(
+  () => import('./routes/mci/multi-patient'),
+  'MultiPatientRoute',
+);
+const MultiPatientLogsRoute = lazyNamed(
+  () => import('./routes/mci/multi-patient-logs'),
+  'MultiPatientLogsRoute',
+);
+const IncidentRecordRoute = lazyNamed(
+  () => import('./routes/mci/multi-patient-logs'),
+  'IncidentRecordRoute',
+);
 const NotAvailable = lazy(async () => ({
   default: (await import('./routes/not-available')).NotAvailableRoute,
 }));
@@ -77,8 +89,6 @@ export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?
   { path: '/protocols/:category?', screen: 'First Aid Protocols' },
   { path: '/cpr-logger', screen: 'CPR Logger' },
   { path: '/cpr-logs', screen: 'CPR Logs' },
-  { path: '/multi-patient', screen: 'Multi-Patient Incident Command' },
-  { path: '/multi-patient-logs', screen: 'Multi-Patient Logs' },
   { path: '/incident-reports', screen: 'Incident Reports' },
   { path: '/incident-reports/list', screen: 'Incident Reports List' },
   { path: '/incident-reports/new/:type', screen: 'New Incident Report' },
@@ -130,6 +140,10 @@ export const routes: RouteObject[] = [
           { path: '/case-completed/:caseId', element: <CaseCompletedRoute /> },
           { path: '/case-search', element: <CaseSearchRoute /> },
           { path: '/profile', element: <ProfileRoute /> },
+          // Mass-casualty incident command and its logs (issue 40).
+          { path: '/multi-patient/:incidentId?', element: <MultiPatientRoute /> },
+          { path: '/multi-patient-logs', element: <MultiPatientLogsRoute /> },
+          { path: '/multi-patient-logs/:incidentId', element: <IncidentRecordRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
             path: s.path,
             element: <NotAvailable screen={s.screen} />,
