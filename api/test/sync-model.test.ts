@@ -749,7 +749,9 @@ describe('sync protocol model', () => {
             const target = local[step.record % Math.max(local.length, 1)];
             if (!target) break;
             const baseVersion = typeof target.version === 'string' ? target.version : null;
-            const fields = { triageColour: COLOURS[step.colour] ?? 'RED' };
+            // A re-triage is an mciTriage row; the fields two responders both change are
+            // the assignment (last write wins per field, with conflicts).
+            const fields = { assignedTo: `Responder ${COLOURS[step.colour] ?? 'RED'}` };
             const entry = await save(d, {
               name: 'mciCasualty.update',
               args: { id: target.id, fields },

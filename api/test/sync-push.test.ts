@@ -594,7 +594,7 @@ describe('sync push', () => {
       }),
       device.m('mciCasualty.update', {
         id: casualty,
-        fields: { triageColour: 'YELLOW', transported: true },
+        fields: { assignedTo: 'Sipho', transported: true },
       }),
       device.m('incidentReport.delete', { id: report }),
     );
@@ -612,7 +612,12 @@ describe('sync push', () => {
         .selectAll()
         .where('id', '=', casualty)
         .executeTakeFirst(),
-    ).toMatchObject({ triageColour: 'YELLOW', transported: true, userId: alice.id });
+    ).toMatchObject({
+      triageColour: 'RED',
+      assignedTo: 'Sipho',
+      transported: true,
+      userId: alice.id,
+    });
     const stored = await t.db
       .selectFrom('incidentReports')
       .selectAll()

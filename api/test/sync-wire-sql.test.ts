@@ -143,6 +143,28 @@ const EXAMPLES: { [K in DeviceKind]: (a: Device, ids: ExampleIds) => Mutation[] 
       triageColour: 'RED',
     }),
   ],
+  mciTriage: (a, { mciId }) => {
+    const casualty = uuid();
+    return [
+      a.m('mciCasualty.record', {
+        id: casualty,
+        mciIncidentId: mciId,
+        tagNumber: 'T-2',
+        triageColour: 'GREY',
+      }),
+      a.m('mciTriage.record', {
+        id: uuid(),
+        mciIncidentId: mciId,
+        mciCasualtyId: casualty,
+        colour: 'RED',
+        method: 'START',
+        proposedColour: 'YELLOW',
+        answers: { walking: 'no', breathing: 'yes' },
+        previousTriageIds: [uuid()],
+        triagedAt: '2026-11-21T08:02:00.000Z',
+      }),
+    ];
+  },
   caseAddendum: (a, { done }) => [
     a.m('case.addendum', {
       id: uuid(),

@@ -30,6 +30,7 @@ import * as approvalDefaultRole from './migrations/2026-11-28T0500-approval-defa
 import * as sops from './migrations/2026-12-08T1400-sops';
 import * as cprSessionOutcome from './migrations/2026-12-08T1100-cpr-session-outcome';
 import * as inventoryRecords from './migrations/2026-12-08T1000-inventory-records';
+import * as mciCommand from './migrations/2026-12-08T1200-mci-command';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -58,6 +59,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-12-08T1400-sops': sops,
   '2026-12-08T1100-cpr-session-outcome': cprSessionOutcome,
   '2026-12-08T1000-inventory-records': inventoryRecords,
+  '2026-12-08T1200-mci-command': mciCommand,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -591,6 +591,14 @@ export interface MciIncidentsTable extends SyncColumns, LwwColumns {
   createdAt: Generated<Timestamptz>;
   completedAt: Timestamptz | null;
   userId: number;
+  /** METHANE (2026-12-08T1200-mci-command): major incident declared, hazards, access,
+   * estimated number of casualties, emergency services present and required. */
+  majorIncident: boolean | null;
+  hazards: string | null;
+  access: string | null;
+  casualtyEstimate: number | null;
+  emergencyServices: string | null;
+  triageScale: Generated<'START' | 'SATS'>;
 }
 
 export type TriageColour = 'RED' | 'ORANGE' | 'YELLOW' | 'GREEN' | 'BLUE' | 'GREY' | 'BLACK';
@@ -608,6 +616,24 @@ export interface MciCasualtiesTable extends SyncColumns, LwwColumns {
   transportDestination: string | null;
   transported: Generated<boolean>;
   transportedAt: Timestamptz | null;
+  userId: number;
+  createdAt: Generated<Timestamptz>;
+  assignedTo: string | null;
+  ambulance: string | null;
+}
+
+/** One triage of a casualty, append-only: re-triage adds a row naming the rows it saw. */
+export interface MciTriagesTable extends SyncColumns {
+  id: Generated<string>;
+  mciIncidentId: string;
+  mciCasualtyId: string;
+  colour: TriageColour;
+  method: 'tag' | 'START' | 'JumpSTART';
+  proposedColour: TriageColour | null;
+  answers: Generated<JsonObject<Record<string, string>>>;
+  previousTriageIds: Generated<JsonArray<string>>;
+  triagedAt: Timestamptz;
+  responderName: string | null;
   userId: number;
   createdAt: Generated<Timestamptz>;
 }
@@ -760,6 +786,7 @@ export interface Database {
   incidentReports: IncidentReportsTable;
   mciIncidents: MciIncidentsTable;
   mciCasualties: MciCasualtiesTable;
+  mciTriages: MciTriagesTable;
   caseAddenda: CaseAddendaTable;
   sopVersions: SopVersionsTable;
   sopAcknowledgements: SopAcknowledgementsTable;
@@ -852,6 +879,7 @@ export type MciIncidentUpdate = Updateable<MciIncidentsTable>;
 export type MciCasualty = Selectable<MciCasualtiesTable>;
 export type NewMciCasualty = Insertable<MciCasualtiesTable>;
 export type MciCasualtyUpdate = Updateable<MciCasualtiesTable>;
+export type MciTriage = Selectable<MciTriagesTable>;
 export type CaseAddendum = Selectable<CaseAddendaTable>;
 export type NewCaseAddendum = Insertable<CaseAddendaTable>;
 export type CaseAddendumUpdate = Updateable<CaseAddendaTable>;

@@ -1,9 +1,12 @@
-// mciIncident: a mass-casualty incident; casualties are their own rows
+// mciIncident: a mass-casualty incident with its METHANE report; casualties and their
+// triage are their own rows (mci-casualty.ts, mci-triage.ts)
 import { z } from 'zod';
 import '../zod-config';
 import { RECORD_STATUSES } from '../cases/clinical';
-import { nShort, nLong, nTime } from '../platform/field-types';
+import { int, nBool, nShort, nLong, nTime } from '../platform/field-types';
+import { defineMutator } from '../platform/mutator';
 import { defineRecord, type FamilyAccess, type RecordDefinition } from '../platform/record';
+import { Rejection, RejectionCode, type RejectionDetails } from '../platform/rejections';
 import { upsertMutator } from '../platform/verbs';
 import {
   jsonValueSchema,
@@ -11,11 +14,14 @@ import {
   longitudeSchema,
   timestampSchema,
   ownedRecordSchema,
+  uuidSchema,
 } from '../platform/values';
+import { TRIAGE_SCALES } from './triage';
 
 const mciIncidentFieldShape = {
   incidentType: nShort,
   description: nLong,
+  /** METHANE E: exact location (typed, or from GPS below). */
   location: nShort,
   latitude: latitudeSchema.nullable(),
   longitude: longitudeSchema.nullable(),
@@ -24,9 +30,22 @@ const mciIncidentFieldShape = {
   resources: z.array(jsonValueSchema).max(1000),
   status: z.enum(RECORD_STATUSES),
   completedAt: nTime,
+  // SCHEMA_VERSION 8: the METHANE report and the incident's triage scale (decision 070).
+  /** METHANE M: major incident declared (true), standby (false), not said (null). */
+  majorIncident: nBool,
+  hazards: nLong,
+  access: nLong,
+  /** METHANE N as estimated on arrival; the board counts the casualty rows. */
+  casualtyEstimate: int(0, 100_000).nullable(),
+  emergencyServices: nLong,
+  triageScale: z.enum(TRIAGE_SCALES),
 };
 type MciIncidentField = keyof typeof mciIncidentFieldShape;
-export const mciIncidentFieldsSchema = z.strictObject(mciIncidentFieldShape).partial();
+/** What an upsert may write: the status and the end are the close mutation's (below). */
+export const mciIncidentFieldsSchema = z
+  .strictObject(mciIncidentFieldShape)
+  .omit({ status: true, completedAt: true, endedAt: true })
+  .partial();
 export const MCI_INCIDENT_REQUIRED_ON_CREATE: readonly MciIncidentField[] = ['startedAt'];
 
 export const mciIncidentRecordSchema = ownedRecordSchema({
@@ -42,11 +61,36 @@ export const MCI_ACCESS = {
   viewAction: 'view',
   // Whoever may triage must see the incidents to add casualties to them.
   seeAllWith: ['multiPatient', 'create'],
+  // At an incident, whoever may edit multi-patient records keeps the METHANE report and
+  // the casualties up to date, whoever opened them.
+  changeAnyWith: ['multiPatient', 'edit'],
 } as const satisfies FamilyAccess;
+
+/** A closed incident is locked like a completed case. */
+export function isIncidentClosed(row: { status?: unknown }): boolean {
+  return row.status === 'completed';
+}
+
+export const INCIDENT_CLOSED_MESSAGE = 'The incident is closed: nothing can be added or changed.';
+
+/** The refusal of a change to a closed incident (INVALID_STATE, reason INCIDENT_CLOSED). */
+export function incidentClosedRejection(id: string): Rejection {
+  const details: RejectionDetails = { id, reason: 'INCIDENT_CLOSED' };
+  return new Rejection(RejectionCode.INVALID_STATE, INCIDENT_CLOSED_MESSAGE, details);
+}
 
 const mciIncidentKind = {
   kind: 'mciIncident',
   label: 'mass-casualty incident',
+  fieldLabels: {
+    incidentType: 'Type',
+    location: 'Exact location',
+    majorIncident: 'Major incident',
+    hazards: 'Hazards',
+    access: 'Access',
+    casualtyEstimate: 'Number of casualties (estimate)',
+    emergencyServices: 'Emergency services',
+  },
   table: 'mciIncidents',
   sqlTable: 'mci_incidents',
   record: mciIncidentRecordSchema,
@@ -54,13 +98,75 @@ const mciIncidentKind = {
     resources: [],
     status: 'in_progress',
     completedAt: null,
+    endedAt: null,
+    majorIncident: null,
+    hazards: null,
+    access: null,
+    casualtyEstimate: null,
+    emergencyServices: null,
+    triageScale: 'START',
   } as Partial<MciIncidentRecord>,
   lww: true,
   humanId: { column: 'incidentId', prefix: 'I' },
   access: MCI_ACCESS,
+  lock: { isLocked: isIncidentClosed, code: RejectionCode.INVALID_STATE },
   numericColumns: ['latitude', 'longitude'],
-  device: { indexes: 'incidentId' },
+  device: { indexes: 'incidentId, startedAt' },
 } as const satisfies Omit<RecordDefinition<MciIncidentRecord>, 'mutators'>;
+
+/** `mciIncident.close { id, endedAt }`: ends the incident and locks it; a second close is refused. */
+export const mciIncidentClose = defineMutator({
+  name: 'mciIncident.close',
+  label: 'Incident closed',
+  kind: 'mciIncident',
+  args: z.strictObject({ id: uuidSchema, endedAt: timestampSchema }),
+  entityIds: (a) => [a.id],
+  async apply(tx, a) {
+    const row = await tx.require('mciIncident', a.id, 'change');
+    if (isIncidentClosed(row))
+      throw new Rejection(RejectionCode.INVALID_STATE, 'The incident is already closed.', {
+        id: a.id,
+        reason: 'INCIDENT_ALREADY_CLOSED',
+      });
+    if (typeof row.startedAt === 'string' && a.endedAt < row.startedAt)
+      throw new Rejection(RejectionCode.VALIDATION_FAILED, 'The end is before the start.', {
+        id: a.id,
+        reason: 'ENDED_BEFORE_START',
+      });
+    await tx.update('mciIncident', a.id, {
+      status: 'completed',
+      endedAt: a.endedAt,
+      completedAt: a.endedAt,
+    });
+  },
+});
+
+/** Views, prints and PDFs of an incident's record, for the audit log (like case.access): it
+ * changes no record, and is recorded on the device so access offline reaches the server. */
+export const MCI_ACCESS_ACTIONS = ['view', 'print', 'pdf'] as const;
+export const mciIncidentAccess = defineMutator({
+  name: 'mciIncident.access',
+  label: 'Incident access record',
+  kind: 'mciIncident',
+  accessRecord: true,
+  args: z.strictObject({
+    id: uuidSchema,
+    mciIncidentId: uuidSchema,
+    action: z.enum(MCI_ACCESS_ACTIONS),
+  }),
+  entityIds: (a) => [a.id],
+  async apply(tx, a) {
+    const row = await tx.get('mciIncident', a.mciIncidentId);
+    if (!row) throw tx.notFound('mciIncident', a.mciIncidentId);
+    tx.authorize('mciIncident', 'see', row);
+    await tx.recordAccess({
+      id: a.id,
+      kind: 'mciIncident',
+      recordId: a.mciIncidentId,
+      action: a.action,
+    });
+  },
+});
 
 export const mciIncidentRecord = defineRecord({
   ...mciIncidentKind,
@@ -68,5 +174,7 @@ export const mciIncidentRecord = defineRecord({
     upsertMutator(mciIncidentKind, mciIncidentFieldsSchema, {
       requiredOnCreate: MCI_INCIDENT_REQUIRED_ON_CREATE,
     }),
+    mciIncidentClose,
+    mciIncidentAccess,
   ],
 });

@@ -24,8 +24,12 @@ export const PULL_ROWS_PROTOCOL_VERSION = 2;
  * 6: internal SOPs, kinds sopVersion and sopAcknowledgement (reference/sop.ts, decision 080).
  * 7: cprSession gains outcome, witnessed and bystanderCpr (nullable) and a completed session's
  *    lock (refusal code CPR_SESSION_COMPLETED); cprEvent.record requires each type's detail.
+ * 8: mass-casualty command (issue 40): mciTriage rows (append-only re-triage); mciIncident
+ *    carries the METHANE report (majorIncident, hazards, access, casualtyEstimate,
+ *    emergencyServices), its triageScale and mciIncident.close; mciCasualty carries assignedTo
+ *    and ambulance, and its update no longer writes tagNumber or triageColour (decisions 070, 071).
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 /** Oldest mutation schemaVersion the server still understands. Version 1 mutations are
  * still valid version 2 mutations (no mutation args changed), so it stays 1. */
 export const MIN_SCHEMA_VERSION = 1;

@@ -16,7 +16,8 @@ export const appDeviceSchema: DeviceSchema = {
   // 6: the conflicts store (platform/conflict-record.ts); every other store as in 5.
   // 7: the inventory's items, batches and movements (registry stores).
   // 9: the internal SOPs' stores, sopVersions and sopAcknowledgements (reference/sop.ts).
-  version: 9,
+  // 11: mass-casualty command: the mciTriages store, incidents indexed by startedAt.
+  version: 11,
   history: [
     {
       version: 1,

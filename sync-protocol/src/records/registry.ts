@@ -23,6 +23,7 @@ import { sopAcknowledgementRecord, sopVersionRecord } from '../reference/sop';
 import { inventoryItemRecord } from '../inventory/inventory-item';
 import { inventoryBatchRecord } from '../inventory/inventory-batch';
 import { inventoryMovementRecord } from '../inventory/inventory-movement';
+import { mciTriageRecord } from '../mci/mci-triage';
 
 export const APP_RECORDS = [
   caseRecord,
@@ -38,6 +39,7 @@ export const APP_RECORDS = [
   inventoryItemRecord,
   inventoryBatchRecord,
   inventoryMovementRecord,
+  mciTriageRecord,
 ] as const;
 
 export const appRegistry = createRegistry(APP_RECORDS);

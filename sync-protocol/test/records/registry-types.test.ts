@@ -56,6 +56,7 @@ describe('the app registry types', () => {
       | 'inventoryItem'
       | 'inventoryBatch'
       | 'inventoryMovement'
+      | 'mciTriage'
       | 'syncConflict'
     >();
     expectTypeOf<AppMutationArgs<'case.delete'>>().toEqualTypeOf<{ id: string }>();

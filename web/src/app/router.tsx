@@ -90,6 +90,18 @@ const NewInventoryItemRoute = lazyNamed(
   'NewInventoryItemRoute',
 );
 const InventoryItemRoute = lazyNamed(() => import('./routes/inventory'), 'InventoryItemRoute');
+const MultiPatientRoute = lazyNamed(
+  () => import('./routes/mci/multi-patient'),
+  'MultiPatientRoute',
+);
+const MultiPatientLogsRoute = lazyNamed(
+  () => import('./routes/mci/multi-patient-logs'),
+  'MultiPatientLogsRoute',
+);
+const IncidentRecordRoute = lazyNamed(
+  () => import('./routes/mci/multi-patient-logs'),
+  'IncidentRecordRoute',
+);
 const NotAvailable = lazy(async () => ({
   default: (await import('./routes/not-available')).NotAvailableRoute,
 }));
@@ -97,8 +109,6 @@ const NotAvailable = lazy(async () => ({
 /** Screens that belong to later issues; each shows an honest "not available yet" page. */
 export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [
   { path: '/help', screen: 'Help & Guide' },
-  { path: '/multi-patient', screen: 'Multi-Patient Incident Command' },
-  { path: '/multi-patient-logs', screen: 'Multi-Patient Logs' },
   { path: '/incident-reports', screen: 'Incident Reports' },
   { path: '/incident-reports/list', screen: 'Incident Reports List' },
   { path: '/incident-reports/new/:type', screen: 'New Incident Report' },
@@ -164,6 +174,10 @@ export const routes: RouteObject[] = [
           { path: '/medical-inventory', element: <InventoryRoute /> },
           { path: '/medical-inventory/new', element: <NewInventoryItemRoute /> },
           { path: '/medical-inventory/:itemId', element: <InventoryItemRoute /> },
+          // Mass-casualty incident command and its logs (issue 40).
+          { path: '/multi-patient/:incidentId?', element: <MultiPatientRoute /> },
+          { path: '/multi-patient-logs', element: <MultiPatientLogsRoute /> },
+          { path: '/multi-patient-logs/:incidentId', element: <IncidentRecordRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
             path: s.path,
             element: <NotAvailable screen={s.screen} />,
