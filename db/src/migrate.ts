@@ -27,6 +27,7 @@ import * as syncHorizon from './migrations/2026-11-26T1500-sync-horizon';
 import * as casesOverlappedIndexes from './migrations/2026-11-26T2300-cases-overlapped-indexes';
 import * as bookkeepingIndexes from './migrations/2026-11-27T0200-bookkeeping-indexes';
 import * as approvalDefaultRole from './migrations/2026-11-28T0500-approval-default-role';
+import * as incidentReportCompletion from './migrations/2026-12-08T1300-incident-report-completion';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -52,6 +53,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-26T2300-cases-overlapped-indexes': casesOverlappedIndexes,
   '2026-11-27T0200-bookkeeping-indexes': bookkeepingIndexes,
   '2026-11-28T0500-approval-default-role': approvalDefaultRole,
+  '2026-12-08T1300-incident-report-completion': incidentReportCompletion,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -41,6 +41,12 @@ export const RejectionCode = {
   SET_ASIDE: 'SET_ASIDE',
   /** A later change to a record whose earlier change was set aside: it waits with it. */
   HELD_BACK: 'HELD_BACK',
+  /** The incident report is completed (locked): only incidentReport.addendum is accepted. */
+  INCIDENT_REPORT_LOCKED: 'INCIDENT_REPORT_LOCKED',
+  /** incidentReport.complete while required fields are missing (incidents/completion.ts). */
+  INCIDENT_REPORT_INCOMPLETE: 'INCIDENT_REPORT_INCOMPLETE',
+  /** An incident report's typeSpecificData does not fit its type (incidents/incident-types.ts). */
+  TYPE_DATA_INVALID: 'TYPE_DATA_INVALID',
 } as const;
 export type RejectionCode = (typeof RejectionCode)[keyof typeof RejectionCode];
 export const REJECTION_CODES = Object.values(RejectionCode) as [RejectionCode, ...RejectionCode[]];
@@ -67,6 +73,10 @@ export const REJECTION_MESSAGES: Record<RejectionCode, string> = {
     'The server could not store this change after 3 tries. It is kept here and on the server for your administrator; your other changes went on syncing.',
   HELD_BACK:
     'This change waits behind an earlier change to the same record that the server could not store.',
+  INCIDENT_REPORT_LOCKED: 'The incident report is completed; only addenda can be added.',
+  INCIDENT_REPORT_INCOMPLETE:
+    'The incident report cannot be completed: required fields are missing.',
+  TYPE_DATA_INVALID: "The report's type-specific fields do not fit its type.",
 };
 
 /** Details a rejection carries: plain JSON. */

@@ -19,8 +19,12 @@ export const PULL_ROWS_PROTOCOL_VERSION = 2;
  * 3: the record platform (decision 014): conflicts sync as records of kind syncConflict
  *    (pull sends them only to clients of version 3 and later); new refusal codes
  *    TEXT_NOT_STORABLE, VALUE_TOO_DEEP, MUTATION_TOO_LARGE; mutation args unchanged.
+ * 5: incident reports complete and lock (incidentReport.complete, completedAt), corrections
+ *    as incidentReportAddendum records (incidentReport.addendum); typeSpecificData checked
+ *    against its type; incidentReport.upsert no longer takes status; new refusal codes
+ *    INCIDENT_REPORT_LOCKED, INCIDENT_REPORT_INCOMPLETE, TYPE_DATA_INVALID.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 5;
 /** Oldest mutation schemaVersion the server still understands. Version 1 mutations are
  * still valid version 2 mutations (no mutation args changed), so it stays 1. */
 export const MIN_SCHEMA_VERSION = 1;

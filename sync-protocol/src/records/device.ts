@@ -14,7 +14,8 @@ import { appRegistry } from './registry';
 export const appDeviceSchema: DeviceSchema = {
   registry: appRegistry,
   // 6: the conflicts store (platform/conflict-record.ts); every other store as in 5.
-  version: 6,
+  // 8: the incident report addenda store (incidentReportAddenda, from the registry).
+  version: 8,
   history: [
     {
       version: 1,

@@ -51,6 +51,7 @@ describe('the app registry types', () => {
       | 'mciIncident'
       | 'mciCasualty'
       | 'caseAddendum'
+      | 'incidentReportAddendum'
       | 'syncConflict'
     >();
     expectTypeOf<AppMutationArgs<'case.delete'>>().toEqualTypeOf<{ id: string }>();
