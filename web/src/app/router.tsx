@@ -65,6 +65,22 @@ const CaseCompletedRoute = lazyNamed(
   'CaseCompletedRoute',
 );
 const CaseSearchRoute = lazyNamed(() => import('./routes/cases/case-search'), 'CaseSearchRoute');
+const IncidentReportsRoute = lazyNamed(
+  () => import('./routes/incident-reports'),
+  'IncidentReportsHome',
+);
+const NewIncidentReportRoute = lazyNamed(
+  () => import('./routes/incident-reports'),
+  'NewIncidentReport',
+);
+const IncidentReportRoute = lazyNamed(
+  () => import('./routes/incident-reports'),
+  'IncidentReportView',
+);
+const IncidentReportListRoute = lazyNamed(
+  () => import('./routes/incident-reports'),
+  'IncidentReportList',
+);
 const NotAvailable = lazy(async () => ({
   default: (await import('./routes/not-available')).NotAvailableRoute,
 }));
@@ -79,9 +95,6 @@ export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?
   { path: '/cpr-logs', screen: 'CPR Logs' },
   { path: '/multi-patient', screen: 'Multi-Patient Incident Command' },
   { path: '/multi-patient-logs', screen: 'Multi-Patient Logs' },
-  { path: '/incident-reports', screen: 'Incident Reports' },
-  { path: '/incident-reports/list', screen: 'Incident Reports List' },
-  { path: '/incident-reports/new/:type', screen: 'New Incident Report' },
 ];
 
 /** For an approved user, once the first screen is up: pushes refresh the bell at once, and
@@ -130,6 +143,11 @@ export const routes: RouteObject[] = [
           { path: '/case-completed/:caseId', element: <CaseCompletedRoute /> },
           { path: '/case-search', element: <CaseSearchRoute /> },
           { path: '/profile', element: <ProfileRoute /> },
+          // Incident reports (issue 41).
+          { path: '/incident-reports', element: <IncidentReportsRoute /> },
+          { path: '/incident-reports/list', element: <IncidentReportListRoute /> },
+          { path: '/incident-reports/new/:type', element: <NewIncidentReportRoute /> },
+          { path: '/incident-reports/report/:id', element: <IncidentReportRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
             path: s.path,
             element: <NotAvailable screen={s.screen} />,
