@@ -61,6 +61,7 @@ interface ExampleIds {
   sopId: string;
   itemId: string;
   batchId: string;
+  doneReportId: string;
 }
 
 /**
@@ -117,16 +118,38 @@ const EXAMPLES: { [K in DeviceKind]: (a: Device, ids: ExampleIds) => Mutation[] 
       details: { energyJoules: 200 },
     }),
   ],
-  incidentReport: (a, { reportId }) => [
+  incidentReport: (a, { reportId, doneReportId }) => [
     a.m('incidentReport.upsert', {
       id: reportId,
       humanId: humanId('I'),
       fields: {
         incidentType: 'fire-support',
-        typeSpecificData: { floors: 3, nested: { a: [1, 2.5] } },
+        typeSpecificData: { fireType: 'Structure', structuresAffected: 3 },
       },
     }),
     a.m('incidentReport.delete', { id: reportId }),
+    a.m('incidentReport.upsert', {
+      id: doneReportId,
+      humanId: humanId('I'),
+      fields: {
+        incidentType: 'water-rescue',
+        title: 'Swift water — "Liesbeek" \\ ü',
+        description: 'Two people on a car roof',
+        latitude: -33.123456789,
+        longitude: 18.5,
+        responderName: 'Thandi Nkosi',
+        incidentStartTime: '2026-11-21T08:00:00.000Z',
+        incidentEndTime: '2026-11-21T09:30:00.000Z',
+        priority: 'critical',
+        typeSpecificData: {
+          waterType: 'Swift water',
+          victims: 2,
+          rescueTechnique: 'Boat',
+          craftUsed: null,
+        },
+      },
+    }),
+    a.m('incidentReport.complete', { id: doneReportId, completedAt: '2026-11-21T10:00:00.000Z' }),
   ],
   mciIncident: (a, { mciId }) => [
     a.m('mciIncident.upsert', {
@@ -231,6 +254,25 @@ const EXAMPLES: { [K in DeviceKind]: (a: Device, ids: ExampleIds) => Mutation[] 
       note: 'Below zero',
     }),
   ],
+  incidentReportAddendum: (a, { doneReportId }) => [
+    a.m('incidentReport.addendum', {
+      id: uuid(),
+      incidentReportId: doneReportId,
+      reason: 'Three people, not two',
+      changes: [
+        {
+          field: 'typeSpecificData',
+          before: {
+            waterType: 'Swift water',
+            victims: 2,
+            rescueTechnique: 'Boat',
+            craftUsed: null,
+          },
+          after: { waterType: 'Swift water', victims: 3, rescueTechnique: 'Boat', craftUsed: null },
+        },
+      ],
+    }),
+  ],
 };
 
 function isDeviceKind(kind: string): kind is DeviceKind {
@@ -252,6 +294,7 @@ async function seed(): Promise<void> {
     sopId: uuid(),
     itemId: uuid(),
     batchId: uuid(),
+    doneReportId: uuid(),
   };
   const open = ids.open;
   const mutations = appRegistry.definitions

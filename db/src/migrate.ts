@@ -31,6 +31,7 @@ import * as sops from './migrations/2026-12-08T1400-sops';
 import * as cprSessionOutcome from './migrations/2026-12-08T1100-cpr-session-outcome';
 import * as inventoryRecords from './migrations/2026-12-08T1000-inventory-records';
 import * as mciCommand from './migrations/2026-12-08T1200-mci-command';
+import * as incidentReportCompletion from './migrations/2026-12-08T1300-incident-report-completion';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -60,6 +61,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-12-08T1100-cpr-session-outcome': cprSessionOutcome,
   '2026-12-08T1000-inventory-records': inventoryRecords,
   '2026-12-08T1200-mci-command': mciCommand,
+  '2026-12-08T1300-incident-report-completion': incidentReportCompletion,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -570,8 +570,24 @@ export interface IncidentReportsTable extends SyncColumns, LwwColumns {
   /** Strings, as the spec has them. */
   incidentStartTime: string | null;
   incidentEndTime: string | null;
+  /** When it was completed (and locked); 2026-12-08T1300. */
+  completedAt: Timestamptz | null;
   createdAt: Generated<Timestamptz>;
   userId: number;
+}
+
+/** Corrections to a completed (locked) incident report (2026-12-08T1300). */
+export interface IncidentReportAddendaTable extends SyncColumns {
+  id: string;
+  /** incident_reports.id */
+  incidentReportId: string;
+  /** Author. */
+  userId: number;
+  authorName: string | null;
+  authorCallSign: string | null;
+  reason: string;
+  changes: Generated<JsonArray<CaseAddendumChange>>;
+  createdAt: Generated<Timestamptz>;
 }
 
 /** Mass-casualty incident; casualties are rows in mci_casualties, counts derive from them. */
@@ -784,6 +800,7 @@ export interface Database {
   cprSessions: CprSessionsTable;
   cprEvents: CprEventsTable;
   incidentReports: IncidentReportsTable;
+  incidentReportAddenda: IncidentReportAddendaTable;
   mciIncidents: MciIncidentsTable;
   mciCasualties: MciCasualtiesTable;
   mciTriages: MciTriagesTable;

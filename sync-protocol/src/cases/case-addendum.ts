@@ -2,85 +2,51 @@
 import { z } from 'zod';
 import '../zod-config';
 import { CASE_FIELDS, caseFieldsSchema, type CaseField } from './case-schema';
-import { definedValues } from '../platform/json';
-import { defineMutator, type Row } from '../platform/mutator';
+import {
+  ADDENDUM_DEFAULTS,
+  addendumChangeSchema,
+  addendumInputShape,
+  addendumRecordColumns,
+  applyAddendum,
+  type AddendumSpec,
+} from '../platform/addendum';
+import { defineMutator } from '../platform/mutator';
 import { defineRecord } from '../platform/record';
-import { validationRejection } from '../platform/registry';
-import { Rejection, RejectionCode } from '../platform/rejections';
-import { appendOnce } from '../platform/verbs';
-import { jsonValueSchema, timestampSchema, uuidSchema, serverColumns } from '../platform/values';
+import { uuidSchema } from '../platform/values';
 
-const caseFieldNameSchema = z.enum(CASE_FIELDS as [CaseField, ...CaseField[]]);
+const CASE_FIELD_NAMES = CASE_FIELDS as [CaseField, ...CaseField[]];
 
-export const caseAddendumChangeSchema = z.strictObject({
-  field: caseFieldNameSchema,
-  before: jsonValueSchema,
-  after: jsonValueSchema,
-});
+export const caseAddendumChangeSchema = addendumChangeSchema(CASE_FIELD_NAMES);
 
 export const caseAddendumInputSchema = z.strictObject({
   id: uuidSchema,
   /** cases.id */
   caseId: uuidSchema,
-  reason: z.string().trim().min(1, 'A reason is required').max(2000),
-  changes: z.array(caseAddendumChangeSchema).max(200).default([]),
+  ...addendumInputShape(CASE_FIELD_NAMES),
 });
 
 export const caseAddendumRecordSchema = z.object({
   id: uuidSchema,
   caseId: uuidSchema,
-  reason: z.string(),
-  changes: z.array(
-    z.object({ field: z.string(), before: jsonValueSchema, after: jsonValueSchema }),
-  ),
-  userId: z.number().int(),
-  /**
-   * The author's full name and call sign when the server applied the addendum, stamped by the
-   * server from its users (never taken from the device); a device fills them for its own
-   * pending addendum from the signed-in user (decision 011). Null on addenda from before
-   * schema version 2, and absent from an older server's answers: the author is then known by
-   * user id only.
-   */
-  authorName: z.string().nullable().default(null),
-  authorCallSign: z.string().nullable().default(null),
-  createdAt: timestampSchema,
-  ...serverColumns,
+  ...addendumRecordColumns,
 });
 export type CaseAddendumRecord = z.output<typeof caseAddendumRecordSchema>;
 
 // ---------------------------------------------------------------------------------------
-// The definition and its mutation
+// The definition and its mutation (the effect: platform/addendum.ts)
 // ---------------------------------------------------------------------------------------
 
-type AddendumChange = z.output<typeof caseAddendumChangeSchema>;
+const CASE_ADDENDUM: AddendumSpec = {
+  kind: 'caseAddendum',
+  parentKind: 'case',
+  parentColumn: 'caseId',
+  fields: caseFieldsSchema,
+  isLocked: (row) => row.status === 'completed',
+  notLockedMessage:
+    'An addendum corrects a completed case; this case is still in progress, so change the fields directly.',
+};
 
-/** The changes' `after` values as case fields, checked like case.upsert's fields. */
-function addendumValues(changes: readonly AddendumChange[]): Row {
-  const seen = new Set<string>();
-  for (const change of changes) {
-    if (seen.has(change.field))
-      throw new Rejection(
-        RejectionCode.VALIDATION_FAILED,
-        `changes: ${change.field} appears more than once; list each field once.`,
-        { field: change.field },
-      );
-    seen.add(change.field);
-  }
-  const parsed = caseFieldsSchema.safeParse(
-    Object.fromEntries(changes.map((c) => [c.field, c.after])),
-  );
-  if (!parsed.success) throw validationRejection(parsed.error);
-  return definedValues(parsed.data as Row);
-}
-
-/**
- * Appends the addendum row (its before/after pairs are the history) and applies each change's
- * `after` to the case (docs/decisions/007). A completed case only: an in-progress case is
- * edited directly. When a field no longer holds the `before` the author saw and another
- * person wrote it last, the correction is still applied (it is the later write) and both
- * values are kept as a conflict, as last write wins does. The signature (author's name and
- * call sign) is stamped from the server's users, never taken from the device (decision 011).
- */
+/** A correction to a completed case (docs/decisions/007, 011): platform/addendum.ts. */
 export const caseAddendumMutator = defineMutator({
   name: 'case.addendum',
   label: 'Case addendum',
@@ -88,33 +54,13 @@ export const caseAddendumMutator = defineMutator({
   args: caseAddendumInputSchema,
   entityIds: (a) => [a.id, a.caseId],
   creates: true,
-  async apply(tx, a) {
-    const c = await tx.require('case', a.caseId, 'change');
-    if (c.status !== 'completed')
-      throw new Rejection(
-        RejectionCode.INVALID_STATE,
-        'An addendum corrects a completed case; this case is still in progress, so change the fields directly.',
-        { caseId: a.caseId },
-      );
-    const content = { caseId: a.caseId, reason: a.reason, changes: a.changes };
-    if ((await appendOnce(tx, 'caseAddendum', a.id, content)) === 'exists') return;
-    const values = addendumValues(a.changes);
-    const author = await tx.author(tx.mutation.actorUserId);
-    await tx.insert('caseAddendum', {
+  apply: (tx, a) =>
+    applyAddendum(tx, CASE_ADDENDUM, {
       id: a.id,
-      ...content,
-      authorName: author?.fullName ?? null,
-      authorCallSign: author?.callSign ?? null,
-    });
-    const before = Object.fromEntries(a.changes.map((change) => [change.field, change.before]));
-    const { changed } = await tx.update('case', a.caseId, values, { before });
-    tx.note({
-      caseId: a.caseId,
+      parentId: a.caseId,
       reason: a.reason,
-      fields: a.changes.map((change) => change.field),
-      applied: changed,
-    });
-  },
+      changes: a.changes,
+    }),
 });
 
 export const caseAddendumRecord = defineRecord({
@@ -123,7 +69,7 @@ export const caseAddendumRecord = defineRecord({
   table: 'caseAddenda',
   sqlTable: 'case_addenda',
   record: caseAddendumRecordSchema,
-  defaults: { authorName: null, authorCallSign: null },
+  defaults: ADDENDUM_DEFAULTS,
   lww: false,
   parent: { kind: 'case', column: 'caseId' },
   sinceSchemaVersion: 1,

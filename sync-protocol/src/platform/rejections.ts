@@ -47,6 +47,12 @@ export const RejectionCode = {
   INVALID_QUANTITY: 'INVALID_QUANTITY',
   /** A reference to a record that belongs to another parent (a batch of another item). */
   REFERENCE_MISMATCH: 'REFERENCE_MISMATCH',
+  /** The incident report is completed (locked): only incidentReport.addendum is accepted. */
+  INCIDENT_REPORT_LOCKED: 'INCIDENT_REPORT_LOCKED',
+  /** incidentReport.complete while required fields are missing (incidents/completion.ts). */
+  INCIDENT_REPORT_INCOMPLETE: 'INCIDENT_REPORT_INCOMPLETE',
+  /** An incident report's typeSpecificData does not fit its type (incidents/incident-types.ts). */
+  TYPE_DATA_INVALID: 'TYPE_DATA_INVALID',
 } as const;
 export type RejectionCode = (typeof RejectionCode)[keyof typeof RejectionCode];
 export const REJECTION_CODES = Object.values(RejectionCode) as [RejectionCode, ...RejectionCode[]];
@@ -76,6 +82,10 @@ export const REJECTION_MESSAGES: Record<RejectionCode, string> = {
     'This change waits behind an earlier change to the same record that the server could not store.',
   INVALID_QUANTITY: 'The quantity is not one that can be booked.',
   REFERENCE_MISMATCH: 'The change refers to a record that belongs to another one.',
+  INCIDENT_REPORT_LOCKED: 'The incident report is completed; only addenda can be added.',
+  INCIDENT_REPORT_INCOMPLETE:
+    'The incident report cannot be completed: required fields are missing.',
+  TYPE_DATA_INVALID: "The report's type-specific fields do not fit its type.",
 };
 
 /** Details a rejection carries: plain JSON. */

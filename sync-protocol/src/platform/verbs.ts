@@ -50,7 +50,15 @@ export function assertNewRecord(
 export function upsertMutator<const K extends string, F extends z.ZodObject>(
   def: Omit<RecordDefinition, 'mutators'> & { kind: K },
   fields: F,
-  options: { requiredOnCreate?: readonly string[] } = {},
+  options: {
+    requiredOnCreate?: readonly string[];
+    /**
+     * A check of the record as the change leaves it (fields that depend on each other, e.g.
+     * an incident report's type and its type's data), throwing a Rejection. Runs on the
+     * device and on the server, after the rights and lock checks.
+     */
+    checkResult?: (row: Row) => void;
+  } = {},
 ) {
   const args = z.strictObject({
     id: uuidSchema,
@@ -78,6 +86,7 @@ export function upsertMutator<const K extends string, F extends z.ZodObject>(
       if (!existing) {
         assertNewRecord(def, options.requiredOnCreate ?? [], a.id, a.humanId, values);
         tx.authorize(def.kind, 'create');
+        options.checkResult?.({ ...def.defaults, ...values });
         await tx.insert(def.kind, {
           ...values,
           id: a.id,
@@ -94,6 +103,7 @@ export function upsertMutator<const K extends string, F extends z.ZodObject>(
           serverHumanId: String(existing[def.humanId.column]),
         });
       assertWritable(def, existing);
+      options.checkResult?.({ ...existing, ...values });
       await tx.update(def.kind, a.id, values);
     },
   });

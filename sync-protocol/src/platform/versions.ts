@@ -21,6 +21,10 @@ export const PULL_ROWS_PROTOCOL_VERSION = 2;
  *    TEXT_NOT_STORABLE, VALUE_TOO_DEEP, MUTATION_TOO_LARGE; mutation args unchanged.
  * 4: medical inventory (decision 060): kinds inventoryItem, inventoryBatch, inventoryMovement;
  *    new refusal codes INVALID_QUANTITY, REFERENCE_MISMATCH.
+ * 5: incident reports complete and lock (incidentReport.complete, completedAt), corrections
+ *    as incidentReportAddendum records (incidentReport.addendum); typeSpecificData checked
+ *    against its type; incidentReport.upsert no longer takes status; new refusal codes
+ *    INCIDENT_REPORT_LOCKED, INCIDENT_REPORT_INCOMPLETE, TYPE_DATA_INVALID.
  * 6: internal SOPs, kinds sopVersion and sopAcknowledgement (reference/sop.ts, decision 080).
  * 7: cprSession gains outcome, witnessed and bystanderCpr (nullable) and a completed session's
  *    lock (refusal code CPR_SESSION_COMPLETED); cprEvent.record requires each type's detail.

@@ -15,6 +15,7 @@ export const appDeviceSchema: DeviceSchema = {
   registry: appRegistry,
   // 6: the conflicts store (platform/conflict-record.ts); every other store as in 5.
   // 7: the inventory's items, batches and movements (registry stores).
+  // 8: the incident report addenda store (incidentReportAddenda, from the registry).
   // 9: the internal SOPs' stores, sopVersions and sopAcknowledgements (reference/sop.ts).
   // 11: mass-casualty command: the mciTriages store, incidents indexed by startedAt.
   version: 11,

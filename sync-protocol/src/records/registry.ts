@@ -17,6 +17,7 @@ import { vitalSignRecord } from '../cases/vital-sign';
 import { cprEventRecord } from '../cpr/cpr-event';
 import { cprSessionRecord } from '../cpr/cpr-session';
 import { incidentReportRecord } from '../incidents/incident-report';
+import { incidentReportAddendumRecord } from '../incidents/incident-report-addendum';
 import { mciCasualtyRecord } from '../mci/mci-casualty';
 import { mciIncidentRecord } from '../mci/mci-incident';
 import { sopAcknowledgementRecord, sopVersionRecord } from '../reference/sop';
@@ -40,6 +41,7 @@ export const APP_RECORDS = [
   inventoryBatchRecord,
   inventoryMovementRecord,
   mciTriageRecord,
+  incidentReportAddendumRecord,
 ] as const;
 
 export const appRegistry = createRegistry(APP_RECORDS);

@@ -57,6 +57,7 @@ describe('the app registry types', () => {
       | 'inventoryBatch'
       | 'inventoryMovement'
       | 'mciTriage'
+      | 'incidentReportAddendum'
       | 'syncConflict'
     >();
     expectTypeOf<AppMutationArgs<'case.delete'>>().toEqualTypeOf<{ id: string }>();

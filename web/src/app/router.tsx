@@ -102,6 +102,22 @@ const IncidentRecordRoute = lazyNamed(
   () => import('./routes/mci/multi-patient-logs'),
   'IncidentRecordRoute',
 );
+const IncidentReportsRoute = lazyNamed(
+  () => import('./routes/incident-reports'),
+  'IncidentReportsHome',
+);
+const NewIncidentReportRoute = lazyNamed(
+  () => import('./routes/incident-reports'),
+  'NewIncidentReport',
+);
+const IncidentReportRoute = lazyNamed(
+  () => import('./routes/incident-reports'),
+  'IncidentReportView',
+);
+const IncidentReportListRoute = lazyNamed(
+  () => import('./routes/incident-reports'),
+  'IncidentReportList',
+);
 const NotAvailable = lazy(async () => ({
   default: (await import('./routes/not-available')).NotAvailableRoute,
 }));
@@ -109,9 +125,6 @@ const NotAvailable = lazy(async () => ({
 /** Screens that belong to later issues; each shows an honest "not available yet" page. */
 export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [
   { path: '/help', screen: 'Help & Guide' },
-  { path: '/incident-reports', screen: 'Incident Reports' },
-  { path: '/incident-reports/list', screen: 'Incident Reports List' },
-  { path: '/incident-reports/new/:type', screen: 'New Incident Report' },
 ];
 
 /** For an approved user, once the first screen is up: pushes refresh the bell at once, and
@@ -178,6 +191,11 @@ export const routes: RouteObject[] = [
           { path: '/multi-patient/:incidentId?', element: <MultiPatientRoute /> },
           { path: '/multi-patient-logs', element: <MultiPatientLogsRoute /> },
           { path: '/multi-patient-logs/:incidentId', element: <IncidentRecordRoute /> },
+          // Incident reports (issue 41).
+          { path: '/incident-reports', element: <IncidentReportsRoute /> },
+          { path: '/incident-reports/list', element: <IncidentReportListRoute /> },
+          { path: '/incident-reports/new/:type', element: <NewIncidentReportRoute /> },
+          { path: '/incident-reports/report/:id', element: <IncidentReportRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
             path: s.path,
             element: <NotAvailable screen={s.screen} />,

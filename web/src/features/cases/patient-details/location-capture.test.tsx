@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { deviceOf, outbox, seedCase, storedCase, wipeDevice } from '../completed/case-test-kit';
-import { LOCATE_TIMEOUT_MS } from './use-geolocation';
+import { LOCATE_TIMEOUT_MS } from '@/lib/geolocation';
 
 const RESPONDER = makeUser({ id: 7, permissions: { newCase: true } });
 

@@ -6,7 +6,7 @@ import { Crosshair, MapPin } from 'lucide-react';
 import { useState } from 'react';
 import { useAutosaveDraft } from '@/components/record-form/use-autosave-draft';
 import { caseFieldId, useCaseForm } from '../components/case-form';
-import { LOCATE_FAILURE_MESSAGES, LOW_ACCURACY_METRES, useGeolocation } from './use-geolocation';
+import { LOCATE_FAILURE_MESSAGES, LOW_ACCURACY_METRES, useGeolocation } from '@/lib/geolocation';
 import { formStyles } from '@/components/record-form/form-styles';
 import layout from '../components/case-layout.module.css';
 import { Callout } from '@/components/ui/callout';
