@@ -8,6 +8,7 @@ import {
   INVENTORY_LOCATIONS,
   INVENTORY_LOCATION_LABELS,
 } from '@rescuelog/sync-protocol/inventory/values';
+import { CsvTools } from './csv-tools';
 import { RestockButton } from './restock-button';
 import { whereKept } from './where-kept';
 import { Plus } from 'lucide-react';
@@ -63,7 +64,12 @@ export function InventoryPage() {
         }
       />
       <main className={`page ${styles.page}`}>
-        {stock ? <RestockButton stock={stock} /> : null}
+        {stock ? (
+          <div className={styles.tools}>
+            <RestockButton stock={stock} />
+            <CsvTools stock={stock} canImport={rights.create} />
+          </div>
+        ) : null}
         {stock === undefined && session ? (
           <Spinner label="Loading the stock" />
         ) : (
