@@ -35,6 +35,7 @@ import { recordsPlugin } from './plugins/app/records';
 import { authenticationPlugin } from './plugins/app/authentication';
 import { knownDevicesPlugin } from './plugins/app/known-devices';
 import { guardsPlugin } from './plugins/app/guards';
+import { inventoryAlertsPlugin } from './plugins/app/inventory-alerts';
 import { pushPlugin, type PushPluginOptions } from './plugins/app/push';
 import { publicRoutes } from './routes/public/public-routes';
 import { protectedRoutes } from './routes/api/protected-routes';
@@ -218,6 +219,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     testing: options.pushTesting,
     job: options.notificationJob,
   });
+  await fastify.register(inventoryAlertsPlugin);
 
   await fastify.register(publicRoutes, { prefix: '/api' });
   await fastify.register(protectedRoutes, { prefix: '/api', extra: options.extraProtectedRoutes });

@@ -11,6 +11,7 @@ import {
   stockOf,
 } from '../../src/inventory/stock';
 import { countsWholePieces } from '../../src/inventory/values';
+import { restockLines } from '../../src/inventory/restock';
 import { inventoryItemFieldsSchema } from '../../src/inventory/inventory-item';
 
 const A = { id: 'a', expiryDate: '2027-01-31' };
@@ -125,5 +126,66 @@ describe('the item fields (spec §5)', () => {
     expect(countsWholePieces(' Ampoules ')).toBe(true);
     expect(countsWholePieces('')).toBe(true);
     expect(countsWholePieces('ml')).toBe(false);
+  });
+});
+
+describe('the restock list', () => {
+  it('orders what brings each item back to its minimum once expired stock is out', () => {
+    const today = '2026-12-08';
+    const lines = restockLines(
+      [
+        {
+          description: 'Adrenaline',
+          unit: 'ampoules',
+          where: 'Bag: ALS bag',
+          minimumQty: 4,
+          batches: [
+            { id: 'old', expiryDate: '2026-12-07' },
+            { id: 'new', expiryDate: '2027-06-30' },
+          ],
+          movements: [
+            { quantity: 2, batchId: 'old' },
+            { quantity: 3, batchId: 'new' },
+          ],
+        },
+        {
+          description: 'Gauze',
+          unit: 'pieces',
+          where: 'Station',
+          minimumQty: 10,
+          batches: [],
+          movements: [{ quantity: 10 }],
+        },
+        {
+          description: 'Splint',
+          unit: 'pieces',
+          where: 'Station',
+          minimumQty: 2,
+          batches: [],
+          movements: [{ quantity: -1 }],
+        },
+      ],
+      today,
+    );
+    expect(lines).toEqual([
+      {
+        description: 'Splint',
+        where: 'Station',
+        unit: 'pieces',
+        onHand: -1,
+        expired: 0,
+        minimum: 2,
+        toOrder: 2,
+      },
+      {
+        description: 'Adrenaline',
+        where: 'Bag: ALS bag',
+        unit: 'ampoules',
+        onHand: 5,
+        expired: 2,
+        minimum: 4,
+        toOrder: 1,
+      },
+    ]);
   });
 });

@@ -13,10 +13,12 @@ import {
   stopSyncSession,
   wipeLocalData,
 } from '@/lib/sync/sync-session';
+import { axeViolations } from '@/test/axe';
 import { makeUser } from '@/test/fixtures';
 import { signedInAs } from '@/test/render-app';
 import { renderRoute } from '@/test/render-route';
 import { server } from '@/test/server';
+import { InventoryItemPage } from './components/inventory-item-page';
 import { InventoryPage } from './components/inventory-page';
 import { NewItemPage } from './components/new-item-page';
 import { bookMovement, createItem, saveBatch } from './data/inventory-writes';
@@ -88,6 +90,24 @@ describe('the inventory list', { timeout: 20_000 }, () => {
     const last = (await readOutbox(session.db)).at(-1);
     expect(last?.mutation.name).toBe('inventoryMovement.book');
     expect(last?.mutation.args).toMatchObject({ itemId: gel, quantity: -1, batchId: soon });
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('shows an item: its stock, batches by expiry, details and history, with nothing for axe to find', async () => {
+    signedIn = STORES;
+    device(STORES);
+    const id = await createItem({ description: 'Glucose gel', minimumQty: 1, unit: 'tubes' }, 0);
+    const batch = await saveBatch({ itemId: id, lot: 'G7', expiryDate: daysFromToday(5) });
+    await bookMovement({ itemId: id, quantity: 3, reason: 'received', batchId: batch });
+    renderRoute('/medical-inventory/:itemId', <InventoryItemPage />, `/medical-inventory/${id}`);
+    expect(await screen.findByText('3 tubes')).toBeInTheDocument();
+    const batches = screen.getByRole('region', { name: 'Batches' });
+    expect(within(batches).getByText(/^Lot G7, expires/)).toBeInTheDocument();
+    expect(within(batches).getByText(/Expires soon/)).toBeInTheDocument();
+    const history = screen.getByRole('region', { name: 'History' });
+    expect(within(history).getByText(/Received/)).toBeInTheDocument();
+    expect(await screen.findByLabelText('Description')).toHaveValue('Glucose gel');
+    expect(await axeViolations()).toEqual([]);
   });
 
   it('shows no −/+ and no New item to a member who may only read', async () => {

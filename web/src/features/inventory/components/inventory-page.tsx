@@ -8,6 +8,9 @@ import {
   INVENTORY_LOCATIONS,
   INVENTORY_LOCATION_LABELS,
 } from '@rescuelog/sync-protocol/inventory/values';
+import { CsvTools } from './csv-tools';
+import { RestockButton } from './restock-button';
+import { whereKept } from './where-kept';
 import { Plus } from 'lucide-react';
 import { useCallback } from 'react';
 import { Link } from 'react-router-dom';
@@ -37,11 +40,6 @@ const FILTERS = [
 ];
 const SEARCH = ['description', 'category', 'locationName', 'notes'] as const;
 
-export function whereKept(item: Pick<InventoryItem, 'location' | 'locationName'>): string {
-  const place = INVENTORY_LOCATION_LABELS[item.location ?? 'station'];
-  return item.locationName ? `${place}: ${item.locationName}` : place;
-}
-
 export function InventoryPage() {
   const { data: user } = useUser();
   const rights = inventoryRights(user);
@@ -66,6 +64,12 @@ export function InventoryPage() {
         }
       />
       <main className={`page ${styles.page}`}>
+        {stock ? (
+          <div className={styles.tools}>
+            <RestockButton stock={stock} />
+            <CsvTools stock={stock} canImport={rights.create} />
+          </div>
+        ) : null}
         {stock === undefined && session ? (
           <Spinner label="Loading the stock" />
         ) : (
