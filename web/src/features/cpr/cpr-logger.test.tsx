@@ -159,7 +159,9 @@ describe('CPR logger', { timeout: 30_000 }, () => {
       'href',
       `/patient-details/${caseNumber}`,
     );
-    const stored = (await sync?.db.store('cprSessions').toArray())?.[0] as { caseId: string };
+    const stored = (await sync?.db.store('cprSessions').toArray())?.[0] as unknown as {
+      caseId: string;
+    };
     expect(stored.caseId).toBe(caseUuid);
 
     await user.type(screen.getByLabelText('Case number'), 'C-0000-0000');
@@ -177,7 +179,9 @@ describe('CPR logger', { timeout: 30_000 }, () => {
     const created = cases.find((c) => c.caseId === number);
     expect(created?.cprPerformed).toBe(true);
     await waitFor(async () => {
-      const now = (await sync?.db.store('cprSessions').toArray())?.[0] as { caseId: string };
+      const now = (await sync?.db.store('cprSessions').toArray())?.[0] as unknown as {
+        caseId: string;
+      };
       expect(now.caseId).toBe(created?.id);
     });
   });
