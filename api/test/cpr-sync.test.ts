@@ -4,7 +4,15 @@
 // session, which then takes only voids.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './helpers';
-import { Device, buildSyncApp, humanId, syncUser, uuid, type SyncUser } from './sync-fixtures';
+import {
+  Device,
+  auditEntries,
+  buildSyncApp,
+  humanId,
+  syncUser,
+  uuid,
+  type SyncUser,
+} from './sync-fixtures';
 
 describe('CPR sessions over sync', () => {
   let t: TestApp;
@@ -179,5 +187,27 @@ describe('CPR sessions over sync', () => {
       { type: 'rosc', voidsEventId: null, userId: alice.id },
       { type: 'void', voidsEventId: shock, userId: bob.id },
     ]);
+  });
+
+  it('audits a view and a print of a session, once per access event, for those who may see it', async () => {
+    const device = new Device(alice);
+    const session = uuid();
+    const view = uuid();
+    const res = await device.push(
+      device.m('cprSession.upsert', {
+        id: session,
+        humanId: humanId('S'),
+        fields: { startTime: START },
+      }),
+      device.m('cprSession.access', { id: view, cprSessionId: session, action: 'view' }),
+      device.m('cprSession.access', { id: uuid(), cprSessionId: session, action: 'print' }),
+    );
+    expect(res.results.map((r) => r.status)).toEqual(['applied', 'applied', 'applied']);
+    const again = await device.push(
+      device.m('cprSession.access', { id: view, cprSessionId: session, action: 'view' }),
+    );
+    expect(again.results[0]?.code ?? again.results[0]?.status).not.toBe('rejected');
+    expect(await auditEntries(t, 'cprSession.view', { entityId: session })).toHaveLength(1);
+    expect(await auditEntries(t, 'cprSession.print', { entityId: session })).toHaveLength(1);
   });
 });

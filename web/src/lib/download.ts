@@ -1,5 +1,5 @@
-// Saves a blob as a file through the browser's download (works offline): the FHIR export,
-// the handover PDF, the inventory's restock list and CSV files.
+// Saves a blob as a file through the browser's download (works offline): every report
+// (handover PDF, FHIR export, CPR summary, restock list, CSV files) uses this one.
 /** How long the object URL outlives the click (a download may start after a moment). */
 const REVOKE_AFTER_MS = 30_000;
 

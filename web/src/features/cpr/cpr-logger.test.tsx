@@ -5,8 +5,14 @@
 import 'fake-indexeddb/auto';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
+import { generateHumanId } from '@rescuelog/sync-protocol/platform/human-id';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getSyncSession, stopSyncSession, wipeLocalData } from '@/lib/sync/sync-session';
+import {
+  getSyncSession,
+  saveLocalChange,
+  stopSyncSession,
+  wipeLocalData,
+} from '@/lib/sync/sync-session';
 import { makeUser } from '@/test/fixtures';
 import { renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
@@ -129,5 +135,54 @@ describe('CPR logger', { timeout: 30_000 }, () => {
       { status: string; outcome: string; endTime: string } | undefined;
     expect(session).toMatchObject({ status: 'completed', outcome: 'rosc' });
     expect(screen.getByText('First rhythm').nextSibling).toHaveTextContent('PEA');
+  });
+
+  it('links the session to a patient case by its number, or to a new case', async () => {
+    vi.stubGlobal('speechSynthesis', undefined);
+    offlineDevice();
+    const { user } = renderApp('/cpr-logger');
+    await screen.findByRole('heading', { name: /^CPR S-/ }, { timeout: 10_000 });
+    const sync = getSyncSession();
+    const caseUuid = crypto.randomUUID();
+    const caseNumber = generateHumanId('C');
+    await saveLocalChange({
+      name: 'case.upsert',
+      args: { id: caseUuid, humanId: caseNumber, fields: { patientName: 'Zanele' } },
+      baseVersion: null,
+      actorUserId: USER.id,
+    });
+    await user.click(screen.getByText(/^Patient and scene/));
+    await user.type(screen.getByLabelText('Case number'), caseNumber.toLowerCase());
+    await user.click(screen.getByRole('button', { name: 'Link case' }));
+    expect(await screen.findByText(`Linked to case ${caseNumber}.`)).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: caseNumber })).toHaveAttribute(
+      'href',
+      `/patient-details/${caseNumber}`,
+    );
+    const stored = (await sync?.db.store('cprSessions').toArray())?.[0] as unknown as {
+      caseId: string;
+    };
+    expect(stored.caseId).toBe(caseUuid);
+
+    await user.type(screen.getByLabelText('Case number'), 'C-0000-0000');
+    await user.click(screen.getByRole('button', { name: 'Link case' }));
+    expect(await screen.findByText('Case C-0000-0000 is not on this device.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'New case for this patient' }));
+    const started = await screen.findByText(/^New case C-\S+ started and linked\.$/);
+    const number = /C-\S+(?= started)/.exec(started.textContent ?? '')?.[0] ?? '';
+    const cases = (await sync?.db.store('cases').toArray()) as {
+      id: string;
+      caseId: string;
+      cprPerformed: boolean;
+    }[];
+    const created = cases.find((c) => c.caseId === number);
+    expect(created?.cprPerformed).toBe(true);
+    await waitFor(async () => {
+      const now = (await sync?.db.store('cprSessions').toArray())?.[0] as unknown as {
+        caseId: string;
+      };
+      expect(now.caseId).toBe(created?.id);
+    });
   });
 });

@@ -4,7 +4,13 @@
 // transaction, timestamped at the tap. Nothing waits for the network.
 import type { CprEventKind } from '@rescuelog/sync-protocol/cases/clinical';
 import type { CprEventDetails } from '@rescuelog/sync-protocol/cpr/cpr-event';
-import { createRecord, newRecordId } from '@/lib/records/record-writes';
+import { parseHumanId } from '@rescuelog/sync-protocol/platform/human-id';
+import {
+  createRecord,
+  newRecordId,
+  saveRecordFields,
+  type EditedRecord,
+} from '@/lib/records/record-writes';
 import { requireSyncSession, saveLocalChange } from '@/lib/sync/sync-session';
 
 /** Starts a session whose start is the tap (`startedAt`); returns its id and number. */
@@ -68,4 +74,29 @@ export async function recordCprAccess(
     baseVersion: null,
     actorUserId: session.userId,
   });
+}
+
+/**
+ * Links the session to the patient case with this case number, as this device holds it;
+ * returns the case number it linked, or an error sentence. The session's own write path
+ * (saveRecordFields) refuses a completed session.
+ */
+export async function linkCprSessionToCase(
+  session: EditedRecord,
+  rawCaseNumber: string,
+): Promise<{ caseNumber: string } | { error: string }> {
+  const sync = requireSyncSession();
+  const caseNumber = parseHumanId(rawCaseNumber, 'C') ?? rawCaseNumber.trim().toUpperCase();
+  const row = await sync.db.records('case').where('caseId').equals(caseNumber).first();
+  if (!row || (row.deletedAt !== null && row.deletedAt !== undefined))
+    return { error: `Case ${caseNumber} is not on this device.` };
+  await saveRecordFields('cprSession', session, { caseId: String(row.id) });
+  return { caseNumber };
+}
+
+/** Starts a new patient case for the arrest (CPR performed ticked) and links the session. */
+export async function linkCprSessionToNewCase(session: EditedRecord): Promise<string> {
+  const { id, humanId } = await createRecord('case', { cprPerformed: true });
+  await saveRecordFields('cprSession', session, { caseId: id });
+  return humanId ?? '';
 }

@@ -25,6 +25,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { StatusPage } from '@/components/ui/status-page';
 import { useUser } from '@/lib/auth';
 import { cx } from '@/lib/cx';
+import { CaseLink } from '../components/case-link';
 import { CprSummaryView } from '../components/cpr-summary-view';
 import { CprTimelineList } from '../components/cpr-timeline-list';
 import { ReasonDialog } from '../components/reason-dialog';
@@ -116,7 +117,7 @@ function SessionDetails({ session, readOnly }: { session: LocalCprSession; readO
   return (
     <details className={styles.details}>
       <summary className={styles.detailsSummary}>
-        Patient and scene (age, location, witnessed){readOnly ? ' — locked' : ''}
+        Patient and scene (age, location, witnessed, case){readOnly ? ' — locked' : ''}
       </summary>
       <Session.Form record={session}>
         <Session.TextField field="patientAge" label="Patient age" inputMode="numeric" />
@@ -125,6 +126,7 @@ function SessionDetails({ session, readOnly }: { session: LocalCprSession; readO
         <Session.YesNo field="bystanderCpr" label="Bystander CPR before arrival" />
         <Session.TextField field="eventsLeadingUp" label="Events leading up" multiline />
       </Session.Form>
+      <CaseLink session={session} readOnly={readOnly} />
     </details>
   );
 }

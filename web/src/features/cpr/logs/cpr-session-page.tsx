@@ -5,14 +5,16 @@ import { hasPermission } from '@rescuelog/sync-protocol/permissions';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
 import type { CprEventLike } from '@rescuelog/sync-protocol/cpr/cpr-timeline';
 import { AlertTriangle } from 'lucide-react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PageHeader } from '@/components/ui/page-header';
 import { Spinner } from '@/components/ui/spinner';
 import { StatusPage } from '@/components/ui/status-page';
 import { useUser } from '@/lib/auth';
 import { CprSummaryView } from '../components/cpr-summary-view';
-import { CprTimelineList } from '../components/cpr-timeline-list';
+import { authorOf, CprTimelineList } from '../components/cpr-timeline-list';
+import { useServiceSettings } from '@/lib/service-settings';
+import { readStoredSettings } from '@/lib/stored-settings';
 import { recordCprAccess } from '../data/cpr-writes';
 import {
   useCprEvents,
@@ -73,6 +75,31 @@ function SessionRecord({ session }: { session: LocalCprSession }) {
     viewed.current = true;
     void recordCprAccess(session.id, 'view', 'cpr-logs').catch(() => undefined);
   }, [session.id]);
+  const { data: settings } = useServiceSettings();
+  const [pdfState, setPdfState] = useState<'idle' | 'working' | string>('idle');
+  const downloadPdf = async () => {
+    setPdfState('working');
+    try {
+      const [{ reportPdfBlob, reportFileName }, { downloadBlob }, { cprReport }] =
+        await Promise.all([
+          import('@/lib/pdf/report-pdf'),
+          import('@/lib/download'),
+          import('./cpr-report'),
+        ]);
+      const org = settings ?? readStoredSettings();
+      const blob = await reportPdfBlob(
+        cprReport(session, events, (e) => authorOf(e, user?.id)),
+        { organisation: org?.organisationName ?? null, logoUrl: org?.organisationLogoUrl ?? null },
+      );
+      downloadBlob(reportFileName('cpr', session.sessionId ?? 'session'), blob);
+      void recordCprAccess(session.id, 'pdf').catch(() => undefined);
+      setPdfState('idle');
+    } catch (error) {
+      setPdfState(
+        `The PDF could not be made: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  };
   const open = session.status !== 'completed';
   const canJoin =
     open && user
@@ -116,7 +143,20 @@ function SessionRecord({ session }: { session: LocalCprSession }) {
             >
               Print
             </button>
+            <button
+              type="button"
+              className="button"
+              disabled={pdfState === 'working'}
+              onClick={() => void downloadPdf()}
+            >
+              {pdfState === 'working' ? 'Making the PDF…' : 'Download PDF'}
+            </button>
           </div>
+          {pdfState !== 'idle' && pdfState !== 'working' ? (
+            <p role="alert" className={styles.muted}>
+              {pdfState}
+            </p>
+          ) : null}
         </section>
         <section className={styles.card} aria-labelledby="cpr-timeline-title">
           <h2 id="cpr-timeline-title" className={styles.sectionTitle}>
