@@ -96,22 +96,5 @@ export async function exportCaseAsFhir(
   };
 }
 
-/** How long the object URL outlives the click (a download may start after a moment). */
-const REVOKE_AFTER_MS = 30_000;
-
-/** Saves a blob as a file through the browser's download (works offline). */
-export function downloadBlob(fileName: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.appendChild(link);
-  try {
-    link.click();
-  } finally {
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
-  }
-}
+/** Saves a blob as a file (moved to lib/download.ts, shared with other features). */
+export { downloadBlob } from '@/lib/download';
