@@ -20,7 +20,7 @@ import { newRecordId } from '@/lib/records/record-writes';
 import { requireSyncSession, saveChange } from '@/lib/sync/sync-session';
 import { BoardCounts, CasualtyList, IncidentClock, Responders, elapsed } from './command-board';
 import { TriageHistory } from './casualty-panel';
-import { MethaneReport } from './methane-panel';
+import { MCI_INCIDENT_TYPES, MethaneReport } from './methane-panel';
 import { NoMciPermission } from './multi-patient-page';
 import { sortBoard, useIncidentBoard } from './use-incident-board';
 import styles from './mci.module.css';
@@ -34,6 +34,11 @@ const FILTERS = [
       { value: 'in_progress', label: 'Running' },
       { value: 'completed', label: 'Closed' },
     ],
+  },
+  {
+    field: 'incidentType' as const,
+    label: 'Type',
+    options: MCI_INCIDENT_TYPES.map((t) => ({ value: t, label: t })),
   },
   {
     field: 'triageScale' as const,

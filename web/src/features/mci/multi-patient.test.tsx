@@ -14,6 +14,8 @@ import { makeUser } from '@/test/fixtures';
 import { signedInAs } from '@/test/render-app';
 import { renderRoute } from '@/test/render-route';
 import { server } from '@/test/server';
+import { IncidentLogsPage } from './incident-logs-page';
+import { declareIncident } from './mci-writes';
 import { MultiPatientPage } from './multi-patient-page';
 
 const USER = makeUser({
@@ -121,5 +123,27 @@ describe('incident command', { timeout: 30_000 }, () => {
     expect(useToastStore.getState().toasts.map((t) => t.title)).toContain(
       'Speech synthesis not supported',
     );
+  });
+
+  it('lists the device’s incidents in the log, and is axe clean', async () => {
+    const { incidentId } = await declareIncident({ incidentType: 'Bus crash' });
+    renderRoute('/multi-patient-logs', <IncidentLogsPage />);
+    const results = await screen.findByRole('region', { name: 'Results' });
+    await waitFor(() => expect(within(results).getByRole('link')).toHaveTextContent(incidentId));
+    expect(within(results).getByRole('link')).toHaveTextContent('Bus crash');
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('shows no log without multiPatientLogs view', async () => {
+    signedInAs({
+      ...USER,
+      permissions: {
+        multiPatient: { read: true, create: true },
+        multiPatientLogs: { view: false },
+      },
+    });
+    renderRoute('/multi-patient-logs', <IncidentLogsPage />);
+    expect(await screen.findByText(/permission to see multi-patient logs/)).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Results' })).toBeNull();
   });
 });
