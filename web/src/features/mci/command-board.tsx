@@ -256,7 +256,8 @@ function QuickTag({ board, canTriage }: { board: IncidentBoard; canTriage: boole
     addCasualty(board.incident.id, chosen, triage).then(
       () => {
         setAdded(`Casualty ${chosen} tagged ${triage.colour}.`);
-        setTag(null);
+        // Back to the suggestion, unless the responder has typed the next tag meanwhile.
+        setTag((current) => (current === null || current.trim() === chosen ? null : current));
         setAssistant(false);
       },
       (error: unknown) => setProblem(error instanceof Error ? error.message : String(error)),

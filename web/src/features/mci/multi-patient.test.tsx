@@ -87,12 +87,13 @@ describe('incident command', { timeout: 30_000 }, () => {
     ).toBeInTheDocument();
     await user.click(within(tagging).getByRole('button', { name: 'Confirm RED' }));
     await waitFor(() => expect(count('RED')).toHaveTextContent('1'));
+    expect(await within(tagging).findByText('Casualty Q3-1 tagged RED.')).toBeInTheDocument();
 
     const tagInput = within(tagging).getByLabelText('Tag number');
     await user.clear(tagInput);
     await user.type(tagInput, 'q3-1');
     await user.click(within(tagging).getByRole('button', { name: /^YELLOW\b/ }));
-    expect(await within(tagging).findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent(
+    expect(await within(tagging).findByRole('alert', {}, { timeout: 15_000 })).toHaveTextContent(
       'Tag q3-1 is already used in this incident.',
     );
     expect(count('total')).toHaveTextContent('1');
