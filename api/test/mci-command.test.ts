@@ -8,7 +8,10 @@ import {
   Device,
   RESPONDER,
   buildSyncApp,
+  caseRow,
+  completedCase,
   humanId,
+  newCase,
   pullAll,
   syncUser,
   uuid,
@@ -213,5 +216,55 @@ describe('mass-casualty command on the server', () => {
     expect(row.status).toBe('completed');
     expect(row.hazards).toBeNull();
     expect(new Date(row.endedAt ?? 0).toISOString()).toBe(endedAt);
+  });
+
+  it('fills the multi-patient fields of every open linked case when the incident closes; a completed case is left as signed', async () => {
+    const a = new Device(alice);
+    const incident = await declare(a);
+    const open = await newCase(a, { patientName: 'Open case' });
+    const done = await completedCase(a);
+    const doneBefore = await caseRow(t, done.id);
+    const first = uuid();
+    const second = uuid();
+    await a.push(
+      a.m('mciCasualty.record', {
+        id: first,
+        mciIncidentId: incident,
+        tagNumber: 'L-1',
+        triageColour: 'YELLOW',
+        caseId: open.id,
+      }),
+      a.m('mciTriage.record', {
+        id: uuid(),
+        mciIncidentId: incident,
+        mciCasualtyId: first,
+        colour: 'RED',
+        method: 'tag',
+        triagedAt: new Date().toISOString(),
+      }),
+      a.m('mciCasualty.record', {
+        id: second,
+        mciIncidentId: incident,
+        tagNumber: 'L-2',
+        triageColour: 'GREEN',
+        caseId: done.id,
+      }),
+    );
+    const endedAt = new Date(Date.now() + 90_000).toISOString();
+    const res = await a.push(a.m('mciIncident.close', { id: incident, endedAt }));
+    expect(res.results[0]?.status).toBe('applied');
+    const filled = await caseRow(t, open.id);
+    expect(filled).toMatchObject({
+      isMultiPatientIncident: true,
+      multiPatientIncidentType: 'Bus crash',
+      totalPatients: 2,
+      triageCounts: { RED: 1, GREEN: 1 },
+      incidentPatients: [
+        { tag: 'L-1', colour: 'RED', transported: false },
+        { tag: 'L-2', colour: 'GREEN', transported: false },
+      ],
+    });
+    expect(filled.incidentDuration).toBeGreaterThanOrEqual(90);
+    expect((await caseRow(t, done.id)).version).toBe(doneBefore.version);
   });
 });

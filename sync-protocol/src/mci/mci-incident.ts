@@ -16,7 +16,16 @@ import {
   ownedRecordSchema,
   uuidSchema,
 } from '../platform/values';
-import { TRIAGE_SCALES } from './triage';
+import {
+  countsForCase,
+  incidentCounts,
+  TRIAGE_SCALES,
+  triageRowsByCasualty,
+  triageState,
+  type TriageRow,
+} from './triage';
+import type { TriageColour } from '../cases/clinical';
+import type { MutatorTx, Row } from '../platform/mutator';
 
 const mciIncidentFieldShape = {
   incidentType: nShort,
@@ -138,8 +147,59 @@ export const mciIncidentClose = defineMutator({
       endedAt: a.endedAt,
       completedAt: a.endedAt,
     });
+    await fillLinkedCases(tx, row, a.endedAt);
   },
 });
+
+const live = (r: Row) => r.deletedAt === null || r.deletedAt === undefined;
+
+/**
+ * The multi-patient fields (spec §3) of every case linked from a casualty, from the incident
+ * as it closed: type, duration, total, counts by colour and the other casualties. A completed
+ * (locked) case is left as it is: its record is signed; an addendum corrects it.
+ */
+async function fillLinkedCases(tx: MutatorTx, incident: Row, endedAt: string): Promise<void> {
+  const id = String(incident.id);
+  const casualties = (await tx.list('mciCasualty', 'mciIncidentId', id)).filter(live);
+  const linked = casualties.filter((c) => typeof c.caseId === 'string');
+  if (linked.length === 0) return;
+  const byCasualty = triageRowsByCasualty(
+    (await tx.list('mciTriage', 'mciIncidentId', id)).filter(live) as unknown as TriageRow[],
+  );
+  const rows = casualties.map((c) => ({
+    casualty: c,
+    colour: triageState(c.triageColour as TriageColour, byCasualty.get(String(c.id)) ?? []).colour,
+  }));
+  const counts = incidentCounts(
+    rows.map((r) => ({
+      colour: r.colour,
+      transported: r.casualty.transported === true,
+      assignedTo: typeof r.casualty.assignedTo === 'string' ? r.casualty.assignedTo : null,
+    })),
+  );
+  const started = typeof incident.startedAt === 'string' ? Date.parse(incident.startedAt) : NaN;
+  const duration = Number.isNaN(started)
+    ? null
+    : Math.max(0, Math.round((Date.parse(endedAt) - started) / 1000));
+  const fields = {
+    isMultiPatientIncident: true,
+    multiPatientIncidentType:
+      typeof incident.incidentType === 'string' ? incident.incidentType : null,
+    incidentDuration: duration === null ? null : Math.min(duration, 10_000_000),
+    totalPatients: counts.total,
+    triageCounts: countsForCase(counts),
+    incidentPatients: rows.map((r) => ({
+      tag: String(r.casualty.tagNumber ?? ''),
+      colour: r.colour,
+      transported: r.casualty.transported === true,
+    })),
+  };
+  for (const c of linked) {
+    const linkedCase = await tx.get('case', String(c.caseId));
+    if (!linkedCase || !live(linkedCase) || linkedCase.status === 'completed') continue;
+    await tx.update('case', String(c.caseId), fields);
+  }
+}
 
 /** Views, prints and PDFs of an incident's record, for the audit log (like case.access): it
  * changes no record, and is recorded on the device so access offline reaches the server. */

@@ -18,6 +18,7 @@ import { Callout } from '@/components/ui/callout';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useUser } from '@/lib/auth';
 import { cx } from '@/lib/cx';
+import { useLiveSync } from '@/lib/sync/use-live-sync';
 import { CasualtyPanel } from './casualty-panel';
 import { ColourButtons, ColourChip, colourClass } from './colour-buttons';
 import { MethaneForm, MethaneReport } from './methane-panel';
@@ -255,7 +256,8 @@ function QuickTag({ board, canTriage }: { board: IncidentBoard; canTriage: boole
     addCasualty(board.incident.id, chosen, triage).then(
       () => {
         setAdded(`Casualty ${chosen} tagged ${triage.colour}.`);
-        setTag(null);
+        // Back to the suggestion, unless the responder has typed the next tag meanwhile.
+        setTag((current) => (current === null || current.trim() === chosen ? null : current));
         setAssistant(false);
       },
       (error: unknown) => setProblem(error instanceof Error ? error.message : String(error)),
@@ -322,6 +324,9 @@ export function CommandBoard({
 }) {
   const { incident } = board;
   const closed = isIncidentClosed(incident);
+  // While the board of a running incident is open, other responders' changes arrive within
+  // seconds (a short poll of pull).
+  useLiveSync(!closed);
   const [selected, setSelected] = useState<string | null>(null);
   const [confirmClose, setConfirmClose] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);

@@ -6,19 +6,21 @@ import { mciIncidentRecord } from '@rescuelog/sync-protocol/mci/mci-incident';
 import { TRIAGE_SCALE_LABELS } from '@rescuelog/sync-protocol/mci/triage';
 import { hasPermission } from '@rescuelog/sync-protocol/permissions';
 import { formatDateTime } from '@rescuelog/sync-protocol/time';
-import { Printer } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { FileDown, Printer } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { KindList } from '@/components/record-list/kind-list';
 import { Callout } from '@/components/ui/callout';
 import { PageHeader } from '@/components/ui/page-header';
 import { Spinner } from '@/components/ui/spinner';
 import { useUser } from '@/lib/auth';
+import { downloadBlob } from '@/lib/download';
+import { useServiceSettings } from '@/lib/service-settings';
 import { newRecordId } from '@/lib/records/record-writes';
 import { requireSyncSession, saveChange } from '@/lib/sync/sync-session';
 import { BoardCounts, CasualtyList, IncidentClock, Responders, elapsed } from './command-board';
 import { TriageHistory } from './casualty-panel';
-import { MethaneReport } from './methane-panel';
+import { MCI_INCIDENT_TYPES, MethaneReport } from './methane-panel';
 import { NoMciPermission } from './multi-patient-page';
 import { sortBoard, useIncidentBoard } from './use-incident-board';
 import styles from './mci.module.css';
@@ -32,6 +34,11 @@ const FILTERS = [
       { value: 'in_progress', label: 'Running' },
       { value: 'completed', label: 'Closed' },
     ],
+  },
+  {
+    field: 'incidentType' as const,
+    label: 'Type',
+    options: MCI_INCIDENT_TYPES.map((t) => ({ value: t, label: t })),
   },
   {
     field: 'triageScale' as const,
@@ -78,27 +85,35 @@ export function IncidentLogsPage() {
   );
 }
 
-/** Records one view of the incident's record in the audit log (once per visit). */
-function useAuditedView(id: string | undefined, action: 'view') {
+/** Records a view, print or PDF of an incident's record in the audit log (through the
+ * outbox: offline access reaches the server too). */
+function recordAccess(mciIncidentId: string, action: 'view' | 'print' | 'pdf'): void {
+  const session = requireSyncSession();
+  void saveChange({
+    name: 'mciIncident.access',
+    args: { id: newRecordId(), mciIncidentId, action },
+    baseVersion: null,
+    actorUserId: session.userId,
+  }).catch(() => undefined);
+}
+
+/** Records one view of the incident's record (once per visit). */
+function useAuditedView(id: string | undefined) {
   const done = useRef<string | null>(null);
   useEffect(() => {
     if (!id || done.current === id) return;
     done.current = id;
-    const session = requireSyncSession();
-    void saveChange({
-      name: 'mciIncident.access',
-      args: { id: newRecordId(), mciIncidentId: id, action },
-      baseVersion: null,
-      actorUserId: session.userId,
-    }).catch(() => undefined);
-  }, [id, action]);
+    recordAccess(id, 'view');
+  }, [id]);
 }
 
 export function IncidentRecordPage() {
   const { incidentId } = useParams();
   const { data: user } = useUser();
   const board = useIncidentBoard(incidentId);
-  useAuditedView(incidentId, 'view');
+  useAuditedView(incidentId);
+  const { data: settings } = useServiceSettings();
+  const [pdfMessage, setPdfMessage] = useState<string | null>(null);
   if (!user) return <Spinner label="Loading" />;
   if (!hasPermission(user, 'multiPatientLogs', 'view'))
     return <NoMciPermission what="see multi-patient logs" />;
@@ -112,7 +127,10 @@ export function IncidentRecordPage() {
             type="button"
             className="icon-button icon-button--on-dark"
             aria-label="Print"
-            onClick={() => window.print()}
+            onClick={() => {
+              if (incidentId) recordAccess(incidentId, 'print');
+              window.print();
+            }}
           >
             <Printer aria-hidden="true" size={24} />
           </button>
@@ -138,6 +156,34 @@ export function IncidentRecordPage() {
               </p>
             ) : null}
             <IncidentClock board={board} />
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => {
+                recordAccess(board.incident.id, 'pdf');
+                import('./incident-pdf')
+                  .then(async ({ incidentPdfBlob, incidentPdfFileName }) => {
+                    const name = incidentPdfFileName(board.incident.incidentId);
+                    const blob = await incidentPdfBlob(
+                      board,
+                      settings?.organisationName ?? null,
+                      settings?.organisationLogoUrl ?? null,
+                    );
+                    downloadBlob(name, blob);
+                    setPdfMessage(`Saved ${name}.`);
+                  })
+                  .catch((error: unknown) =>
+                    setPdfMessage(
+                      `The PDF could not be made: ${error instanceof Error ? error.message : String(error)}`,
+                    ),
+                  );
+              }}
+            >
+              <FileDown aria-hidden="true" size={20} /> Save summary as PDF
+            </button>
+            <p role="status" className={styles.status}>
+              {pdfMessage}
+            </p>
             <BoardCounts board={board} />
             <h2 className="section-title">METHANE</h2>
             <MethaneReport incident={board.incident} counts={board.counts} />

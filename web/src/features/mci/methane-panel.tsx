@@ -52,8 +52,8 @@ export function MethaneReport({
     );
   };
   return (
-    <div className={styles.methaneReport}>
-      <pre className={styles.methaneText} aria-label="METHANE report">
+    <section className={styles.methaneReport} aria-label="METHANE report">
+      <pre className={styles.methaneText}>
         {methaneLines(methaneOf(incident), counts).join('\n')}
       </pre>
       <div className={styles.actions}>
@@ -67,7 +67,7 @@ export function MethaneReport({
       <p role="status" className={styles.status}>
         {copied}
       </p>
-    </div>
+    </section>
   );
 }
 
