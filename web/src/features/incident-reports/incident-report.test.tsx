@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto';
 import { readOutbox } from '@rescuelog/sync-protocol/client/outbox';
 import type { SyncDatabase } from '@rescuelog/sync-protocol/client/local-db';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSyncSession, stopSyncSession } from '@/lib/sync/sync-session';
@@ -16,6 +16,8 @@ import { server } from '@/test/server';
 import { createIncidentReport } from './report-writes';
 import { IncidentReportView } from './report-view';
 import { NewIncidentReport } from './report-screens';
+import { IncidentReportList } from './report-list';
+import { createRecord } from '@/lib/records/record-writes';
 
 const USER = makeUser({ id: 5150, fullName: 'Thandi Nkosi', callSign: 'R7' });
 let db: SyncDatabase | undefined;
@@ -122,5 +124,52 @@ describe('incident report form', () => {
     const types = within(screen.getByRole('list', { name: 'Report types' })).getAllByRole('link');
     expect(types).toHaveLength(11);
     expect(types.map((t) => t.textContent)).toContain('Water rescue');
+  });
+
+  it('the list finds reports by words, type, responder and date', async () => {
+    device();
+    await createRecord('incidentReport', {
+      incidentType: 'water-rescue',
+      title: 'Car in the Liesbeek',
+      responderName: 'Thandi Nkosi',
+    });
+    await createRecord('incidentReport', {
+      incidentType: 'hazmat',
+      title: 'Tanker leak on the N1',
+      responderName: 'Sipho Dlamini',
+      responderCallSign: 'R9',
+    });
+    const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Africa/Johannesburg' });
+    const cases: [string, string][] = [
+      ['?q=liesbeek', 'Car in the Liesbeek'],
+      ['?incidentType=hazmat', 'Tanker leak on the N1'],
+      ['?responder=r9', 'Tanker leak on the N1'],
+      ['?responder=nkosi', 'Car in the Liesbeek'],
+    ];
+    for (const [query, title] of cases) {
+      renderRoute(
+        '/incident-reports/list',
+        <IncidentReportList />,
+        `/incident-reports/list${query}`,
+      );
+      expect(await screen.findByText(title)).toBeVisible();
+      expect(screen.getAllByRole('link', { name: /Car in the|Tanker leak/ })).toHaveLength(1);
+      cleanup();
+    }
+    renderRoute(
+      '/incident-reports/list',
+      <IncidentReportList />,
+      `/incident-reports/list?from=${today}&to=${today}`,
+    );
+    await waitFor(() =>
+      expect(screen.getAllByRole('link', { name: /Car in the|Tanker leak/ })).toHaveLength(2),
+    );
+    cleanup();
+    renderRoute(
+      '/incident-reports/list',
+      <IncidentReportList />,
+      '/incident-reports/list?to=2020-01-01',
+    );
+    expect(await screen.findByText('No incident reports found')).toBeVisible();
   });
 });

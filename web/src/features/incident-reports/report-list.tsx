@@ -58,6 +58,14 @@ export function IncidentReportList() {
             'responderCallSign',
           ]}
           filters={FILTERS}
+          textFilters={[
+            {
+              param: 'responder',
+              label: 'Responder',
+              fields: ['responderName', 'responderCallSign'],
+            },
+          ]}
+          dateFilter={{ field: 'createdAt', label: 'Reported' }}
           sortBy="createdAt"
           hrefOf={(r) => reportPath(r.id)}
           renderRow={(r) => <ReportSummary report={r as LocalReport} />}
