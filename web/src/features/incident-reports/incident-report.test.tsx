@@ -26,6 +26,8 @@ function device() {
   server.use(
     http.post('/api/sync/push', () => HttpResponse.error()),
     http.post('/api/sync/pull', () => HttpResponse.error()),
+    // The list's server source unreachable: the device's reports, filtered on the device.
+    http.get('/api/incident-reports', () => HttpResponse.error()),
   );
   signedInAs(USER);
   const session = startSyncSession(USER.id);
