@@ -51,6 +51,7 @@ const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/api/objects/:name', as: 'member', fuzz: ['params'] },
   { method: 'GET', path: '/api/stats', as: 'member', fuzz: ['suffix', 'ignoredQuery'] },
   { method: 'GET', path: '/api/cases', as: 'member', fuzz: ['query'] },
+  { method: 'GET', path: '/api/incident-reports', as: 'member', fuzz: ['query'] },
   { method: 'GET', path: '/api/cases/:caseId', as: 'member', fuzz: ['params'] },
   { method: 'POST', path: '/api/cases/:caseId/unlock', as: 'admin', fuzz: ['params', 'body'] },
   {

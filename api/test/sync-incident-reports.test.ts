@@ -184,4 +184,52 @@ describe('incident reports through sync', () => {
     );
     expect(res.results[0]).toMatchObject({ code: RejectionCode.INVALID_STATE });
   });
+
+  it('GET /api/incident-reports lists what the user may read, newest first, by each filter, a page at a time', async () => {
+    const bob = await syncUser(t);
+    const device = new Device(bob);
+    const ids = [uuid(), uuid(), uuid()];
+    const fields = [
+      {
+        incidentType: 'hazmat',
+        title: 'Tanker leak N1',
+        priority: 'high',
+        responderName: 'Sipho Dlamini',
+      },
+      { incidentType: 'animal-rescue', title: 'Dog in the canal', responderCallSign: 'R9' },
+      { incidentType: 'other', title: 'Lift stuck' },
+    ] as const;
+    // One after another (createdAt is the device's time of each): the newest is the last.
+    for (const [i, f] of fields.entries()) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await device.push(
+        device.m('incidentReport.upsert', { id: ids[i] ?? '', humanId: humanId('I'), fields: f }),
+      );
+    }
+    const get = async (query: string) => {
+      const res = await bob.client.get(`/api/incident-reports${query}`);
+      expect(res.status).toBe(200);
+      return {
+        ids: ((await res.json()) as { id: string }[]).map((r) => r.id),
+        next: res.headers.get('x-next-cursor'),
+      };
+    };
+    const mine = await get('');
+    expect(mine.ids.filter((id) => ids.includes(id))).toEqual([ids[2], ids[1], ids[0]]);
+    expect((await get('?incidentType=hazmat')).ids).toEqual([ids[0]]);
+    expect((await get('?priority=high')).ids).toEqual([ids[0]]);
+    expect((await get('?q=canal')).ids).toEqual([ids[1]]);
+    expect((await get('?responder=r9')).ids).toEqual([ids[1]]);
+    expect((await get('?responder=dlamini&q=tanker')).ids).toEqual([ids[0]]);
+    expect((await get('?to=2020-01-01')).ids).toEqual([]);
+    const first = await get('?limit=2');
+    expect(first.ids).toHaveLength(2);
+    expect(first.next).toBeTruthy();
+    const second = await get(`?limit=2&cursor=${first.next ?? ''}`);
+    expect(second.ids).not.toContain(first.ids[0]);
+    const bad = await bob.client.get('/api/incident-reports?incidentType=kite-rescue');
+    expect(bad.status).toBe(400);
+    const badCursor = await bob.client.get('/api/incident-reports?cursor=nonsense');
+    expect(badCursor.status).toBe(400);
+  });
 });

@@ -578,7 +578,7 @@ describe('sync push', () => {
           incidentType: 'vehicle-extrication',
           latitude: -26.2041,
           longitude: '28.0473',
-          typeSpecificData: { vehicles: 2 },
+          typeSpecificData: { vehiclesInvolved: 2 },
         },
       }),
       device.m('mciIncident.upsert', {
@@ -628,7 +628,7 @@ describe('sync push', () => {
       Number(stored.longitude),
       stored.typeSpecificData,
       stored.deletedAt,
-    ]).toEqual([-26.2041, 28.0473, { vehicles: 2 }, null]);
+    ]).toEqual([-26.2041, 28.0473, { vehiclesInvolved: 2 }, null]);
 
     await setPermissions(t, alice.id, {
       ...RESPONDER,

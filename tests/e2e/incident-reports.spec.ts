@@ -26,7 +26,8 @@ async function pick(page: Page, group: RegExp, option: string): Promise<void> {
   await expect(fieldset.getByRole('radio', { name: option })).toBeChecked();
 }
 
-const syncMark = (page: Page) => page.getByRole('status').filter({ hasText: /synced|Saving/i });
+const syncMark = (page: Page) =>
+  page.getByRole('group', { name: /^Report I-/ }).getByRole('status');
 
 test('a water-rescue report written and completed offline reaches the server and the list', async ({
   page,

@@ -23,7 +23,7 @@ export const CASE_LIST_DEFAULT_LIMIT = 50;
 export const CASE_LIST_MAX_LIMIT = 200;
 
 // A NUL character can match no stored text (PostgreSQL stores none): refused as invalid input.
-const optionalText = (max: number) =>
+export const optionalText = (max: number) =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
     z
@@ -38,7 +38,7 @@ const optionalText = (max: number) =>
  * in the years the product accepts (time.ts checkCalendarDay), so its start in the zone is
  * an instant the database can compare with.
  */
-const dayParam = z.preprocess(
+export const dayParam = z.preprocess(
   (v) => (v === '' ? undefined : v),
   z
     .string()

@@ -7,6 +7,7 @@ import { adminRoutes } from './admin/admin-routes';
 import { caseRoutes } from './cases';
 import { caseRecordRoutes } from './case-record';
 import { caseExportRoutes } from './case-export';
+import { incidentReportRoutes } from './incident-reports';
 import { objectRoutes } from './objects/objects-routes';
 import { settingsRoutes } from './settings';
 import { statsRoutes } from './stats';
@@ -32,6 +33,7 @@ export async function protectedRoutes(
   await fastify.register(caseRoutes);
   await fastify.register(caseRecordRoutes);
   await fastify.register(caseExportRoutes);
+  await fastify.register(incidentReportRoutes);
   await fastify.register(syncRoutes);
   await fastify.register(adminRoutes);
 

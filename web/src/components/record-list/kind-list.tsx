@@ -11,7 +11,14 @@ import { useListParams } from '@/lib/list-params';
 import { useServerList } from '@/lib/server-list';
 import { compareBy, type FieldOf } from '@/lib/sync/local-list';
 import type { KindDefinition } from '@/lib/sync/use-local-records';
-import { ListSearchForm, type ChoiceFilter, type ListSearchValues } from './list-search-form';
+import {
+  ListSearchForm,
+  type ChoiceFilter,
+  type DateFilter,
+  type ListSearchValues,
+  type TextFilter,
+} from './list-search-form';
+import { zonedDayStartMs } from '@rescuelog/sync-protocol/time';
 import { RecordList, type RowState } from './record-list';
 import { useDeviceList, type DeviceListOptions } from './use-device-list';
 
@@ -22,6 +29,10 @@ export interface KindListProps<R extends Row> {
   searchFields: readonly FieldOf<LocalRecord<R>>[];
   /** Choice filters: the field must hold the chosen value. */
   filters?: readonly ChoiceFilter<FieldOf<LocalRecord<R>>>[];
+  /** Words that must be in one of some fields (a parameter of their own, e.g. `responder`). */
+  textFilters?: readonly TextFilter<FieldOf<LocalRecord<R>>>[];
+  /** A date range (`from`, `to`: days in the service's time zone, both in) over a time field. */
+  dateFilter?: DateFilter<FieldOf<LocalRecord<R>>>;
   /** The list's order, newest first unless `direction` says otherwise. */
   sortBy: FieldOf<LocalRecord<R>>;
   direction?: 'asc' | 'desc';
@@ -47,10 +58,20 @@ function fold(text: string): string {
 }
 
 const NO_FILTERS: readonly ChoiceFilter[] = [];
+const NO_TEXT_FILTERS: readonly TextFilter[] = [];
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The calendar day after `day` (YYYY-MM-DD). */
+function dayAfter(day: string): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + 1)).toISOString().slice(0, 10);
+}
 
 export function KindList<R extends Row>(props: KindListProps<R>) {
   const { noun, searchFields, sortBy, direction = 'desc' } = props;
   const filters: readonly ChoiceFilter[] = props.filters ?? NO_FILTERS;
+  const textFilters: readonly TextFilter[] = props.textFilters ?? NO_TEXT_FILTERS;
+  const dateFilter: DateFilter | undefined = props.dateFilter;
   // Values the URL holds: the words, and each filter's value if it is one of its choices.
   const read = useCallback(
     (params: URLSearchParams): ListSearchValues => {
@@ -59,9 +80,15 @@ export function KindList<R extends Row>(props: KindListProps<R>) {
         const value = params.get(f.field) ?? '';
         values[f.field] = f.options.some((o) => o.value === value) ? value : '';
       }
+      for (const f of textFilters) values[f.param] = params.get(f.param)?.trim() ?? '';
+      if (dateFilter)
+        for (const end of ['from', 'to']) {
+          const day = params.get(end) ?? '';
+          values[end] = DAY.test(day) ? day : '';
+        }
       return values;
     },
-    [filters],
+    [filters, textFilters, dateFilter],
   );
   const { parsed: values, key, apply } = useListParams(read);
   const params = useMemo(() => {
@@ -73,14 +100,36 @@ export function KindList<R extends Row>(props: KindListProps<R>) {
   const filter = useMemo(() => {
     const words = fold(values.q).split(/\s+/).filter(Boolean);
     const chosen = filters.filter((f) => values[f.field] !== '');
+    const texts = textFilters
+      .filter((f) => (values[f.param] ?? '') !== '')
+      .map((f) => ({
+        fields: f.fields,
+        words: fold(values[f.param] ?? '')
+          .split(/\s+/)
+          .filter(Boolean),
+      }));
+    const bounds = {
+      fromMs: dateFilter && values.from ? zonedDayStartMs(values.from) : null,
+      toMs: dateFilter && values.to ? zonedDayStartMs(dayAfter(values.to)) : null,
+    };
     return (record: LocalRecord<R>) => {
       const fields = record as Row;
       if (chosen.some((f) => String(fields[f.field] ?? '') !== values[f.field])) return false;
+      for (const t of texts) {
+        const text = fold(t.fields.map((f) => String(fields[f] ?? '')).join(' '));
+        if (!t.words.every((w) => text.includes(w))) return false;
+      }
+      if (dateFilter && (bounds.fromMs !== null || bounds.toMs !== null)) {
+        const at = Date.parse(String(fields[dateFilter.field] ?? ''));
+        if (Number.isNaN(at)) return false;
+        if (bounds.fromMs !== null && at < bounds.fromMs) return false;
+        if (bounds.toMs !== null && at >= bounds.toMs) return false;
+      }
       if (words.length === 0) return true;
       const haystack = fold(searchFields.map((f) => String(fields[f] ?? '')).join(' '));
       return words.every((w) => haystack.includes(w));
     };
-  }, [values, filters, searchFields]);
+  }, [values, filters, textFilters, dateFilter, searchFields]);
 
   const device = useDeviceList(props.kind, {
     sortBy,
@@ -110,6 +159,8 @@ export function KindList<R extends Row>(props: KindListProps<R>) {
         label={`Filter ${noun.many}`}
         searchLabel={`Search ${noun.many}`}
         filters={filters}
+        textFilters={textFilters}
+        dateFilter={dateFilter}
         values={values}
         onSearch={(next) => {
           const p = new URLSearchParams();

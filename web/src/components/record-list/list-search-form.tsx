@@ -12,6 +12,21 @@ export interface ChoiceFilter<F extends string = string> {
   options: readonly { value: string; label: string }[];
 }
 
+/** Words that must be in one of some fields (e.g. the responder's name or call sign). */
+export interface TextFilter<F extends string = string> {
+  /** Its name in the URL. */
+  param: string;
+  label: string;
+  fields: readonly F[];
+}
+
+/** A date range over one field: `from` and `to` (days, both in) in the URL. */
+export interface DateFilter<F extends string = string> {
+  field: F;
+  /** e.g. 'Reported'; the inputs read "<label> from" and "<label> to". */
+  label: string;
+}
+
 export interface ListSearchValues {
   q: string;
   [field: string]: string;
@@ -21,6 +36,8 @@ export function ListSearchForm({
   label,
   searchLabel,
   filters,
+  textFilters = [],
+  dateFilter,
   values: initial,
   onSearch,
 }: {
@@ -28,6 +45,8 @@ export function ListSearchForm({
   label: string;
   searchLabel: string;
   filters: readonly ChoiceFilter[];
+  textFilters?: readonly TextFilter[] | undefined;
+  dateFilter?: DateFilter | undefined;
   values: ListSearchValues;
   onSearch: (values: ListSearchValues) => void;
 }) {
@@ -43,6 +62,8 @@ export function ListSearchForm({
   function clear() {
     const empty: ListSearchValues = { q: '' };
     for (const f of filters) empty[f.field] = '';
+    for (const f of textFilters) empty[f.param] = '';
+    if (dateFilter) Object.assign(empty, { from: '', to: '' });
     setValues(empty);
     onSearch(empty);
   }
@@ -70,6 +91,38 @@ export function ListSearchForm({
             onChange={(e) => set('q', e.target.value)}
           />
         </div>
+        {textFilters.map((f) => (
+          <div className="field" key={f.param}>
+            <label className="field__label" htmlFor={`${id}-${f.param}`}>
+              {f.label}
+            </label>
+            <input
+              id={`${id}-${f.param}`}
+              className="input"
+              type="text"
+              autoComplete="off"
+              maxLength={200}
+              value={values[f.param] ?? ''}
+              onChange={(e) => set(f.param, e.target.value)}
+            />
+          </div>
+        ))}
+        {dateFilter
+          ? (['from', 'to'] as const).map((end) => (
+              <div className="field" key={end}>
+                <label className="field__label" htmlFor={`${id}-${end}`}>
+                  {dateFilter.label} {end}
+                </label>
+                <input
+                  id={`${id}-${end}`}
+                  className="input"
+                  type="date"
+                  value={values[end] ?? ''}
+                  onChange={(e) => set(end, e.target.value)}
+                />
+              </div>
+            ))
+          : null}
         {filters.map((f) => (
           <div className="field" key={f.field}>
             <label className="field__label" htmlFor={`${id}-${f.field}`}>

@@ -7,6 +7,7 @@ import {
   INCIDENT_REPORT_TYPE_LABELS,
 } from '@rescuelog/sync-protocol/incidents/incident-types';
 import { REPORT_PRIORITIES } from '@rescuelog/sync-protocol/cases/clinical';
+import { incidentReportListSchema } from '@rescuelog/sync-protocol/incidents/api';
 import { KindList } from '@/components/record-list/kind-list';
 import { PageHeader } from '@/components/ui/page-header';
 import { PRIORITY_LABELS } from './report-form';
@@ -58,7 +59,16 @@ export function IncidentReportList() {
             'responderCallSign',
           ]}
           filters={FILTERS}
+          textFilters={[
+            {
+              param: 'responder',
+              label: 'Responder',
+              fields: ['responderName', 'responderCallSign'],
+            },
+          ]}
+          dateFilter={{ field: 'createdAt', label: 'Reported' }}
           sortBy="createdAt"
+          server={{ path: '/api/incident-reports', schema: incidentReportListSchema }}
           hrefOf={(r) => reportPath(r.id)}
           renderRow={(r) => <ReportSummary report={r as LocalReport} />}
           emptyHint="Start a report from Incident Reports."

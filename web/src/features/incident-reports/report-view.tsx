@@ -184,12 +184,16 @@ function ReportBody() {
   const report = record as LocalReport;
   return (
     <>
-      <div className={styles.reportTop}>
+      <div
+        className={styles.reportTop}
+        role="group"
+        aria-label={`Report ${report.incidentId ?? ''}`}
+      >
         <p className={styles.reportLine}>
           <strong>{report.incidentId}</strong> · {incidentTypeLabel(report.incidentType)}{' '}
           <StatusPill status={report.status} />
         </p>
-        <RecordSyncMark recordId={report.id} />
+        <RecordSyncMark recordId={report.id} showSynced />
         <PdfButton record={report} />
       </div>
       {readOnly ? (

@@ -25,7 +25,9 @@ export async function createIncidentReport(
   const callSign = responder.callSign?.trim() ?? '';
   const fields: Partial<IncidentReportRecord> = {
     incidentType: type,
-    incidentStartTime: new Date().toISOString(),
+    // To the minute, as the time fields' "Now" writes it (an end tapped a few seconds later
+    // must not read as before the start).
+    incidentStartTime: new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString(),
     ...(name ? { responderName: name } : {}),
     ...(callSign ? { responderCallSign: callSign } : {}),
   };
