@@ -6,7 +6,12 @@
 // fixture's guard), no Content Security Policy report and no aborted API request on the way.
 import type { Page } from '@playwright/test';
 import { apiRegister, newPerson, signInAsAdmin } from './support/accounts';
-import { signInAsCaseResponder, syncBar, typeField } from './support/cases';
+import {
+  signInAsCaseResponder,
+  syncBar,
+  typeField,
+  waitForServiceWorkerControl,
+} from './support/cases';
 import { expect, test } from './support/fixtures';
 
 const PHONE = { width: 390, height: 844 };
@@ -161,6 +166,8 @@ test.describe('offline', () => {
     await expect(page).toHaveURL(/\/patient-details\/C-/);
     await expect(syncBar(page).getByText('All changes synced')).toBeVisible({ timeout: 20_000 });
 
+    // The app is installed (its service worker serves every screen offline), as after any visit.
+    await waitForServiceWorkerControl(page);
     await context.setOffline(true);
     const fields: [string, string][] = [
       ['patientName', 'Nomsa Dube'],
