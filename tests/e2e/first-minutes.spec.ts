@@ -58,7 +58,7 @@ test('a signed-out visit to the sign-in screen: no error, no CSP report, no fail
   expect(seen.failedApi).toEqual([]);
 });
 
-test('a member approved with the dialog’s defaults can start a case from the phone dashboard', async ({
+test('a member approved with the dialog’s defaults starts a case, a CPR session, an incident and a report from the phone dashboard', async ({
   page,
   openAs,
 }) => {
@@ -145,6 +145,20 @@ test('a member approved with the dialog’s defaults can start a case from the p
   expect(stats.activeIncidents).toBe(0);
   await page.reload();
   await expect(page.locator('dt', { hasText: 'Active' }).locator('+ dd')).toHaveText('0');
+
+  // With the same defaults the member starts each other record from the dashboard: a CPR
+  // session (one tap), a mass-casualty incident and an incident report.
+  await actions.getByRole('link', { name: /CPR Logger/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /^CPR S-/ })).toBeVisible();
+  await page.goto('/');
+  await actions.getByRole('link', { name: /^Multi-Patient(?! Logs)/ }).click();
+  await page.getByRole('button', { name: 'Declare a mass-casualty incident' }).click();
+  await expect(page).toHaveURL(/\/multi-patient\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { name: /^Incident I/ })).toBeVisible();
+  await page.goto('/');
+  await actions.getByRole('link', { name: /^Incident Reports/ }).click();
+  await page.getByRole('link', { name: 'Water rescue' }).click();
+  await expect(page.getByRole('heading', { name: 'Water rescue details', level: 2 })).toBeVisible();
 });
 
 test.describe('offline', () => {
