@@ -27,11 +27,11 @@ import * as syncHorizon from './migrations/2026-11-26T1500-sync-horizon';
 import * as casesOverlappedIndexes from './migrations/2026-11-26T2300-cases-overlapped-indexes';
 import * as bookkeepingIndexes from './migrations/2026-11-27T0200-bookkeeping-indexes';
 import * as approvalDefaultRole from './migrations/2026-11-28T0500-approval-default-role';
-import * as sops from './migrations/2026-12-08T1400-sops';
-import * as cprSessionOutcome from './migrations/2026-12-08T1100-cpr-session-outcome';
 import * as inventoryRecords from './migrations/2026-12-08T1000-inventory-records';
+import * as cprSessionOutcome from './migrations/2026-12-08T1100-cpr-session-outcome';
 import * as mciCommand from './migrations/2026-12-08T1200-mci-command';
 import * as incidentReportCompletion from './migrations/2026-12-08T1300-incident-report-completion';
+import * as sops from './migrations/2026-12-08T1400-sops';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-21T0500-accounts': accounts,
@@ -57,11 +57,11 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026-11-26T2300-cases-overlapped-indexes': casesOverlappedIndexes,
   '2026-11-27T0200-bookkeeping-indexes': bookkeepingIndexes,
   '2026-11-28T0500-approval-default-role': approvalDefaultRole,
-  '2026-12-08T1400-sops': sops,
-  '2026-12-08T1100-cpr-session-outcome': cprSessionOutcome,
   '2026-12-08T1000-inventory-records': inventoryRecords,
+  '2026-12-08T1100-cpr-session-outcome': cprSessionOutcome,
   '2026-12-08T1200-mci-command': mciCommand,
   '2026-12-08T1300-incident-report-completion': incidentReportCompletion,
+  '2026-12-08T1400-sops': sops,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -188,11 +188,14 @@ async function fillLinkedCases(tx: MutatorTx, incident: Row, endedAt: string): P
     incidentDuration: duration === null ? null : Math.min(duration, 10_000_000),
     totalPatients: counts.total,
     triageCounts: countsForCase(counts),
-    incidentPatients: rows.map((r) => ({
-      tag: String(r.casualty.tagNumber ?? ''),
-      colour: r.colour,
-      transported: r.casualty.transported === true,
-    })),
+    // In tag order (numbers as numbers: L-2 before L-10), the same on every database.
+    incidentPatients: rows
+      .map((r) => ({
+        tag: String(r.casualty.tagNumber ?? ''),
+        colour: r.colour,
+        transported: r.casualty.transported === true,
+      }))
+      .sort((a, b) => a.tag.localeCompare(b.tag, 'en', { numeric: true })),
   };
   for (const c of linked) {
     const linkedCase = await tx.get('case', String(c.caseId));
