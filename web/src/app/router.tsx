@@ -82,6 +82,7 @@ const EditInternalProtocolRoute = lazyNamed(
   () => import('./routes/internal-protocols'),
   'EditInternalProtocolRoute',
 );
+const HelpRoute = lazyNamed(() => import('./routes/help'), 'HelpRoute');
 const NotAvailable = lazy(async () => ({
   default: (await import('./routes/not-available')).NotAvailableRoute,
 }));
@@ -89,7 +90,6 @@ const NotAvailable = lazy(async () => ({
 /** Screens that belong to later issues; each shows an honest "not available yet" page. */
 export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [
   { path: '/medical-inventory', screen: 'Medical Inventory' },
-  { path: '/help', screen: 'Help & Guide' },
   { path: '/cpr-logger', screen: 'CPR Logger' },
   { path: '/cpr-logs', screen: 'CPR Logs' },
   { path: '/multi-patient', screen: 'Multi-Patient Incident Command' },
@@ -152,6 +152,7 @@ export const routes: RouteObject[] = [
           { path: '/internal-protocols/new', element: <NewInternalProtocolRoute /> },
           { path: '/internal-protocols/:sopId', element: <InternalProtocolRoute /> },
           { path: '/internal-protocols/:sopId/edit', element: <EditInternalProtocolRoute /> },
+          { path: '/help', element: <HelpRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
             path: s.path,
             element: <NotAvailable screen={s.screen} />,
