@@ -118,14 +118,13 @@ const IncidentReportListRoute = lazyNamed(
   () => import('./routes/incident-reports'),
   'IncidentReportList',
 );
+const HelpRoute = lazyNamed(() => import('./routes/help'), 'HelpRoute');
 const NotAvailable = lazy(async () => ({
   default: (await import('./routes/not-available')).NotAvailableRoute,
 }));
 
 /** Screens that belong to later issues; each shows an honest "not available yet" page. */
-export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [
-  { path: '/help', screen: 'Help & Guide' },
-];
+export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [];
 
 /** For an approved user, once the first screen is up: pushes refresh the bell at once, and
  * this device's push subscription is kept registered (issue 16). */
@@ -196,6 +195,7 @@ export const routes: RouteObject[] = [
           { path: '/incident-reports/list', element: <IncidentReportListRoute /> },
           { path: '/incident-reports/new/:type', element: <NewIncidentReportRoute /> },
           { path: '/incident-reports/report/:id', element: <IncidentReportRoute /> },
+          { path: '/help', element: <HelpRoute /> },
           ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
             path: s.path,
             element: <NotAvailable screen={s.screen} />,

@@ -80,7 +80,7 @@ export function SopEditor({ sop }: { sop?: Sop }) {
             error={problems.category}
             onChange={(e) => set('category')(e.target.value)}
           >
-            <option value="">Choose a category</option>
+            <option value="">Select a category</option>
             {SOP_CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {c}
