@@ -42,9 +42,7 @@ test('pending approval screen', async ({ page }) => {
   );
 });
 
-test('administrator: dashboard, user management, not-yet-available and 404 pages', async ({
-  page,
-}) => {
+test('administrator: dashboard, user management, help and 404 pages', async ({ page }) => {
   await signInAsAdmin(page);
   await page.goto('/');
   await scanAtEachViewport(page, 'dashboard (administrator)', async () => {
@@ -78,7 +76,7 @@ test('administrator: dashboard, user management, not-yet-available and 404 pages
   await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
 
   await page.goto('/help');
-  await scanAtEachViewport(page, '/help (not available yet)', () =>
+  await scanAtEachViewport(page, '/help', () =>
     expect(page.getByRole('heading', { level: 1 })).toBeVisible(),
   );
 

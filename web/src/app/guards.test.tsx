@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { makeUser } from '@/test/fixtures';
 import { dashboardData, renderApp, signedInAs } from '@/test/render-app';
 import { server } from '@/test/server';
-import { LATER_SCREENS } from './router';
 
 describe('access guard', () => {
   it('shows a spinner while the user loads, then sends a signed-out visitor to /auth', async () => {
@@ -75,20 +74,6 @@ describe('access guard', () => {
     expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to Home' })).toHaveAttribute('href', '/');
   });
-
-  // Any screen still waiting for its release (each feature's release takes its own off the list).
-  const later = LATER_SCREENS.find((s) => !s.admin && !s.path.includes(':'));
-  it.skipIf(!later)(
-    'shows an honest "not available yet" page for screens of later releases',
-    async () => {
-      signedInAs(makeUser());
-      renderApp(later?.path ?? '/');
-      expect(
-        await screen.findByRole('heading', { name: `${later?.screen ?? ''}: not available yet` }),
-      ).toBeInTheDocument();
-      expect(screen.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
-    },
-  );
 
   it('goes to /auth when the session ends while the dashboard is open', async () => {
     signedInAs(makeUser());

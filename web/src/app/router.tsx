@@ -119,12 +119,6 @@ const IncidentReportListRoute = lazyNamed(
   'IncidentReportList',
 );
 const HelpRoute = lazyNamed(() => import('./routes/help'), 'HelpRoute');
-const NotAvailable = lazy(async () => ({
-  default: (await import('./routes/not-available')).NotAvailableRoute,
-}));
-
-/** Screens that belong to later issues; each shows an honest "not available yet" page. */
-export const LATER_SCREENS: ReadonlyArray<{ path: string; screen: string; admin?: boolean }> = [];
 
 /** For an approved user, once the first screen is up: pushes refresh the bell at once, and
  * this device's push subscription is kept registered (issue 16). */
@@ -196,10 +190,6 @@ export const routes: RouteObject[] = [
           { path: '/incident-reports/new/:type', element: <NewIncidentReportRoute /> },
           { path: '/incident-reports/report/:id', element: <IncidentReportRoute /> },
           { path: '/help', element: <HelpRoute /> },
-          ...LATER_SCREENS.filter((s) => !s.admin).map((s) => ({
-            path: s.path,
-            element: <NotAvailable screen={s.screen} />,
-          })),
           {
             element: <RequireAdministrator />,
             children: [
@@ -208,10 +198,6 @@ export const routes: RouteObject[] = [
               { path: '/admin/roles', element: <AdminRolesRoute /> },
               { path: '/admin/notifications', element: <AdminNotificationsRoute /> },
               { path: '/system-settings', element: <SystemSettingsRoute /> },
-              ...LATER_SCREENS.filter((s) => s.admin).map((s) => ({
-                path: s.path,
-                element: <NotAvailable screen={s.screen} />,
-              })),
             ],
           },
         ],
