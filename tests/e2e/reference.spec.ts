@@ -72,7 +72,10 @@ test('a protocol opens offline and is read aloud step by step; search finds it b
 }) => {
   await recordSpeech(page);
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAsNewMember(page, await openAs('admin'), 'Protocol Reader');
+  const admin = await openAs('admin');
+  // The administrator first: run alone (--no-deps), the first account of the run is theirs.
+  await signInAsAdmin(admin);
+  await signInAsNewMember(page, admin, 'Protocol Reader');
   await page.goto('/protocols');
   await expect(page.getByRole('heading', { level: 1, name: 'First Aid Protocols' })).toBeVisible();
   await waitForServiceWorkerControl(page);
@@ -113,8 +116,8 @@ test('an administrator publishes an SOP; a member reads and acknowledges it offl
   openAs,
 }) => {
   const admin = await openAs('admin');
-  const member = await signInAsNewMember(page, admin, 'Sop Reader');
   await signInAsAdmin(admin);
+  const member = await signInAsNewMember(page, admin, 'Sop Reader');
   await admin.setViewportSize({ width: 1024, height: 768 });
   const title = `Radio check ${String(Date.now())}`;
 
