@@ -278,7 +278,7 @@ describe('pull response', () => {
       status: 'in_progress',
     });
     // ... and a kind this app does not know (a newer server) is skipped, not an error.
-    expect(parseChange(appRegistry, { ...half, entity: 'inventoryItem' })).toBeNull();
+    expect(parseChange(appRegistry, { ...half, entity: 'vehicleCheck' })).toBeNull();
   });
 });
 
