@@ -194,7 +194,7 @@ describe('Primary Survey', { timeout: 40_000 }, () => {
     expect(Math.abs(Date.now() - at)).toBeLessThan(2 * 60_000);
     await waitFor(() =>
       expect((section.getByLabelText('Tourniquet applied at') as HTMLInputElement).value).toMatch(
-        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/,
+        /^\d{1,2} \w{3,4} \d{4}, \d{2}:\d{2}$/,
       ),
     );
 

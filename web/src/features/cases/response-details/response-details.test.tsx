@@ -88,11 +88,12 @@ describe('Response Details', () => {
     renderApp(`/response-details/${caseId}`);
     await screen.findByRole('button', { name: 'Call received: now' });
 
-    // A year the date picker lets anyone type; the synced schema refuses it at save.
-    fireEvent.change(timeInput('Call received'), { target: { value: '1850-03-04T10:00' } });
+    // A year outside 1900–9999 does not read as a time: nothing is saved, the field says so.
+    fireEvent.change(timeInput('Call received'), { target: { value: '4 Mar 1850, 10:00' } });
+    fireEvent.blur(timeInput('Call received'));
     await waitFor(() =>
       expect(timeInput('Call received')).toHaveAccessibleDescription(
-        /Use a date between 1900 and 9999/,
+        /Enter a date and time like 28 Nov 2026, 14:05/,
       ),
     );
     expect(timeInput('Call received')).toHaveAttribute('aria-invalid', 'true');
