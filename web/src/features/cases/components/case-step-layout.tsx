@@ -10,7 +10,7 @@ import {
   type CaseStepKey,
 } from '@rescuelog/sync-protocol/cases/steps';
 import { AlertTriangle, ArrowLeft, ArrowRight, CloudOff, Home, Lock } from 'lucide-react';
-import { useEffect, useId, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { RecordSyncMark } from '@/components/record-form/record-sync-mark';
 import { RecordConflicts } from '@/components/record-form/record-conflicts';
@@ -146,9 +146,12 @@ function StepFrame({
   }, [record.id, step]);
   // Leaving the case (not just changing step) with nothing written into it discards it: an
   // untouched New Case leaves nothing behind (issue 37). The URL has moved on by cleanup.
+  // Anything typed or tapped on this screen keeps it, whatever the device has stored yet: a
+  // field's last words are saved as the screen closes, after this check could read them.
+  const touched = useRef(false);
   useEffect(
     () => () => {
-      if (window.location.pathname.endsWith(`/${record.caseId}`)) return;
+      if (touched.current || window.location.pathname.endsWith(`/${record.caseId}`)) return;
       void discardCaseIfUntouched(record.id).catch(() => undefined);
     },
     [record.id, record.caseId],
@@ -203,7 +206,18 @@ function StepFrame({
       ) : null}
       <RecordSaveError className={styles.banner} />
 
-      <div className={styles.body}>{children}</div>
+      <div
+        className={styles.body}
+        onInputCapture={() => {
+          touched.current = true;
+        }}
+        onClickCapture={(event) => {
+          if (event.target instanceof Element && event.target.closest('button, input, label'))
+            touched.current = true;
+        }}
+      >
+        {children}
+      </div>
 
       <nav className={styles.footer} aria-label="Previous and next step">
         {previous ? (

@@ -78,6 +78,33 @@ describe('New Case', () => {
     expect(screen.getByLabelText('Responder call sign')).toHaveValue('R7');
   });
 
+  it('discards the new case when it is left untouched, and keeps it once anything is typed (issue 37)', async () => {
+    deviceOf(RESPONDER);
+    dashboardData();
+    const first = renderApp('/patient-details');
+    await waitFor(() => expect(first.location.pathname).toMatch(/^\/patient-details\/C-/));
+    await first.user.click((await screen.findAllByRole('link', { name: 'Dashboard' }))[0]!);
+    await waitFor(async () => {
+      const names = (await outbox()).map((e) => e.mutation.name);
+      expect(names).toEqual(expect.arrayContaining(['case.upsert', 'case.discard']));
+    });
+    const [untouched] = await localDb().store('cases').toArray();
+    expect(untouched?.deletedAt).toEqual(expect.any(String));
+    first.unmount();
+
+    const second = renderApp('/patient-details');
+    await waitFor(() => expect(second.location.pathname).toMatch(/^\/patient-details\/C-/));
+    const caseId = second.location.pathname.split('/')[2];
+    // Typed, then straight home: the words are saved as the screen closes, and kept.
+    await second.user.type(await screen.findByLabelText('Patient name'), 'Nomsa');
+    await second.user.click((await screen.findAllByRole('link', { name: 'Dashboard' }))[0]!);
+    await waitFor(async () => {
+      const kept = (await localDb().store('cases').toArray()).find((c) => c.caseId === caseId);
+      expect(kept).toMatchObject({ patientName: 'Nomsa', deletedAt: null });
+    });
+    expect((await outbox()).filter((e) => e.mutation.name === 'case.discard')).toHaveLength(1);
+  }, 20_000);
+
   it('tells a member without create permission, and creates nothing', async () => {
     deviceOf(NO_CREATE);
     dashboardData();
