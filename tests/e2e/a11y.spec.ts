@@ -116,6 +116,8 @@ test('approved member (Responder by default): dashboard, notifications dialog, A
 test('patient case screens: every capture step, the completed case and Cases Logged', async ({
   page,
 }) => {
+  // Fourteen axe scans (seven screens at two sizes): over a minute on two busy cores.
+  test.setTimeout(150_000);
   await signInAsAdmin(page);
   await page.goto('/');
   await page.getByRole('link', { name: /New Case/ }).click();
