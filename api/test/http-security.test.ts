@@ -248,7 +248,7 @@ describe('errors and headers', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('sends a Permissions-Policy allowing only camera, microphone and geolocation, for our origin', async () => {
+  it('sends a Permissions-Policy allowing only camera, microphone, geolocation and the screen wake lock, for our origin', async () => {
     for (const res of [
       await t.client().get('/api/health'),
       await t.client().get('/api/does-not-exist'),
@@ -262,7 +262,8 @@ describe('errors and headers', () => {
       expect(directives.get('microphone')).toBe('(self)');
       expect(directives.get('geolocation')).toBe('(self)');
       const allowed = [...directives].filter(([, value]) => value !== '()').map(([k]) => k);
-      expect(allowed.sort()).toEqual(['camera', 'geolocation', 'microphone']);
+      expect(directives.get('screen-wake-lock')).toBe('(self)');
+      expect(allowed.sort()).toEqual(['camera', 'geolocation', 'microphone', 'screen-wake-lock']);
       for (const denied of ['payment', 'usb', 'display-capture', 'bluetooth', 'serial', 'midi'])
         expect(directives.get(denied), denied).toBe('()');
     }

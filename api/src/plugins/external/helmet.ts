@@ -33,14 +33,17 @@ export async function helmetHeaders(
 
 /**
  * The browser features a page of ours may use: the camera (ID and certificate photos), the
- * microphone (the camera's capture may ask for it) and geolocation (a case's location), for
- * our own origin only. Everything else that reaches hardware, payments, other windows or the
+ * microphone (the camera's capture may ask for it), geolocation (a case's location) and the
+ * screen wake lock (the CPR logger, the protocol reader), for our own origin only. Everything else that reaches hardware, payments, other windows or the
  * user's activity is switched off, for embedded frames too.
  */
 export const PERMISSIONS_POLICY = [
   'camera=(self)',
   'microphone=(self)',
   'geolocation=(self)',
+  // The CPR logger keeps the screen on during an arrest (issue 39), and the protocol reader
+  // while it reads aloud.
+  'screen-wake-lock=(self)',
   ...[
     'accelerometer',
     'ambient-light-sensor',
@@ -61,7 +64,6 @@ export const PERMISSIONS_POLICY = [
     'payment',
     'picture-in-picture',
     'publickey-credentials-get',
-    'screen-wake-lock',
     'serial',
     'storage-access',
     'usb',
