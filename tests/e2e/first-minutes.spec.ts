@@ -157,7 +157,7 @@ test('a member approved with the dialog’s defaults starts a case, a CPR sessio
   await expect(page.getByRole('heading', { name: /^Incident I/ })).toBeVisible();
   await page.goto('/');
   await actions.getByRole('link', { name: /^Incident Reports/ }).click();
-  await page.getByRole('link', { name: 'Water rescue' }).click();
+  await page.getByRole('link', { name: 'Water rescue', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Water rescue details', level: 2 })).toBeVisible();
 });
 

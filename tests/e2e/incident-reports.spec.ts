@@ -38,12 +38,12 @@ test('a water-rescue report written and completed offline reaches the server and
   await expect(page.getByRole('heading', { name: 'Start a report' })).toBeVisible();
   await waitForServiceWorkerControl(page);
   await scanAtEachViewport(page, 'Incident Reports', () =>
-    expect(page.getByRole('link', { name: 'Water rescue' })).toBeVisible(),
+    expect(page.getByRole('link', { name: 'Water rescue', exact: true })).toBeVisible(),
   );
   await page.setViewportSize({ width: 390, height: 844 });
 
   await context.setOffline(true);
-  await page.getByRole('link', { name: 'Water rescue' }).click();
+  await page.getByRole('link', { name: 'Water rescue', exact: true }).click();
   await expect(page).toHaveURL(/\/incident-reports\/report\/[0-9a-f-]{36}$/);
   await expect(page.getByText(/^I-/).first()).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Water rescue details', level: 2 })).toBeVisible();
